@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "clh-device.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define INSTALL_HINT \
+  "Install an OpenCL driver (ICD): nvidia-opencl-icd for NVIDIA GPUs, " \
+  "intel-opencl-icd for Intel GPUs, mesa-opencl-icd or ROCm for AMD GPUs, " \
+  "or pocl-opencl-icd to run on the CPU; 'clinfo -l' lists what is installed"
+
+void
+clh_device_info_clear (ClhDeviceInfo *info)
+{
+  g_clear_pointer (&info->name, g_free);
+  g_clear_pointer (&info->platform_name, g_free);
+}
+
+static gchar *
+platform_string (cl_platform_id platform, cl_platform_info what)
+{
+  size_t size = 0;
+  gchar *s;
+
+  if (clGetPlatformInfo (platform, what, 0, NULL, &size) != CL_SUCCESS)
+    return g_strdup ("?");
+  s = g_malloc0 (size + 1);
+  clGetPlatformInfo (platform, what, size, s, NULL);
+  return g_strstrip (s);
+}
+
+static gchar *
+device_string (cl_device_id device, cl_device_info what)
+{
+  size_t size = 0;
+  gchar *s;
+
+  if (clGetDeviceInfo (device, what, 0, NULL, &size) != CL_SUCCESS)
+    return g_strdup ("?");
+  s = g_malloc0 (size + 1);
+  clGetDeviceInfo (device, what, size, s, NULL);
+  return g_strstrip (s);
+}
+
+static void
+device_info_free (gpointer p)
+{
+  clh_device_info_clear (p);
+  g_free (p);
+}
+
+/* Every device of every platform, in clinfo -l order; NULL and
+ * CLH_ENGINE_ERROR_NO_DEVICE when there is none. */
+static GPtrArray *
+list_devices (GError **error)
+{
+  cl_uint n_platforms = 0, p;
+  cl_platform_id *platforms;
+  GPtrArray *devices;
+  cl_int ret;
+
+  ret = clGetPlatformIDs (0, NULL, &n_platforms);
+  if (ret != CL_SUCCESS || n_platforms == 0) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_NO_DEVICE,
+        "No OpenCL platform found (clGetPlatformIDs: %s). " INSTALL_HINT ".",
+        clh_cl_error_name (ret));
+    return NULL;
+  }
+
+  platforms = g_new0 (cl_platform_id, n_platforms);
+  clGetPlatformIDs (n_platforms, platforms, NULL);
+  devices = g_ptr_array_new_with_free_func (device_info_free);
+
+  for (p = 0; p < n_platforms; p++) {
+    cl_uint n_devices = 0, d;
+    cl_device_id *ids;
+
+    if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL,
+            &n_devices) != CL_SUCCESS || n_devices == 0)
+      continue;
+    ids = g_new0 (cl_device_id, n_devices);
+    clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, n_devices, ids, NULL);
+    for (d = 0; d < n_devices; d++) {
+      ClhDeviceInfo *info = g_new0 (ClhDeviceInfo, 1);
+
+      info->platform = platforms[p];
+      info->device = ids[d];
+      info->platform_index = p;
+      info->device_index = d;
+      clGetDeviceInfo (ids[d], CL_DEVICE_TYPE, sizeof (info->type),
+          &info->type, NULL);
+      info->name = device_string (ids[d], CL_DEVICE_NAME);
+      info->platform_name = platform_string (platforms[p], CL_PLATFORM_NAME);
+      g_ptr_array_add (devices, info);
+    }
+    g_free (ids);
+  }
+  g_free (platforms);
+
+  if (devices->len == 0) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_NO_DEVICE,
+        "%u OpenCL platform(s) found but no device on any of them. "
+        INSTALL_HINT ".", n_platforms);
+    g_ptr_array_unref (devices);
+    return NULL;
+  }
+  return devices;
+}
+
+static const gchar *
+type_name (cl_device_type type)
+{
+  if (type & CL_DEVICE_TYPE_GPU)
+    return "GPU";
+  if (type & CL_DEVICE_TYPE_ACCELERATOR)
+    return "accelerator";
+  if (type & CL_DEVICE_TYPE_CPU)
+    return "CPU";
+  return "other";
+}
+
+/* "auto": the first GPU, else the first accelerator, else the first CPU,
+ * else whatever comes first. */
+static ClhDeviceInfo *
+match_auto (GPtrArray *devices)
+{
+  static const cl_device_type preference[] = {
+    CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_CPU,
+  };
+  guint t, i;
+
+  for (t = 0; t < G_N_ELEMENTS (preference); t++)
+    for (i = 0; i < devices->len; i++) {
+      ClhDeviceInfo *info = g_ptr_array_index (devices, i);
+      if (info->type & preference[t])
+        return info;
+    }
+  return g_ptr_array_index (devices, 0);
+}
+
+/* "P:D", both decimal indices; FALSE if @spec has any other shape. */
+static gboolean
+parse_indices (const gchar *spec, guint64 *p, guint64 *d)
+{
+  gchar **parts = g_strsplit (spec, ":", -1);
+  gboolean ok = g_strv_length (parts) == 2
+      && g_ascii_string_to_unsigned (parts[0], 10, 0, G_MAXUINT, p, NULL)
+      && g_ascii_string_to_unsigned (parts[1], 10, 0, G_MAXUINT, d, NULL);
+
+  g_strfreev (parts);
+  return ok;
+}
+
+static ClhDeviceInfo *
+match (GPtrArray *devices, const gchar *spec)
+{
+  guint64 p, d;
+  gchar *needle;
+  ClhDeviceInfo *found = NULL;
+  guint i;
+
+  if (spec == NULL || g_ascii_strcasecmp (spec, "auto") == 0)
+    return match_auto (devices);
+
+  if (parse_indices (spec, &p, &d)) {
+    for (i = 0; i < devices->len; i++) {
+      ClhDeviceInfo *info = g_ptr_array_index (devices, i);
+      if (info->platform_index == p && info->device_index == d)
+        return info;
+    }
+    return NULL;
+  }
+
+  needle = g_ascii_strdown (spec, -1);
+  for (i = 0; i < devices->len && !found; i++) {
+    ClhDeviceInfo *info = g_ptr_array_index (devices, i);
+    gchar *name = g_ascii_strdown (info->name, -1);
+    if (strstr (name, needle))
+      found = info;
+    g_free (name);
+  }
+  g_free (needle);
+  return found;
+}
+
+static gchar *
+describe_devices (GPtrArray *devices)
+{
+  GString *s = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < devices->len; i++) {
+    ClhDeviceInfo *info = g_ptr_array_index (devices, i);
+    g_string_append_printf (s, "%s%u:%u %s (%s, %s)", i ? "; " : "",
+        info->platform_index, info->device_index, info->name,
+        type_name (info->type), info->platform_name);
+  }
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * clh_device_select:
+ * @spec: (nullable): `"auto"` or %NULL for the first GPU, else the first
+ *   accelerator, else the first CPU device; `"P:D"` for platform P, device D
+ *   as `clinfo -l` numbers them; anything else is a case-insensitive
+ *   substring of the device name
+ * @selected: (out caller-allocates): filled with the match; clear it with
+ *   clh_device_info_clear()
+ * @error: %CLH_ENGINE_ERROR_NO_DEVICE when there is no OpenCL device at all,
+ *   %CLH_ENGINE_ERROR_DEVICE_NOT_FOUND (listing the devices that exist) when
+ *   none matches @spec
+ *
+ * Returns: %TRUE if a device was selected.
+ */
+gboolean
+clh_device_select (const gchar *spec, ClhDeviceInfo *selected, GError **error)
+{
+  GPtrArray *devices = list_devices (error);
+  ClhDeviceInfo *found;
+
+  if (!devices)
+    return FALSE;
+
+  found = match (devices, spec);
+  if (!found) {
+    gchar *list = describe_devices (devices);
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_DEVICE_NOT_FOUND,
+        "No OpenCL device matches \"%s\". Devices: %s. Use \"auto\", "
+        "\"P:D\" or part of a device name.", spec, list);
+    g_free (list);
+    g_ptr_array_unref (devices);
+    return FALSE;
+  }
+
+  *selected = *found;
+  selected->name = g_strdup (found->name);
+  selected->platform_name = g_strdup (found->platform_name);
+  g_ptr_array_unref (devices);
+  return TRUE;
+}

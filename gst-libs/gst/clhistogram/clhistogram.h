@@ -1,0 +1,5 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Everything the clhistogram library offers applications. */
+#pragma once
+
+#include <gst/clhistogram/gsthistogrammeta.h>

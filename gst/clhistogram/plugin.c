@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclhistogram.h"
+
+static gboolean
+plugin_init (GstPlugin *plugin)
+{
+  return GST_ELEMENT_REGISTER (clhistogram, plugin);
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, clhistogram,
+    "Per-frame image histograms computed with OpenCL",
+    plugin_init, PACKAGE_VERSION, "LGPL", PACKAGE_NAME, PACKAGE_ORIGIN)
