@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Errors that need a process of their own: meson runs each test here with
+ * GST_CHECKS naming it and the environment that causes the failure
+ * (tests/meson.build): no OpenCL driver at all, a driver that cannot build
+ * the kernels, an OpenCL call that fails while streaming. */
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+#include <gst/clhistogram/clhistogram.h>
+
+static void
+require_env (const gchar *name)
+{
+  fail_unless (g_getenv (name) != NULL,
+      "%s is not set: run this test through 'meson test'", name);
+}
+
+static void
+expect_error (GstBus *bus, GQuark domain, gint code, const gchar *in_message,
+    const gchar *in_debug)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  gchar *debug = NULL;
+
+  fail_unless (msg != NULL, "no error message");
+  gst_message_parse_error (msg, &err, &debug);
+  GST_INFO ("error: %s (%s)", err->message, debug);
+  fail_unless (g_error_matches (err, domain, code), "got %s %d: %s",
+      g_quark_to_string (err->domain), err->code, err->message);
+  fail_unless (strstr (err->message, in_message), "'%s' not in '%s'",
+      in_message, err->message);
+  fail_unless (debug && strstr (debug, in_debug), "'%s' not in '%s'",
+      in_debug, debug);
+  g_clear_error (&err);
+  g_free (debug);
+  gst_message_unref (msg);
+}
+
+static void
+expect_ready_fails (GQuark domain, gint code, const gchar *in_message,
+    const gchar *in_debug)
+{
+  GstElement *e = gst_element_factory_make ("clhistogram", NULL);
+  GstBus *bus = gst_bus_new ();
+  gchar *name = NULL;
+
+  gst_element_set_bus (e, bus);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_READY),
+      GST_STATE_CHANGE_FAILURE);
+  expect_error (bus, domain, code, in_message, in_debug);
+  g_object_get (e, "device-name", &name, NULL);
+  fail_unless (name == NULL);
+
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+}
+
+/* OCL_ICD_VENDORS points at an empty folder: the ICD loader finds no
+ * platform. The debug text names drivers to install. */
+GST_START_TEST (test_no_opencl)
+{
+  require_env ("OCL_ICD_VENDORS");
+  expect_ready_fails (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+      "No OpenCL device", "pocl-opencl-icd");
+}
+GST_END_TEST;
+
+/* The driver fails to compile the kernels; the build log is in the debug
+ * text. */
+GST_START_TEST (test_build_failure)
+{
+  require_env ("CLFAULT_BREAK_BUILD");
+  expect_ready_fails (GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_INIT,
+      "could not build", "Build log:");
+}
+GST_END_TEST;
+
+/* The second frame's kernel launch fails with CL_OUT_OF_RESOURCES: an
+ * element error naming it, a flow error, no buffer out, nothing leaked
+ * (the leaks tracer checks). */
+GST_START_TEST (test_opencl_failure_while_streaming)
+{
+  GstHarness *h;
+  GstBus *bus = gst_bus_new ();
+  GstBuffer *buffer;
+
+  require_env ("CLFAULT_NDRANGE_OK");
+  h = gst_harness_new ("clhistogram");
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_src_caps_str (h,
+      "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1");
+
+  buffer = gst_buffer_new_allocate (NULL, 64 * 48 * 4, NULL);
+  gst_buffer_memset (buffer, 0, 7, 64 * 48 * 4);
+  buffer = gst_harness_push_and_pull (h, buffer);
+  fail_unless (gst_buffer_get_histogram_meta (buffer) != NULL);
+  gst_buffer_unref (buffer);
+
+  buffer = gst_buffer_new_allocate (NULL, 64 * 48 * 4, NULL);
+  fail_unless_equals_int (gst_harness_push (h, buffer), GST_FLOW_ERROR);
+  expect_error (bus, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+      "CL_OUT_OF_RESOURCES", "clEnqueueNDRangeKernel");
+  fail_unless (gst_harness_try_pull (h) == NULL);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+static Suite *
+clhistogram_errors_suite (void)
+{
+  Suite *s = suite_create ("clhistogram-errors");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_no_opencl);
+  tcase_add_test (tc, test_build_failure);
+  tcase_add_test (tc, test_opencl_failure_while_streaming);
+  return s;
+}
+
+GST_CHECK_MAIN (clhistogram_errors);
