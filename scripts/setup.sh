@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Installs what clhistogram needs to build and test on Debian 12 (as root, or
+# with sudo), fetches the sample video and configures build/.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends \
+  build-essential meson ninja-build pkg-config python3 \
+  libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+  gstreamer1.0-libav \
+  ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo \
+  gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0 \
+  python3-gi python3-gst-1.0
+"$root/scripts/fetch-vtest.sh"
+cd "$root"
+if [ -d build ]; then meson setup --reconfigure build; else meson setup build; fi

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Reads GstHistogramMeta from Python through the GstClHistogram-1.0 typelib
+and checks it against counts made here from the frame's bytes."""
+import sys
+
+import gi
+
+gi.require_version("Gst", "1.0")
+gi.require_version("GstClHistogram", "1.0")
+from gi.repository import Gst, GstClHistogram  # noqa: E402
+
+WIDTH, HEIGHT, BINS = 61, 37, 16
+
+
+def pull_one(pipeline_description):
+    pipeline = Gst.parse_launch(pipeline_description)
+    sink = pipeline.get_by_name("sink")
+    pipeline.set_state(Gst.State.PLAYING)
+    sample = sink.emit("pull-sample")
+    pipeline.set_state(Gst.State.NULL)
+    assert sample is not None, "no frame came out"
+    return sample.get_buffer()
+
+
+def counts_from_bytes(data, channel, n_channels):
+    counts = [0] * BINS
+    for v in data[channel::n_channels]:
+        counts[v * BINS // 256] += 1
+    return counts
+
+
+def main():
+    Gst.init(None)
+    buffer = pull_one(
+        "videotestsrc pattern=smpte num-buffers=1 ! "
+        f"video/x-raw,format=RGBA,width={WIDTH},height={HEIGHT} ! "
+        f"clhistogram mode=channels bins={BINS} ! appsink name=sink")
+
+    meta = GstClHistogram.buffer_get_histogram_meta(buffer)
+    assert meta is not None, "no GstHistogramMeta on the buffer"
+    assert meta.mode == GstClHistogram.HistogramMode.CHANNELS, meta.mode
+    assert meta.n_channels == 4 and meta.n_bins == BINS
+    assert meta.pixels == WIDTH * HEIGHT
+    assert (meta.x, meta.y, meta.width, meta.height) == (0, 0, WIDTH, HEIGHT)
+
+    ok, info = buffer.map(Gst.MapFlags.READ)
+    assert ok
+    stride = WIDTH * 4  # RGBA rows need no padding
+    data = bytes(info.data)[: stride * HEIGHT]
+    buffer.unmap(info)
+
+    for c, name in enumerate("RGBA"):
+        counts = meta.get_counts(c)
+        assert meta.get_channel_name(c) == name
+        assert isinstance(counts, list) and len(counts) == BINS, counts
+        assert counts == counts_from_bytes(data, c, 4), (name, counts)
+        print(f"{name}: {counts}")
+
+    # A buffer without a histogram gives None.
+    assert GstClHistogram.buffer_get_histogram_meta(Gst.Buffer.new()) is None
+    print("GstHistogramMeta read from Python matches the frame")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
