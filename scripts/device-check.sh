@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Runs the built tests and the main job on a machine without GStreamer
+# development files (the GPU machine), with the runtime that
+# ../shared/device/bundle packs into .device/ and the build folder carried:
+#   source .device/env.sh; scripts/device-check.sh VIDEO
+# VIDEO must be decodable with plugins-base/good (e.g. VP8 WebM).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+video=${1:?usage: device-check.sh VIDEO}
+build="$root/build"
+export GST_PLUGIN_PATH="$build/gst/clhistogram"
+export LD_LIBRARY_PATH="$build/gst-libs/gst/clhistogram:${LD_LIBRARY_PATH:-}"
+failed=0
+run() {
+  local name=$1; shift
+  echo "=== $name"
+  if "$@"; then echo "=== $name: PASS"; else echo "=== $name: FAIL"; failed=$((failed + 1)); fi
+}
+errors() {
+  GST_CHECKS=$1 env "${@:2}" "$build/tests/test-clhistogram-errors"
+}
+
+clinfo -l
+gst-inspect-1.0 clhistogram | grep -A1 -E '^  [a-z-]+ +:'
+run engine "$build/tests/test-engine"
+run element env GST_TRACERS=leaks "$build/tests/test-clhistogram"
+mkdir -p /tmp/no-opencl-vendors
+run error-no-opencl errors test_no_opencl OCL_ICD_VENDORS=/tmp/no-opencl-vendors
+run error-build-failure errors test_build_failure CLFAULT_BREAK_BUILD=1 \
+  LD_PRELOAD="$build/tests/libclfault.so"
+run error-opencl-failure-while-streaming errors test_opencl_failure_while_streaming \
+  CLFAULT_NDRANGE_OK=1 LD_PRELOAD="$build/tests/libclfault.so"
+for format in GRAY8 RGBA; do
+  for mode in luma channels; do
+    run "video-$format-$mode" "$build/tools/clhistogram-video" --quiet \
+      --expect-frames 795 --format "$format" --mode "$mode" "$video"
+  done
+done
+echo "=== main job, every frame's histogram:"
+"$build/tools/clhistogram-video" "$video" > "${OUT:-/tmp}/main-job.txt"
+head -c 600 "${OUT:-/tmp}/main-job.txt"; echo; tail -n 1 "${OUT:-/tmp}/main-job.txt"
+echo "=== device-check: $failed failed"
+exit $failed
