@@ -8,33 +8,13 @@
 #include <gst/video/video.h>
 #include <gst/clhistogram/clhistogram.h>
 
+#include "clh-check-util.h"
+
 static void
 require_env (const gchar *name)
 {
   fail_unless (g_getenv (name) != NULL,
       "%s is not set: run this test through 'meson test'", name);
-}
-
-static void
-expect_error (GstBus *bus, GQuark domain, gint code, const gchar *in_message,
-    const gchar *in_debug)
-{
-  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  GError *err = NULL;
-  gchar *debug = NULL;
-
-  fail_unless (msg != NULL, "no error message");
-  gst_message_parse_error (msg, &err, &debug);
-  GST_INFO ("error: %s (%s)", err->message, debug);
-  fail_unless (g_error_matches (err, domain, code), "got %s %d: %s",
-      g_quark_to_string (err->domain), err->code, err->message);
-  fail_unless (strstr (err->message, in_message), "'%s' not in '%s'",
-      in_message, err->message);
-  fail_unless (debug && strstr (debug, in_debug), "'%s' not in '%s'",
-      in_debug, debug);
-  g_clear_error (&err);
-  g_free (debug);
-  gst_message_unref (msg);
 }
 
 static void
@@ -48,7 +28,7 @@ expect_ready_fails (GQuark domain, gint code, const gchar *in_message,
   gst_element_set_bus (e, bus);
   fail_unless_equals_int (gst_element_set_state (e, GST_STATE_READY),
       GST_STATE_CHANGE_FAILURE);
-  expect_error (bus, domain, code, in_message, in_debug);
+  clh_check_expect_error (bus, domain, code, in_message, in_debug);
   g_object_get (e, "device-name", &name, NULL);
   fail_unless (name == NULL);
 
@@ -101,7 +81,7 @@ GST_START_TEST (test_opencl_failure_while_streaming)
 
   buffer = gst_buffer_new_allocate (NULL, 64 * 48 * 4, NULL);
   fail_unless_equals_int (gst_harness_push (h, buffer), GST_FLOW_ERROR);
-  expect_error (bus, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+  clh_check_expect_error (bus, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
       "CL_OUT_OF_RESOURCES", "clEnqueueNDRangeKernel");
   fail_unless (gst_harness_try_pull (h) == NULL);
 

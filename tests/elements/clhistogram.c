@@ -7,6 +7,8 @@
 #include <gst/video/video.h>
 #include <gst/clhistogram/clhistogram.h>
 
+#include "clh-check-util.h"
+
 #include "clh-reference.h"
 #include "clh-reference-layout.h"
 #include "clh-test-util.h"
@@ -19,18 +21,6 @@ static const guint sizes[][2] = {
   {1, 1}, {3, 5}, {600, 480}, {601, 479}, {1920, 1080},
 };
 
-static GstHarness *
-harness_new (const gchar *format, guint width, guint height)
-{
-  GstHarness *h = gst_harness_new ("clhistogram");
-  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%u,height=%u,"
-      "framerate=30/1", format, width, height);
-
-  gst_harness_set_src_caps_str (h, caps);
-  g_free (caps);
-  return h;
-}
-
 static void
 set_caps (GstHarness *h, const gchar *format, guint width, guint height)
 {
@@ -39,6 +29,15 @@ set_caps (GstHarness *h, const gchar *format, guint width, guint height)
 
   gst_harness_set_src_caps_str (h, caps);
   g_free (caps);
+}
+
+static GstHarness *
+harness_new (const gchar *format, guint width, guint height)
+{
+  GstHarness *h = gst_harness_new ("clhistogram");
+
+  set_caps (h, format, width, height);
+  return h;
 }
 
 /* A frame with @content in its image and CLH_TEST_PADDING elsewhere; with
@@ -512,30 +511,6 @@ GST_START_TEST (test_device_name)
 }
 GST_END_TEST;
 
-static void
-expect_error (GstBus *bus, GQuark domain, gint code, const gchar *in_message,
-    const gchar *in_debug)
-{
-  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  GError *err = NULL;
-  gchar *debug = NULL;
-
-  fail_unless (msg != NULL, "no error message");
-  gst_message_parse_error (msg, &err, &debug);
-  GST_INFO ("error: %s (%s)", err->message, debug);
-  fail_unless (g_error_matches (err, domain, code), "got %s %d: %s",
-      g_quark_to_string (err->domain), err->code, err->message);
-  if (in_message)
-    fail_unless (strstr (err->message, in_message), "'%s' not in '%s'",
-        in_message, err->message);
-  if (in_debug)
-    fail_unless (debug && strstr (debug, in_debug), "'%s' not in '%s'",
-        in_debug, debug);
-  g_clear_error (&err);
-  g_free (debug);
-  gst_message_unref (msg);
-}
-
 GST_START_TEST (test_error_device_not_found)
 {
   GstElement *e = gst_element_factory_make ("clhistogram", NULL);
@@ -546,13 +521,13 @@ GST_START_TEST (test_error_device_not_found)
   fail_unless_equals_int (gst_element_set_state (e, GST_STATE_READY),
       GST_STATE_CHANGE_FAILURE);
   /* The message names the setting; the debug text lists what exists. */
-  expect_error (bus, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+  clh_check_expect_error (bus, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
       "no-such-opencl-device", "0:0 ");
 
   g_object_set (e, "device", "7:3", NULL);
   fail_unless_equals_int (gst_element_set_state (e, GST_STATE_READY),
       GST_STATE_CHANGE_FAILURE);
-  expect_error (bus, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+  clh_check_expect_error (bus, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
       "7:3", "Devices:");
 
   gst_element_set_state (e, GST_STATE_NULL);
@@ -566,7 +541,7 @@ static void
 check_truncated (GstHarness *h, GstBus *bus, GstBuffer *buffer)
 {
   fail_unless_equals_int (gst_harness_push (h, buffer), GST_FLOW_ERROR);
-  expect_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+  clh_check_expect_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
       "too small", NULL);
   fail_unless (gst_harness_try_pull (h) == NULL);
 }

@@ -86,10 +86,13 @@ histogram_meta_init (GstMeta *meta, gpointer params, GstBuffer *buffer)
 {
   GstHistogramMeta *hmeta = (GstHistogramMeta *) meta;
 
+  hmeta->mode = GST_HISTOGRAM_MODE_LUMA;
   hmeta->n_channels = 0;
   hmeta->channel_names = NULL;
   hmeta->n_bins = 0;
   hmeta->counts = NULL;
+  hmeta->pixels = 0;
+  hmeta->x = hmeta->y = hmeta->width = hmeta->height = 0;
   return TRUE;
 }
 
