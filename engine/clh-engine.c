@@ -3,32 +3,39 @@
 
 #include "clh-device.h"
 
+#include <string.h>
+
 /* kernels/histogram.cl, embedded at build time. */
 extern const char clh_histogram_cl_source[];
 
 /* Launch configuration. A work-group of up to 256 work-items shares its
  * replicated sub-histograms; enough groups to fill the device, but no more
- * than give each work-item ITEMS_PER_WORK_ITEM loads, so that the per-group
- * merge (one global atomic per non-zero bin) stays small beside the
- * counting. */
+ * than give each work-item ITEMS_PER_WORK_ITEM samples, so that the
+ * per-group merge (one global atomic per non-zero bin) stays small beside
+ * the counting. */
 #define WORK_GROUP_SIZE_MAX 256
 #define MAX_COPIES 8
 #define ITEMS_PER_WORK_ITEM 8
 #define GROUPS_PER_COMPUTE_UNIT 4
 
-/* Frames are uploaded in row bands of at most this many bytes, so a
- * 16384 x 16384 RGBA frame never needs a 1 GiB device buffer. */
+/* Frames are uploaded in bands of rows of at most this many bytes, so a
+ * 16384 x 16384 RGBA frame never needs a 1 GiB device buffer; a band's
+ * height is a multiple of BAND_ROW_MULTIPLE, so that the rows of vertically
+ * subsampled planes (up to 4:1) never straddle two bands. */
 #define STAGING_LIMIT_DEFAULT (64u << 20)
+#define BAND_ROW_MULTIPLE 4
+/* Planes start at multiples of this in the staging buffer. */
+#define PLANE_ALIGN 256
 
 typedef enum {
-  KERNEL_GRAY8,
-  KERNEL_PACKED32,
-  KERNEL_PACKED32_LUMA,
+  KERNEL_PACKED8,
+  KERNEL_COMPONENT,
+  KERNEL_COLOUR,
   N_KERNELS
 } KernelId;
 
 static const gchar *const kernel_names[N_KERNELS] = {
-  "histogram_gray8", "histogram_packed32", "histogram_packed32_luma",
+  "histogram_packed8", "histogram_component", "histogram_colour",
 };
 
 struct _ClhEngine {
@@ -44,9 +51,10 @@ struct _ClhEngine {
   cl_ulong max_alloc;
   gboolean little_endian;
 
-  /* CLH_MAX_CHANNELS * 256 counters: the frame's histogram on the device. */
+  /* CLH_MAX_CHANNELS * (CLH_MAX_BINS + 2) counters: the frame's histogram
+   * on the device, each channel's bins followed by its below and above. */
   cl_mem hist;
-  /* One band of the frame, packed (row pitch = row bytes). */
+  /* One band of the frame: the rows of each plane it needs, as stored. */
   cl_mem staging;
   gsize staging_size;
   gsize staging_limit;
@@ -167,7 +175,7 @@ clh_engine_new (const gchar *device_spec, GError **error)
     return NULL;
 
   engine->hist = clCreateBuffer (engine->context, CL_MEM_READ_WRITE,
-      sizeof (cl_uint) * CLH_MAX_CHANNELS * 256, NULL, &ret);
+      sizeof (cl_uint) * CLH_MAX_CHANNELS * (CLH_MAX_BINS + 2), NULL, &ret);
   if (!clh_cl_check (ret, "clCreateBuffer (histogram)", error))
     return NULL;
 
@@ -236,7 +244,8 @@ clh_engine_get_platform_name (const ClhEngine *engine)
 void
 clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes)
 {
-  engine->staging_limit = MIN (MAX (bytes, 1), engine->max_alloc);
+  engine->staging_limit = MIN (MAX (bytes, 1),
+      MIN (engine->max_alloc, G_MAXINT32));
 }
 
 static gboolean
@@ -257,179 +266,452 @@ ensure_staging (ClhEngine *engine, gsize size, GError **error)
   return TRUE;
 }
 
-/* Copies @rows rows starting at row @y into the packed staging buffer; the
- * copy engine drops the row padding, so no byte past the image is read. */
-static gboolean
-upload_band (ClhEngine *engine, const ClhImage *image, guint y, guint rows,
-    GError **error)
+/* One band of frame rows and where each plane's rows of it sit in the
+ * staging buffer. */
+typedef struct {
+  guint y0;
+  guint rows;
+  guint row0[CLH_MAX_PLANES];
+  guint n_rows[CLH_MAX_PLANES];
+  gsize base[CLH_MAX_PLANES];
+  gsize size;
+} Band;
+
+/* Planes the request reads, as a bit mask. */
+static guint
+planes_used (const ClhFrame *frame, const ClhHistogramSpec *spec)
 {
-  const gsize row_bytes = (gsize) image->width * image->pixel_stride;
-  const guint8 *first = image->data + image->stride * y;
+  guint used = 0, i;
 
-  if (image->stride == row_bytes || rows == 1)
-    return clh_cl_check (clEnqueueWriteBuffer (engine->queue, engine->staging,
-            CL_FALSE, 0, row_bytes * rows, first, 0, NULL, NULL),
-        "clEnqueueWriteBuffer", error);
+  for (i = 0; i < spec->n_components; i++)
+    used |= 1u << frame->components[spec->components[i]].plane;
+  return used;
+}
 
-  {
-    const size_t origin[3] = { 0, 0, 0 };
-    const size_t region[3] = { row_bytes, rows, 1 };
+static void
+band_layout (const ClhFrame *frame, guint used, guint y0, guint rows,
+    Band *band)
+{
+  guint p;
 
-    return clh_cl_check (clEnqueueWriteBufferRect (engine->queue,
-            engine->staging, CL_FALSE, origin, origin, region, row_bytes, 0,
-            image->stride, 0, first, 0, NULL, NULL),
-        "clEnqueueWriteBufferRect", error);
+  band->y0 = y0;
+  band->rows = rows;
+  band->size = 0;
+  for (p = 0; p < frame->n_planes; p++) {
+    const guint s = clh_frame_plane_h_sub (frame, p);
+    const guint end = MIN (clh_frame_plane_rows (frame, p),
+        (y0 + rows + (1u << s) - 1) >> s);
+
+    band->row0[p] = y0 >> s;
+    band->n_rows[p] = (used & (1u << p)) ? end - band->row0[p] : 0;
+    band->base[p] = band->size;
+    band->size += (frame->planes[p].stride * band->n_rows[p] + PLANE_ALIGN - 1)
+        / PLANE_ALIGN * PLANE_ALIGN;
   }
 }
 
+/* Frame rows per band: as many as fit the staging limit, a multiple of
+ * BAND_ROW_MULTIPLE unless the whole frame fits. */
 static guint
-byte_shift (const ClhEngine *engine, guint offset)
+band_rows_for (const ClhEngine *engine, const ClhFrame *frame, guint used)
 {
-  return 8 * (engine->little_endian ? offset : 3 - offset);
+  Band whole, four;
+  guint rows;
+
+  band_layout (frame, used, 0, frame->height, &whole);
+  if (whole.size <= engine->staging_limit)
+    return frame->height;
+  band_layout (frame, used, 0, BAND_ROW_MULTIPLE, &four);
+  rows = (guint) (engine->staging_limit / four.size) * BAND_ROW_MULTIPLE;
+  return CLAMP (rows, BAND_ROW_MULTIPLE, frame->height);
 }
 
-static KernelId
-choose_kernel (const ClhImage *image, const ClhHistogramSpec *spec)
+/* Copies each used plane's rows of @band, as stored, into the staging
+ * buffer; the last row stops at the last byte a component reads. */
+static gboolean
+upload_band (ClhEngine *engine, const ClhFrame *frame, const Band *band,
+    GError **error)
 {
-  if (image->pixel_stride == 1)
-    return KERNEL_GRAY8;
-  return spec->count == CLH_COUNT_LUMA_RGB ? KERNEL_PACKED32_LUMA :
-      KERNEL_PACKED32;
+  guint p;
+
+  for (p = 0; p < frame->n_planes; p++) {
+    const ClhPlane *plane = &frame->planes[p];
+    gsize bytes;
+
+    if (band->n_rows[p] == 0)
+      continue;
+    bytes = plane->stride * (band->n_rows[p] - 1)
+        + clh_frame_plane_row_bytes (frame, p);
+    if (!clh_cl_check (clEnqueueWriteBuffer (engine->queue, engine->staging,
+                CL_FALSE, band->base[p], bytes,
+                plane->data + plane->stride * band->row0[p], 0, NULL, NULL),
+            "clEnqueueWriteBuffer", error))
+      return FALSE;
+  }
+  return TRUE;
 }
 
-/* Replicated sub-histograms per work-group: as many as fit in half the
- * local memory (so two groups can share a compute unit), up to MAX_COPIES. */
+/* Kernel arguments, set in order; the first failure sticks. */
+typedef struct {
+  cl_kernel kernel;
+  cl_uint index;
+  cl_int ret;
+} Args;
+
+static void
+arg (Args *a, size_t size, const void *value)
+{
+  if (a->ret == CL_SUCCESS)
+    a->ret = clSetKernelArg (a->kernel, a->index, size, value);
+  a->index++;
+}
+
+static void
+arg_uint (Args *a, guint value)
+{
+  cl_uint v = value;
+  arg (a, sizeof (v), &v);
+}
+
+static void
+arg_uint4 (Args *a, const guint values[4])
+{
+  cl_uint4 v = { { values[0], values[1], values[2], values[3] } };
+  arg (a, sizeof (v), &v);
+}
+
+/* Local memory a work-group may use: half the device's, so that two groups
+ * can share a compute unit. */
+static gsize
+local_budget (const ClhEngine *engine)
+{
+  return engine->local_mem_size / 2;
+}
+
+/* Replicated sub-histograms of @n_counters that fit the budget, 1..8. */
 static guint
 n_copies_for (const ClhEngine *engine, guint n_counters, size_t wg)
 {
-  const cl_ulong copy_bytes = sizeof (cl_uint) * (n_counters + 1);
-  cl_ulong fit = engine->local_mem_size / 2 / copy_bytes;
+  const gsize copy_bytes = sizeof (cl_uint) * (n_counters + 1);
+  gsize fit = local_budget (engine) / copy_bytes;
 
-  return (guint) CLAMP (MIN (fit, (cl_ulong) wg), 1, MAX_COPIES);
+  return (guint) CLAMP (MIN (fit, (gsize) wg), 1, MAX_COPIES);
 }
 
-static gboolean
-launch (ClhEngine *engine, KernelId id, const ClhHistogramSpec *spec,
-    cl_uint n_pixels, GError **error)
+/* Bins one pass of a single-channel kernel can count in local memory. */
+static guint
+window_for (const ClhEngine *engine, guint n_bins)
 {
-  cl_kernel k = engine->kernels[id];
+  const gsize counters = local_budget (engine) / sizeof (cl_uint);
+  return (guint) MIN ((gsize) n_bins, counters - 3);
+}
+
+/* Sets the trailing n_copies and local-memory arguments and the histogram,
+ * then launches over @units samples. */
+static gboolean
+launch (ClhEngine *engine, KernelId id, Args *a, guint n_counters,
+    gsize units, GError **error)
+{
   const size_t wg = engine->work_group_size[id];
-  const cl_uint bins = spec->bins;
-  const cl_uint n_channels = id == KERNEL_PACKED32 ? spec->n_channels : 1;
-  const cl_uint n_counters = n_channels * bins;
-  const cl_uint n_copies = n_copies_for (engine, n_counters, wg);
-  const size_t local_bytes = sizeof (cl_uint) * n_copies * (n_counters + 1);
-  const size_t units = id == KERNEL_GRAY8 ? (n_pixels + 3) / 4 : n_pixels;
+  const guint n_copies = n_copies_for (engine, n_counters, wg);
   size_t groups, global;
-  cl_uint4 shifts = { { 0 } };
-  cl_uint a = 0, c;
-  cl_int ret = CL_SUCCESS;
+
+  arg_uint (a, n_copies);
+  arg (a, sizeof (cl_uint) * n_copies * (n_counters + 1), NULL);
+  arg (a, sizeof (cl_mem), &engine->hist);
+  if (!clh_cl_check (a->ret, "clSetKernelArg", error))
+    return FALSE;
 
   groups = (units + wg * ITEMS_PER_WORK_ITEM - 1) / (wg * ITEMS_PER_WORK_ITEM);
   groups = CLAMP (groups, 1,
       (size_t) engine->compute_units * GROUPS_PER_COMPUTE_UNIT);
   global = groups * wg;
+  return clh_cl_check (clEnqueueNDRangeKernel (engine->queue,
+          engine->kernels[id], 1, NULL, &global, &wg, 0, NULL, NULL),
+      "clEnqueueNDRangeKernel", error);
+}
 
-  for (c = 0; c < (id == KERNEL_PACKED32_LUMA ? 3 : n_channels); c++)
-    shifts.s[c] = byte_shift (engine, spec->offsets[c]);
+static guint
+range_size (const ClhHistogramSpec *spec)
+{
+  return spec->range_max - spec->range_min + 1;
+}
 
-  ret |= clSetKernelArg (k, a++, sizeof (cl_mem), &engine->staging);
-  ret |= clSetKernelArg (k, a++, sizeof (cl_uint), &n_pixels);
-  ret |= clSetKernelArg (k, a++, sizeof (cl_uint), &bins);
-  if (id == KERNEL_PACKED32)
-    ret |= clSetKernelArg (k, a++, sizeof (cl_uint), &n_channels);
-  if (id != KERNEL_GRAY8)
-    ret |= clSetKernelArg (k, a++, sizeof (cl_uint4), &shifts);
-  ret |= clSetKernelArg (k, a++, sizeof (cl_uint), &n_copies);
-  ret |= clSetKernelArg (k, a++, local_bytes, NULL);
-  ret |= clSetKernelArg (k, a++, sizeof (cl_mem), &engine->hist);
-  if (!clh_cl_check (ret == CL_SUCCESS ? CL_SUCCESS : CL_INVALID_KERNEL_ARGS,
-          "clSetKernelArg", error))
-    return FALSE;
+/* Channels [first, first + n) of the request, 8-bit components sharing a
+ * plane, pixel stride and subsampling: one pass over the plane. */
+static gboolean
+count_packed8 (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const Band *band, guint first, guint n,
+    GError **error)
+{
+  const guint c0 = spec->components[first];
+  const ClhComponent *comp = &frame->components[c0];
+  const guint width = clh_component_width (frame, c0);
+  const guint rows = band->n_rows[comp->plane];
+  guint offsets[4] = { 0 }, i;
+  Args a = { engine->kernels[KERNEL_PACKED8], 0, CL_SUCCESS };
 
-  return clh_cl_check (clEnqueueNDRangeKernel (engine->queue, k, 1, NULL,
-          &global, &wg, 0, NULL, NULL), "clEnqueueNDRangeKernel", error);
+  for (i = 0; i < n; i++)
+    offsets[i] = frame->components[spec->components[first + i]].offset;
+
+  arg (&a, sizeof (cl_mem), &engine->staging);
+  arg_uint (&a, band->base[comp->plane]);
+  arg_uint (&a, frame->planes[comp->plane].stride);
+  arg_uint (&a, width);
+  arg_uint (&a, rows);
+  arg_uint (&a, comp->pixel_stride);
+  arg_uint (&a, n);
+  arg_uint4 (&a, offsets);
+  arg_uint (&a, spec->range_min);
+  arg_uint (&a, range_size (spec));
+  arg_uint (&a, spec->bins);
+  arg_uint (&a, first * (spec->bins + 2));
+  return launch (engine, KERNEL_PACKED8, &a, n * (spec->bins + 2),
+      (gsize) width * rows, error);
+}
+
+/* Channel @channel of the request, one component of any storage, counted
+ * in windows of bins that fit local memory. */
+static gboolean
+count_component (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const Band *band, guint channel,
+    GError **error)
+{
+  const guint c = spec->components[channel];
+  const ClhComponent *comp = &frame->components[c];
+  const guint width = clh_component_width (frame, c);
+  const guint rows = band->n_rows[comp->plane];
+  const guint window = window_for (engine, spec->bins);
+  guint lo;
+
+  for (lo = 0; lo < spec->bins; lo += window) {
+    const guint n = MIN (window, spec->bins - lo);
+    Args a = { engine->kernels[KERNEL_COMPONENT], 0, CL_SUCCESS };
+
+    arg (&a, sizeof (cl_mem), &engine->staging);
+    arg_uint (&a, band->base[comp->plane]);
+    arg_uint (&a, frame->planes[comp->plane].stride);
+    arg_uint (&a, width);
+    arg_uint (&a, rows);
+    arg_uint (&a, comp->pixel_stride);
+    arg_uint (&a, comp->offset);
+    arg_uint (&a, frame->sample);
+    arg_uint (&a, comp->shift);
+    arg_uint (&a, (1u << frame->depth) - 1);
+    arg_uint (&a, spec->range_min);
+    arg_uint (&a, range_size (spec));
+    arg_uint (&a, spec->bins);
+    arg_uint (&a, lo);
+    arg_uint (&a, n);
+    arg_uint (&a, spec->bins + 2);
+    arg_uint (&a, channel * (spec->bins + 2));
+    if (!launch (engine, KERNEL_COMPONENT, &a, n + 2, (gsize) width * rows,
+            error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Number of request channels from @first that one packed8 pass can count:
+ * 8-bit samples in the same plane with the same stride and subsampling. */
+static guint
+packed8_run (const ClhFrame *frame, const ClhHistogramSpec *spec,
+    guint first)
+{
+  const ClhComponent *a = &frame->components[spec->components[first]];
+  guint n = 1;
+
+  if (frame->sample != CLH_SAMPLE_8 || a->shift != 0)
+    return 0;
+  while (first + n < spec->n_components) {
+    const ClhComponent *b = &frame->components[spec->components[first + n]];
+    if (b->plane != a->plane || b->pixel_stride != a->pixel_stride
+        || b->w_sub != a->w_sub || b->h_sub != a->h_sub || b->shift != 0)
+      break;
+    n++;
+  }
+  return n;
 }
 
 static gboolean
-check_request (const ClhImage *image, const ClhHistogramSpec *spec,
-    GError **error)
+count_components_band (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const Band *band, GError **error)
 {
-  if (!clh_image_is_valid (image)) {
-    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
-        "Unsupported image: %ux%u pixels, %u bytes per pixel, stride %"
-        G_GSIZE_FORMAT, image->width, image->height, image->pixel_stride,
-        image->stride);
-    return FALSE;
-  }
-  if (!clh_histogram_spec_is_valid (spec, image->pixel_stride)
-      || (image->pixel_stride == 1 && spec->count != CLH_COUNT_SAMPLES)) {
-    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
-        "Unsupported histogram: %u channel(s) of %u bins over %u-byte pixels",
-        spec->n_channels, spec->bins, image->pixel_stride);
-    return FALSE;
+  guint c = 0;
+
+  while (c < spec->n_components) {
+    const guint n = packed8_run (frame, spec, c);
+
+    if (n > 0) {
+      if (!count_packed8 (engine, frame, spec, band, c, n, error))
+        return FALSE;
+      c += n;
+    } else {
+      if (!count_component (engine, frame, spec, band, c, error))
+        return FALSE;
+      c++;
+    }
   }
   return TRUE;
 }
 
 static gboolean
-count_bands (ClhEngine *engine, const ClhImage *image,
+count_colour_band (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const Band *band, GError **error)
+{
+  const guint n_bins = clh_histogram_spec_n_bins (spec);
+  const guint window = window_for (engine, n_bins);
+  guint bases[4] = { 0 }, row0s[4] = { 0 }, pitches[4] = { 0 };
+  guint offsets[4] = { 0 }, pstrides[4] = { 0 }, subs[4] = { 0 };
+  guint i, lo;
+
+  for (i = 0; i < spec->n_components; i++) {
+    const ClhComponent *comp = &frame->components[spec->components[i]];
+
+    bases[i] = band->base[comp->plane];
+    row0s[i] = band->row0[comp->plane];
+    pitches[i] = frame->planes[comp->plane].stride;
+    offsets[i] = comp->offset;
+    pstrides[i] = comp->pixel_stride;
+    subs[i] = comp->w_sub | (comp->h_sub << 4);
+  }
+
+  for (lo = 0; lo < n_bins; lo += window) {
+    const guint n = MIN (window, n_bins - lo);
+    Args a = { engine->kernels[KERNEL_COLOUR], 0, CL_SUCCESS };
+
+    arg (&a, sizeof (cl_mem), &engine->staging);
+    arg_uint (&a, band->y0);
+    arg_uint (&a, frame->width);
+    arg_uint (&a, band->rows);
+    arg_uint4 (&a, bases);
+    arg_uint4 (&a, row0s);
+    arg_uint4 (&a, pitches);
+    arg_uint4 (&a, offsets);
+    arg_uint4 (&a, pstrides);
+    arg_uint4 (&a, subs);
+    arg_uint (&a, spec->count == CLH_COUNT_MAX && spec->n_components > 3);
+    arg_uint (&a, spec->color);
+    arg_uint (&a, spec->count);
+    arg_uint (&a, spec->bins);
+    arg_uint (&a, spec->range_min);
+    arg_uint (&a, range_size (spec));
+    arg_uint (&a, spec->min_saturation);
+    arg_uint (&a, spec->min_value);
+    arg_uint (&a, lo);
+    arg_uint (&a, n);
+    arg_uint (&a, n_bins + 2);
+    if (!launch (engine, KERNEL_COLOUR, &a, n + 2,
+            (gsize) frame->width * band->rows, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+count_bands (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, GError **error)
 {
-  const KernelId id = choose_kernel (image, spec);
-  const gsize row_bytes = (gsize) image->width * image->pixel_stride;
-  const guint band_rows = CLAMP (engine->staging_limit / row_bytes, 1,
-      image->height);
+  const guint used = planes_used (frame, spec);
+  const guint band_rows = band_rows_for (engine, frame, used);
+  const gsize n_counters = (gsize) clh_histogram_spec_n_channels (spec)
+      * (clh_histogram_spec_n_bins (spec) + 2);
   const cl_uint zero = 0;
+  Band band;
   guint y;
 
-  if (!ensure_staging (engine, row_bytes * band_rows, error)
+  band_layout (frame, used, 0, band_rows, &band);
+  if (!ensure_staging (engine, band.size, error)
       || !clh_cl_check (clEnqueueFillBuffer (engine->queue, engine->hist,
-              &zero, sizeof (zero), 0,
-              sizeof (cl_uint) * spec->n_channels * spec->bins, 0, NULL,
+              &zero, sizeof (zero), 0, sizeof (cl_uint) * n_counters, 0, NULL,
               NULL), "clEnqueueFillBuffer", error))
     return FALSE;
 
-  for (y = 0; y < image->height; y += band_rows) {
-    const guint rows = MIN (band_rows, image->height - y);
-
-    if (!upload_band (engine, image, y, rows, error)
-        || !launch (engine, id, spec, rows * image->width, error))
+  for (y = 0; y < frame->height; y += band_rows) {
+    band_layout (frame, used, y, MIN (band_rows, frame->height - y), &band);
+    if (!upload_band (engine, frame, &band, error))
+      return FALSE;
+    if (spec->count == CLH_COUNT_COMPONENTS ?
+        !count_components_band (engine, frame, spec, &band, error) :
+        !count_colour_band (engine, frame, spec, &band, error))
       return FALSE;
   }
+  return TRUE;
+}
+
+/* Reads the device's counters and splits each channel's bins, below and
+ * above into @histogram. */
+static gboolean
+read_back (ClhEngine *engine, const ClhHistogramSpec *spec,
+    ClhHistogram *histogram, GError **error)
+{
+  const guint n_channels = clh_histogram_spec_n_channels (spec);
+  const guint n_bins = clh_histogram_spec_n_bins (spec);
+  const gsize stride = n_bins + 2;
+  guint32 *all = g_new (guint32, n_channels * stride);
+  guint c;
+
+  if (!clh_cl_check (clEnqueueReadBuffer (engine->queue, engine->hist,
+              CL_TRUE, 0, sizeof (guint32) * n_channels * stride, all, 0, NULL,
+              NULL), "clEnqueueReadBuffer", error)) {
+    g_free (all);
+    return FALSE;
+  }
+  for (c = 0; c < n_channels; c++) {
+    memcpy (histogram->counts + c * n_bins, all + c * stride,
+        sizeof (guint32) * n_bins);
+    histogram->below[c] = all[c * stride + n_bins];
+    histogram->above[c] = all[c * stride + n_bins + 1];
+  }
+  for (; c < CLH_MAX_CHANNELS; c++)
+    histogram->below[c] = histogram->above[c] = 0;
+  g_free (all);
   return TRUE;
 }
 
 /**
  * clh_engine_histogram:
  * @engine: an engine
- * @image: the image, read and not modified; it must stay unchanged until
+ * @frame: the frame, read and not modified; it must stay unchanged until
  *   the call returns
  * @spec: what to count
- * @counts: (out caller-allocates) (array): `spec->n_channels * spec->bins`
- *   guint32 counts, channel-major
- * @error: %CLH_ENGINE_ERROR_INVALID for a request outside clh_image_is_valid()
- *   and clh_histogram_spec_is_valid(), %CLH_ENGINE_ERROR_OPENCL when an
+ * @histogram: (out caller-allocates): the result; its counts must hold
+ *   `clh_histogram_spec_n_channels () * clh_histogram_spec_n_bins ()`
+ *   guint32, and are written channel-major
+ * @error: %CLH_ENGINE_ERROR_INVALID for a frame outside
+ *   clh_frame_is_valid() or a request clh_histogram_spec_is_valid()
+ *   refuses (its message says why), %CLH_ENGINE_ERROR_OPENCL when an
  *   OpenCL call fails
  *
- * Counts @image on the device: uploads it in row bands, counts each band
+ * Counts @frame on the device: uploads it in bands of rows, counts each band
  * into privatized sub-histograms, merges them on the device and reads the
- * bins back. Blocks until @counts holds the result.
+ * bins back. Blocks until @histogram holds the result.
  *
- * Returns: %TRUE on success; on failure @counts is undefined and nothing is
- *   left queued.
+ * Returns: %TRUE on success; on failure @histogram is undefined and
+ *   nothing is left queued.
  */
 gboolean
-clh_engine_histogram (ClhEngine *engine, const ClhImage *image,
-    const ClhHistogramSpec *spec, guint32 *counts, GError **error)
+clh_engine_histogram (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, ClhHistogram *histogram, GError **error)
 {
-  if (!check_request (image, spec, error))
-    return FALSE;
+  GError *why = NULL;
 
-  if (count_bands (engine, image, spec, error)
-      && clh_cl_check (clEnqueueReadBuffer (engine->queue, engine->hist,
-              CL_TRUE, 0, sizeof (guint32) * spec->n_channels * spec->bins,
-              counts, 0, NULL, NULL), "clEnqueueReadBuffer", error))
+  if (!clh_frame_is_valid (frame)) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "Unsupported frame: %ux%u, %u planes, %u components",
+        frame->width, frame->height, frame->n_planes, frame->n_components);
+    return FALSE;
+  }
+  if (!clh_histogram_spec_is_valid (spec, frame, &why)) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "Unsupported histogram: %s", why->message);
+    g_error_free (why);
+    return FALSE;
+  }
+
+  clh_histogram_set_samples (histogram, spec, frame);
+  if (count_bands (engine, frame, spec, error)
+      && read_back (engine, spec, histogram, error))
     return TRUE;
 
   /* Uploads may still read the caller's memory: let them end first. */

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "clh-cl.h"
-#include "clh-image.h"
+#include "clh-frame.h"
 
 G_BEGIN_DECLS
 
@@ -16,8 +16,8 @@ void clh_engine_free (ClhEngine *engine);
 const gchar *clh_engine_get_device_name (const ClhEngine *engine);
 const gchar *clh_engine_get_platform_name (const ClhEngine *engine);
 
-gboolean clh_engine_histogram (ClhEngine *engine, const ClhImage *image,
-    const ClhHistogramSpec *spec, guint32 *counts, GError **error);
+gboolean clh_engine_histogram (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, ClhHistogram *histogram, GError **error);
 
 void clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes);
 

@@ -20,43 +20,232 @@ clh_reference_luma (guint8 r, guint8 g, guint8 b)
   return (guint8) ((9798u * r + 19235u * g + 3735u * b + 16384u) >> 15);
 }
 
-static guint
-bin_of (guint8 v, guint bins)
+/* round (n / d) for the positive ratios of OpenCV's HSV tables; none of
+ * them is a tie, so the rounding direction of cvRound does not matter. */
+static gint
+div_round (gint n, gint d)
 {
-  return (guint) v * bins / 256;
+  return (2 * n + d) / (2 * d);
+}
+
+/**
+ * clh_reference_hsv:
+ * @r: red
+ * @g: green
+ * @b: blue
+ * @h: (out): hue, 0..179
+ * @s: (out): saturation, 0..255
+ * @v: (out): value, max (R, G, B)
+ *
+ * OpenCV's 8-bit RGB->HSV (`cv::cvtColor (..., COLOR_RGB2HSV)`, the scalar
+ * RGB2HSV_b with 12-bit fixed-point division tables
+ * `sdiv[i] = round (255 * 2^12 / i)`, `hdiv[i] = round (180 * 2^12 / (6 i))`).
+ */
+void
+clh_reference_hsv (guint8 r, guint8 g, guint8 b, guint8 *h, guint8 *s,
+    guint8 *v)
+{
+  const gint shift = 12, half = 1 << (shift - 1);
+  gint vmax = MAX (MAX (r, g), b), vmin = MIN (MIN (r, g), b);
+  gint diff = vmax - vmin, hue;
+  gint sdiv = vmax ? div_round (255 << shift, vmax) : 0;
+  gint hdiv = diff ? div_round (180 << shift, 6 * diff) : 0;
+
+  if (vmax == r)
+    hue = g - b;
+  else if (vmax == g)
+    hue = b - r + 2 * diff;
+  else
+    hue = r - g + 4 * diff;
+  hue = (hue * hdiv + half) >> shift;
+  if (hue < 0)
+    hue += 180;
+
+  *h = (guint8) hue;
+  *s = (guint8) ((diff * sdiv + half) >> shift);
+  *v = (guint8) vmax;
+}
+
+/**
+ * clh_reference_yuv_to_rgb:
+ * @y: luma, limited range
+ * @u: Cb
+ * @v: Cr
+ * @r: (out): red
+ * @g: (out): green
+ * @b: (out): blue
+ *
+ * BT.601 limited-range Y'CbCr to R'G'B' with OpenCV's 20-bit fixed-point
+ * coefficients (`COLOR_YUV2RGB_I420`, `ITUR_BT_601_C*`), saturated to 0..255.
+ */
+void
+clh_reference_yuv_to_rgb (guint8 y, guint8 u, guint8 v, guint8 *r,
+    guint8 *g, guint8 *b)
+{
+  const gint shift = 20, half = 1 << (shift - 1);
+  const gint cy = 1220542, cub = 2116026, cug = -409993, cvg = -852492,
+      cvr = 1673527;
+  gint yy = MAX (0, (gint) y - 16) * cy, uu = (gint) u - 128,
+      vv = (gint) v - 128;
+
+  *r = CLAMP ((yy + half + cvr * vv) >> shift, 0, 255);
+  *g = CLAMP ((yy + half + cvg * vv + cug * uu) >> shift, 0, 255);
+  *b = CLAMP ((yy + half + cub * uu) >> shift, 0, 255);
+}
+
+/**
+ * clh_reference_sample:
+ * @frame: a valid frame
+ * @component: index of a component
+ * @x: column in the component's own (subsampled) grid
+ * @y: row in the component's own grid
+ *
+ * Returns: the sample's value, `(stored >> shift) & (2^depth - 1)`
+ */
+guint
+clh_reference_sample (const ClhFrame *frame, guint component, guint x,
+    guint y)
+{
+  const ClhComponent *comp = &frame->components[component];
+  const ClhPlane *plane = &frame->planes[comp->plane];
+  const guint8 *p = plane->data + plane->stride * y + comp->offset
+      + (gsize) comp->pixel_stride * x;
+  guint stored;
+
+  switch (frame->sample) {
+    case CLH_SAMPLE_8:
+      stored = p[0];
+      break;
+    case CLH_SAMPLE_16LE:
+      stored = p[0] | (p[1] << 8);
+      break;
+    default:
+      stored = (p[0] << 8) | p[1];
+      break;
+  }
+  return (stored >> comp->shift) & ((1u << frame->depth) - 1);
+}
+
+/* Counts @value into @counts over [range_min, range_max], or below/above. */
+static void
+count_ranged (const ClhHistogramSpec *spec, guint value, guint32 *counts,
+    guint64 *below, guint64 *above)
+{
+  const guint64 size = (guint64) spec->range_max - spec->range_min + 1;
+
+  if (value < spec->range_min)
+    (*below)++;
+  else if (value > spec->range_max)
+    (*above)++;
+  else
+    counts[(value - spec->range_min) * (guint64) spec->bins / size]++;
+}
+
+static void
+count_components (const ClhFrame *frame, const ClhHistogramSpec *spec,
+    ClhHistogram *hist)
+{
+  const guint n_bins = spec->bins;
+  guint c, x, y;
+
+  for (c = 0; c < spec->n_components; c++) {
+    const guint comp = spec->components[c];
+    const guint w = clh_component_width (frame, comp);
+    const guint h = clh_component_height (frame, comp);
+
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++)
+        count_ranged (spec, clh_reference_sample (frame, comp, x, y),
+            hist->counts + (gsize) c * n_bins, &hist->below[c],
+            &hist->above[c]);
+  }
+}
+
+/* R, G, B and A (255 without alpha) of pixel (x, y). */
+static void
+pixel_rgba (const ClhFrame *frame, const ClhHistogramSpec *spec, guint x,
+    guint y, guint8 rgba[4])
+{
+  const guint *c = spec->components;
+
+  if (spec->color == CLH_COLOR_YUV_BT601) {
+    const ClhComponent *u = &frame->components[c[1]];
+    const ClhComponent *v = &frame->components[c[2]];
+
+    clh_reference_yuv_to_rgb (clh_reference_sample (frame, c[0], x, y),
+        clh_reference_sample (frame, c[1], x >> u->w_sub, y >> u->h_sub),
+        clh_reference_sample (frame, c[2], x >> v->w_sub, y >> v->h_sub),
+        &rgba[0], &rgba[1], &rgba[2]);
+    rgba[3] = 255;
+    return;
+  }
+  rgba[0] = clh_reference_sample (frame, c[0], x, y);
+  rgba[1] = clh_reference_sample (frame, c[1], x, y);
+  rgba[2] = clh_reference_sample (frame, c[2], x, y);
+  rgba[3] = spec->n_components > 3 ?
+      clh_reference_sample (frame, c[3], x, y) : 0;
+}
+
+static void
+count_colour (const ClhFrame *frame, const ClhHistogramSpec *spec,
+    ClhHistogram *hist)
+{
+  const guint bins = spec->bins;
+  guint x, y;
+
+  for (y = 0; y < frame->height; y++)
+    for (x = 0; x < frame->width; x++) {
+      guint8 p[4], h, s, v;
+
+      pixel_rgba (frame, spec, x, y, p);
+      switch (spec->count) {
+        case CLH_COUNT_LUMA:
+          count_ranged (spec, clh_reference_luma (p[0], p[1], p[2]),
+              hist->counts, &hist->below[0], &hist->above[0]);
+          break;
+        case CLH_COUNT_MAX:
+          count_ranged (spec, MAX (MAX (p[0], p[1]), MAX (p[2], p[3])),
+              hist->counts, &hist->below[0], &hist->above[0]);
+          break;
+        case CLH_COUNT_HUE:
+        case CLH_COUNT_HUE_SATURATION:
+          clh_reference_hsv (p[0], p[1], p[2], &h, &s, &v);
+          if (s < spec->min_saturation || v < spec->min_value)
+            break;
+          if (spec->count == CLH_COUNT_HUE)
+            hist->counts[h * bins / 180]++;
+          else
+            hist->counts[(h * bins / 180) * bins + s * bins / 256]++;
+          break;
+        default:
+          hist->counts[((p[0] * bins / 256) * bins + p[1] * bins / 256)
+              * bins + p[2] * bins / 256]++;
+          break;
+      }
+    }
 }
 
 /**
  * clh_reference_histogram:
- * @image: a valid image (clh_image_is_valid())
- * @spec: a request valid for @image (clh_histogram_spec_is_valid())
- * @counts: (out caller-allocates) (array): `spec->n_channels * spec->bins`
- *   counts, channel-major, overwritten
+ * @frame: a valid frame (clh_frame_is_valid())
+ * @spec: a request valid for @frame (clh_histogram_spec_is_valid())
+ * @histogram: (out caller-allocates): the result; its counts must hold
+ *   `clh_histogram_spec_n_channels () * clh_histogram_spec_n_bins ()`
  *
- * Counts @image one pixel at a time.
+ * Counts @frame one sample at a time.
  */
 void
-clh_reference_histogram (const ClhImage *image, const ClhHistogramSpec *spec,
-    guint32 *counts)
+clh_reference_histogram (const ClhFrame *frame, const ClhHistogramSpec *spec,
+    ClhHistogram *histogram)
 {
-  guint x, y, c;
+  memset (histogram->counts, 0, sizeof (guint32)
+      * clh_histogram_spec_n_channels (spec) * clh_histogram_spec_n_bins (spec));
+  memset (histogram->below, 0, sizeof (histogram->below));
+  memset (histogram->above, 0, sizeof (histogram->above));
+  clh_histogram_set_samples (histogram, spec, frame);
 
-  memset (counts, 0, sizeof (guint32) * spec->n_channels * spec->bins);
-
-  for (y = 0; y < image->height; y++) {
-    const guint8 *row = image->data + image->stride * y;
-
-    for (x = 0; x < image->width; x++) {
-      const guint8 *px = row + (gsize) x * image->pixel_stride;
-
-      if (spec->count == CLH_COUNT_LUMA_RGB) {
-        guint8 luma = clh_reference_luma (px[spec->offsets[0]],
-            px[spec->offsets[1]], px[spec->offsets[2]]);
-        counts[bin_of (luma, spec->bins)]++;
-      } else {
-        for (c = 0; c < spec->n_channels; c++)
-          counts[c * spec->bins + bin_of (px[spec->offsets[c]], spec->bins)]++;
-      }
-    }
-  }
+  if (spec->count == CLH_COUNT_COMPONENTS)
+    count_components (frame, spec, histogram);
+  else
+    count_colour (frame, spec, histogram);
 }

@@ -1,149 +1,246 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The OpenCL engine against the golden reference, without GStreamer: every
- * kernel, odd sizes, padded strides, uploads in bands, the largest frame,
- * all 2^24 colours, device selection and invalid requests. */
+ * format x mode x {1, odd, maximum bins} x odd sizes x contents, padded
+ * strides, ranges with samples below and above, hue masks, uploads in
+ * bands, the largest frame, all 2^24 colours, device selection and invalid
+ * requests. */
 #include <string.h>
 
 #include "clh-engine.h"
 #include "clh-reference.h"
-#include "clh-test-util.h"
+#include "clh-test-frame.h"
 
 static ClhEngine *engine;
 
-typedef struct {
-  guint width, height;
-  gsize stride;                 /* 0: packed */
-} Size;
-
-static void
-check_image (const ClhImage *image, const ClhHistogramSpec *spec,
-    const gchar *what)
-{
-  const gsize n = (gsize) spec->n_channels * spec->bins;
-  guint32 *got = g_new0 (guint32, n), *want = g_new0 (guint32, n);
-  GError *err = NULL;
-  gsize i;
-
-  clh_reference_histogram (image, spec, want);
-  g_assert_true (clh_engine_histogram (engine, image, spec, got, &err));
-  g_assert_no_error (err);
-  for (i = 0; i < n; i++)
-    if (got[i] != want[i])
-      g_error ("%s: counter %" G_GSIZE_FORMAT " (channel %u, bin %u) is %u, "
-          "the reference says %u", what, i, (guint) (i / spec->bins),
-          (guint) (i % spec->bins), got[i], want[i]);
-  g_free (got);
-  g_free (want);
-}
-
-/* Counts @size filled with every content, in every counting mode of
- * @pixel_stride and every bin count given. */
-static void
-check_size (const Size *size, guint pixel_stride, const guint *bins,
-    guint n_bins)
-{
-  const gsize row_bytes = (gsize) size->width * pixel_stride;
-  const gsize stride = size->stride ? size->stride : row_bytes;
-  const gsize bytes = stride * (size->height - 1) + row_bytes;
-  guint8 *data = g_malloc (bytes);
-  ClhImage image = { data, stride, size->width, size->height, pixel_stride };
-  ClhTestContent content;
-  guint b, k;
-  /* GRAY8; RGBA channels; RGBA luma; ARGB's R, G, B; BGRA's luma */
-  const ClhHistogramSpec specs1[] = { {CLH_COUNT_SAMPLES, 1, {0}} };
-  const ClhHistogramSpec specs4[] = {
-    {CLH_COUNT_SAMPLES, 4, {0, 1, 2, 3}},
-    {CLH_COUNT_LUMA_RGB, 1, {0, 1, 2}},
-    {CLH_COUNT_SAMPLES, 3, {1, 2, 3}},
-    {CLH_COUNT_LUMA_RGB, 1, {2, 1, 0}},
-    {CLH_COUNT_SAMPLES, 1, {2}},
-  };
-  const ClhHistogramSpec *specs = pixel_stride == 1 ? specs1 : specs4;
-  const guint n_specs = pixel_stride == 1 ? 1 : G_N_ELEMENTS (specs4);
-
-  for (content = 0; content < CLH_TEST_N_CONTENTS; content++) {
-    clh_test_fill (data, bytes, 0, stride, row_bytes, size->height, content,
-        size->width * 7919 + size->height);
-    for (k = 0; k < n_specs; k++)
-      for (b = 0; b < n_bins; b++) {
-        ClhHistogramSpec spec = specs[k];
-        gchar *what = g_strdup_printf ("%ux%u stride %" G_GSIZE_FORMAT
-            " %u-byte pixels, spec %u, %u bins, %s", size->width,
-            size->height, stride, pixel_stride, k, bins[b],
-            clh_test_content_name (content));
-
-        spec.bins = bins[b];
-        check_image (&image, &spec, what);
-        g_free (what);
-      }
-  }
-  g_free (data);
-}
-
-static const guint some_bins[] = { 1, 7, 16, 64, 112, 256 };
-
-static const Size sizes[] = {
-  {1, 1}, {3, 5}, {5, 3}, {600, 480}, {601, 479}, {1920, 1080},
-  {7, 13, 64}, {601, 479, 2411}, {1, 300, 8},
+static const gchar *const modes[] = {
+  "luma", "channels", "max", "hue", "hue-saturation", "rgb",
 };
 
 static void
-test_gray8 (void)
+check_spec (const ClhFrame *frame, const ClhHistogramSpec *spec,
+    const gchar *what)
 {
-  guint i;
-  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
-    check_size (&sizes[i], 1, some_bins, G_N_ELEMENTS (some_bins));
+  const guint n_channels = clh_histogram_spec_n_channels (spec);
+  const gsize n = (gsize) n_channels * clh_histogram_spec_n_bins (spec);
+  ClhHistogram got = { g_new0 (guint32, n) }, want = { g_new0 (guint32, n) };
+  GError *err = NULL;
+  guint c;
+  gsize i;
+
+  clh_reference_histogram (frame, spec, &want);
+  if (!clh_engine_histogram (engine, frame, spec, &got, &err))
+    g_error ("%s: %s", what, err->message);
+  for (i = 0; i < n; i++)
+    if (got.counts[i] != want.counts[i])
+      g_error ("%s: counter %" G_GSIZE_FORMAT " (channel %u, bin %u) is %u, "
+          "the reference says %u", what, i,
+          (guint) (i / clh_histogram_spec_n_bins (spec)),
+          (guint) (i % clh_histogram_spec_n_bins (spec)), got.counts[i],
+          want.counts[i]);
+  for (c = 0; c < CLH_MAX_CHANNELS; c++) {
+    if (got.below[c] != want.below[c] || got.above[c] != want.above[c]
+        || got.samples[c] != want.samples[c])
+      g_error ("%s: channel %u has %" G_GUINT64_FORMAT " samples, %"
+          G_GUINT64_FORMAT " below, %" G_GUINT64_FORMAT " above; the "
+          "reference says %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ", %"
+          G_GUINT64_FORMAT, what, c, got.samples[c], got.below[c],
+          got.above[c], want.samples[c], want.below[c], want.above[c]);
+  }
+  g_free (got.counts);
+  g_free (want.counts);
 }
 
-static void
-test_packed32 (void)
+/* Most bins each mode allows for a frame of @depth bits. */
+static guint
+max_bins (const gchar *mode, guint depth)
 {
-  guint i;
-  for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
-    Size s = sizes[i];
-    if (s.stride)
-      s.stride *= 4;
-    check_size (&s, 4, some_bins, G_N_ELEMENTS (some_bins));
+  if (g_str_equal (mode, "hue") || g_str_equal (mode, "hue-saturation"))
+    return 180;
+  if (g_str_equal (mode, "rgb"))
+    return 40;
+  if (depth <= 8)
+    return 256;
+  return depth <= 12 ? 4096 : 65536;
+}
+
+/* Every mode that applies to @format, with 1, 7 and the most bins, on each
+ * content. */
+static void
+check_format (const gchar *format, guint width, guint height,
+    guint extra_stride)
+{
+  ClhTestContent content;
+  guint m, b;
+
+  for (content = 0; content < CLH_TEST_N_CONTENTS; content++) {
+    ClhTestFrame *t = clh_test_frame_new (format, width, height,
+        extra_stride, content, width + height);
+
+    for (m = 0; m < G_N_ELEMENTS (modes); m++) {
+      const guint bins[] = { 1, 7, max_bins (modes[m], t->frame.depth) };
+
+      for (b = 0; b < G_N_ELEMENTS (bins); b++) {
+        ClhHistogramSpec spec;
+        gchar *what;
+
+        if (!clh_reference_spec (t->klass, &t->frame, modes[m], bins[b],
+                &spec))
+          continue;
+        what = g_strdup_printf ("%s %ux%u stride +%u %s, %s, %u bins",
+            format, width, height, extra_stride,
+            clh_test_content_name (content), modes[m], bins[b]);
+        check_spec (&t->frame, &spec, what);
+        g_free (what);
+      }
+    }
+    clh_test_frame_free (t);
   }
 }
 
-/* Frames larger than the staging buffer are counted in bands of rows, and
- * a staging buffer smaller than one row still holds one. */
+static void
+test_format (gconstpointer data)
+{
+  const gchar *format = data;
+  static const guint sizes[][3] = {
+    {1, 1, 0}, {3, 5, 0}, {5, 3, 7}, {601, 479, 0}, {601, 479, 61},
+  };
+  guint s;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+    check_format (format, sizes[s][0], sizes[s][1], sizes[s][2]);
+}
+
+/* range-min/range-max: uniform bins over the range, samples outside it
+ * counted as below and above, for 8-, 10- and 16-bit samples. */
+static void
+test_ranges (void)
+{
+  static const struct {
+    const gchar *format;
+    guint min, max, bins;
+  } cases[] = {
+    {"GRAY8", 16, 235, 220}, {"GRAY8", 100, 100, 1}, {"RGBA", 10, 200, 7},
+    {"I420_10LE", 64, 940, 877}, {"P010_10LE", 0, 511, 512},
+    {"GRAY16_BE", 1000, 60000, 4099}, {"Y444_16LE", 256, 65535, 65280},
+  };
+  guint i;
+  ClhTestContent content;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (content = 0; content < CLH_TEST_N_CONTENTS; content++) {
+      ClhTestFrame *t = clh_test_frame_new (cases[i].format, 97, 31, 3,
+          content, i);
+      ClhHistogramSpec spec;
+      gchar *what = g_strdup_printf ("%s range %u..%u, %u bins, %s",
+          cases[i].format, cases[i].min, cases[i].max, cases[i].bins,
+          clh_test_content_name (content));
+
+      g_assert_true (clh_reference_spec (t->klass, &t->frame, "channels",
+              cases[i].bins, &spec));
+      spec.range_min = cases[i].min;
+      spec.range_max = cases[i].max;
+      check_spec (&t->frame, &spec, what);
+      spec.count = t->klass == CLH_FORMAT_RGB ? CLH_COUNT_LUMA : spec.count;
+      if (t->klass == CLH_FORMAT_RGB) {
+        spec.n_components = 3;
+        check_spec (&t->frame, &spec, what);
+        spec.count = CLH_COUNT_MAX;
+        check_spec (&t->frame, &spec, what);
+      }
+      g_free (what);
+      clh_test_frame_free (t);
+    }
+}
+
+/* min-saturation and min-value leave pixels out of hue histograms. */
+static void
+test_hue_masks (void)
+{
+  static const gchar *const formats[] = { "RGB", "BGRx", "I420", "YUY2" };
+  guint f, m;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    ClhTestFrame *t = clh_test_frame_new (formats[f], 64, 47, 0,
+        CLH_TEST_RANDOM, f);
+
+    for (m = 0; m < 2; m++) {
+      ClhHistogramSpec spec;
+      gchar *what = g_strdup_printf ("%s masked %s", formats[f], modes[3 + m]);
+
+      g_assert_true (clh_reference_spec (t->klass, &t->frame, modes[3 + m],
+              30, &spec));
+      spec.min_saturation = 60;
+      spec.min_value = 32;
+      check_spec (&t->frame, &spec, what);
+      g_free (what);
+    }
+    clh_test_frame_free (t);
+  }
+}
+
+/* Frames larger than the staging buffer are counted in bands of rows, also
+ * with subsampled planes and a limit smaller than one row. */
 static void
 test_bands (void)
 {
-  static const guint bins[] = { 7, 256 };
-  const Size odd = { 601, 479, 613 };
-  Size odd4 = { 601, 479, 613 * 4 };
-  const gsize limits[] = { 1, 1000, 613 * 10 + 5, 601 * 4 * 100 };
-  guint i;
+  static const gchar *const formats[] = {
+    "GRAY8", "RGBA", "NV12", "YUV9", "YUY2", "I420_10LE", "Y444_16LE",
+  };
+  static const gsize limits[] = { 1, 5000, 100000 };
+  guint f, l;
 
-  for (i = 0; i < G_N_ELEMENTS (limits); i++) {
-    clh_engine_set_staging_limit (engine, limits[i]);
-    check_size (&odd, 1, bins, G_N_ELEMENTS (bins));
-    check_size (&odd4, 4, bins, G_N_ELEMENTS (bins));
+  for (l = 0; l < G_N_ELEMENTS (limits); l++) {
+    clh_engine_set_staging_limit (engine, limits[l]);
+    for (f = 0; f < G_N_ELEMENTS (formats); f++)
+      check_format (formats[f], 601, 479, 13);
   }
   clh_engine_set_staging_limit (engine, 64u << 20);
 }
 
-/* Every 24-bit colour once, so the kernel's luma equals the reference's on
- * all of them. */
+/* Every 24-bit colour once through each colour count, so the kernels'
+ * luma, max, HSV and joint bins equal the reference on all of them. */
 static void
-test_all_colours_luma (void)
+test_all_colours (void)
 {
-  guint8 *data = g_malloc ((gsize) 4096 * 4096 * 4);
-  ClhImage image = { data, 4096 * 4, 4096, 4096, 4 };
-  ClhHistogramSpec spec = { CLH_COUNT_LUMA_RGB, 1, {0, 1, 2}, 256 };
+  ClhTestFrame *t = clh_test_frame_new ("RGBx", 4096, 4096, 0,
+      CLH_TEST_ZERO, 0);
+  const gsize stride = t->frame.planes[0].stride;
+  static const gchar *const colour_modes[] = {
+    "luma", "max", "hue", "hue-saturation", "rgb",
+  };
+  static const guint bins[] = { 256, 256, 180, 180, 40 };
+  guint32 c;
+  guint m;
+
+  for (c = 0; c < (1u << 24); c++) {
+    guint8 *px = t->memory[0] + (c / 4096) * stride + (c % 4096) * 4;
+    px[0] = c >> 16;
+    px[1] = (c >> 8) & 0xff;
+    px[2] = c & 0xff;
+  }
+  for (m = 0; m < G_N_ELEMENTS (colour_modes); m++) {
+    ClhHistogramSpec spec;
+    gchar *what = g_strdup_printf ("all 2^24 colours, %s", colour_modes[m]);
+
+    g_assert_true (clh_reference_spec (t->klass, &t->frame, colour_modes[m],
+            bins[m], &spec));
+    check_spec (&t->frame, &spec, what);
+    g_free (what);
+  }
+  clh_test_frame_free (t);
+}
+
+/* OpenCV's hue is 0..179 for every colour, so h * bins / 180 < bins. */
+static void
+test_reference_hue_range (void)
+{
   guint32 c;
 
   for (c = 0; c < (1u << 24); c++) {
-    data[4 * c] = c >> 16;
-    data[4 * c + 1] = (c >> 8) & 0xff;
-    data[4 * c + 2] = c & 0xff;
-    data[4 * c + 3] = 0x5A;
+    guint8 h, s, v;
+    clh_reference_hsv (c >> 16, (c >> 8) & 0xff, c & 0xff, &h, &s, &v);
+    g_assert_cmpuint (h, <, 180);
   }
-  check_image (&image, &spec, "all 2^24 colours, luma");
-  g_free (data);
 }
 
 /* The largest frame, all one value: 2^28 samples in one bin. The seeds'
@@ -151,76 +248,101 @@ test_all_colours_luma (void)
 static void
 test_largest_degenerate (void)
 {
-  const gsize n = (gsize) CLH_MAX_DIMENSION * CLH_MAX_DIMENSION;
-  guint8 *data = g_malloc (n);
-  ClhImage image = { data, CLH_MAX_DIMENSION, CLH_MAX_DIMENSION,
-    CLH_MAX_DIMENSION, 1
-  };
-  ClhHistogramSpec spec = { CLH_COUNT_SAMPLES, 1, {0}, 256 };
+  ClhTestFrame *t = clh_test_frame_new ("GRAY8", CLH_MAX_DIMENSION,
+      CLH_MAX_DIMENSION, 0, CLH_TEST_MAX, 0);
+  ClhHistogramSpec spec;
   guint32 counts[256];
+  ClhHistogram hist = { counts };
   GError *err = NULL;
   guint b;
 
-  memset (data, 0xff, n);
-  g_assert_true (clh_engine_histogram (engine, &image, &spec, counts, &err));
+  g_assert_true (clh_reference_spec (t->klass, &t->frame, "luma", 256,
+          &spec));
+  g_assert_true (clh_engine_histogram (engine, &t->frame, &spec, &hist,
+          &err));
   g_assert_no_error (err);
   for (b = 0; b < 255; b++)
     g_assert_cmpuint (counts[b], ==, 0);
   g_assert_cmpuint (counts[255], ==, 1u << 28);
-  g_free (data);
+  g_assert_cmpuint (hist.samples[0], ==, 1u << 28);
+  clh_test_frame_free (t);
 }
 
 static void
 test_thin (void)
 {
-  static const guint bins[] = { 256 };
-  const Size wide = { CLH_MAX_DIMENSION, 1 }, tall = { 1, CLH_MAX_DIMENSION };
+  static const gchar *const formats[] = { "GRAY8", "RGBA", "I420", "YUY2" };
+  guint f;
 
-  check_size (&wide, 1, bins, 1);
-  check_size (&wide, 4, bins, 1);
-  check_size (&tall, 1, bins, 1);
-  check_size (&tall, 4, bins, 1);
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    check_format (formats[f], CLH_MAX_DIMENSION, 1, 0);
+    check_format (formats[f], 1, CLH_MAX_DIMENSION, 0);
+  }
 }
 
 static void
-expect_invalid (const ClhImage *image, const ClhHistogramSpec *spec)
+expect_invalid (const ClhFrame *frame, const ClhHistogramSpec *spec,
+    const gchar *in_message)
 {
   guint32 counts[CLH_MAX_CHANNELS * 256];
+  ClhHistogram hist = { counts };
   GError *err = NULL;
 
-  g_assert_false (clh_engine_histogram (engine, image, spec, counts, &err));
+  g_assert_false (clh_engine_histogram (engine, frame, spec, &hist, &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  if (in_message && !strstr (err->message, in_message))
+    g_error ("'%s' not in '%s'", in_message, err->message);
   g_clear_error (&err);
 }
 
 static void
 test_invalid_requests (void)
 {
-  guint8 data[64] = { 0 };
-  const ClhImage ok = { data, 16, 4, 4, 1 };
-  const ClhHistogramSpec gray = { CLH_COUNT_SAMPLES, 1, {0}, 16 };
-  ClhImage image;
-  ClhHistogramSpec spec;
+  ClhTestFrame *gray = clh_test_frame_new ("GRAY8", 4, 4, 0, CLH_TEST_ZERO, 0);
+  ClhTestFrame *yuv = clh_test_frame_new ("I420_10LE", 4, 4, 0,
+      CLH_TEST_ZERO, 0);
+  ClhTestFrame *rgb = clh_test_frame_new ("RGB", 4, 4, 0, CLH_TEST_ZERO, 0);
+  ClhHistogramSpec spec, ok;
+  ClhFrame frame;
 
-  image = ok, image.width = 0;
-  expect_invalid (&image, &gray);
-  image = ok, image.height = CLH_MAX_DIMENSION + 1;
-  expect_invalid (&image, &gray);
-  image = ok, image.stride = 3;
-  expect_invalid (&image, &gray);
-  image = ok, image.pixel_stride = 3;
-  expect_invalid (&image, &gray);
-  spec = gray, spec.bins = 0;
-  expect_invalid (&ok, &spec);
-  spec = gray, spec.bins = 257;
-  expect_invalid (&ok, &spec);
-  spec = gray, spec.offsets[0] = 1;
-  expect_invalid (&ok, &spec);
-  spec = gray, spec.count = CLH_COUNT_LUMA_RGB;
-  expect_invalid (&ok, &spec);
-  image = ok, image.pixel_stride = 4, image.width = 2;
-  spec = gray, spec.n_channels = 5;
-  expect_invalid (&image, &spec);
+  g_assert_true (clh_reference_spec (gray->klass, &gray->frame, "luma", 16,
+          &ok));
+  frame = gray->frame, frame.width = 0;
+  expect_invalid (&frame, &ok, "frame");
+  frame = gray->frame, frame.height = CLH_MAX_DIMENSION + 1;
+  expect_invalid (&frame, &ok, "frame");
+  frame = gray->frame, frame.planes[0].stride = 3;
+  expect_invalid (&frame, &ok, "frame");
+
+  spec = ok, spec.bins = 0;
+  expect_invalid (&gray->frame, &spec, "bin");
+  spec = ok, spec.bins = 257;
+  expect_invalid (&gray->frame, &spec, "257 bins");
+  spec = ok, spec.range_max = 256;
+  expect_invalid (&gray->frame, &spec, "range");
+  spec = ok, spec.range_min = 10, spec.range_max = 9;
+  expect_invalid (&gray->frame, &spec, "range");
+  spec = ok, spec.components[0] = 1;
+  expect_invalid (&gray->frame, &spec, "component");
+
+  g_assert_true (clh_reference_spec (yuv->klass, &yuv->frame, "channels",
+          4097, &spec));
+  expect_invalid (&yuv->frame, &spec, "4097 bins");
+  g_assert_false (clh_reference_spec (yuv->klass, &yuv->frame, "hue", 30,
+          &spec));
+  spec.count = CLH_COUNT_HUE;
+  expect_invalid (&yuv->frame, &spec, "8-bit");
+
+  g_assert_true (clh_reference_spec (rgb->klass, &rgb->frame, "rgb", 41,
+          &spec));
+  expect_invalid (&rgb->frame, &spec, "40 per axis");
+  g_assert_true (clh_reference_spec (rgb->klass, &rgb->frame, "hue", 181,
+          &spec));
+  expect_invalid (&rgb->frame, &spec, "180");
+
+  clh_test_frame_free (gray);
+  clh_test_frame_free (yuv);
+  clh_test_frame_free (rgb);
 }
 
 static void
@@ -259,6 +381,7 @@ test_device_selection (void)
 int
 main (int argc, char **argv)
 {
+  const gchar *const *formats = clh_reference_formats ();
   GError *err = NULL;
   int ret;
 
@@ -269,11 +392,17 @@ main (int argc, char **argv)
   g_test_message ("device: %s (%s)", clh_engine_get_device_name (engine),
       clh_engine_get_platform_name (engine));
 
-  g_test_add_func ("/engine/gray8", test_gray8);
-  g_test_add_func ("/engine/packed32", test_packed32);
+  for (; *formats; formats++) {
+    gchar *path = g_strdup_printf ("/engine/format/%s", *formats);
+    g_test_add_data_func (path, *formats, test_format);
+    g_free (path);
+  }
+  g_test_add_func ("/engine/ranges", test_ranges);
+  g_test_add_func ("/engine/hue-masks", test_hue_masks);
   g_test_add_func ("/engine/bands", test_bands);
   g_test_add_func ("/engine/thin", test_thin);
-  g_test_add_func ("/engine/all-colours-luma", test_all_colours_luma);
+  g_test_add_func ("/engine/reference-hue-range", test_reference_hue_range);
+  g_test_add_func ("/engine/all-colours", test_all_colours);
   g_test_add_func ("/engine/largest-degenerate", test_largest_degenerate);
   g_test_add_func ("/engine/invalid-requests", test_invalid_requests);
   g_test_add_func ("/engine/device-selection", test_device_selection);

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "clh-frame.h"
+
+G_DEFINE_QUARK (clh-spec-error-quark, clh_spec_error)
+
+static guint
+sub_scale (guint size, guint sub)
+{
+  return (size + (1u << sub) - 1) >> sub;
+}
+
+/**
+ * clh_component_width:
+ * @frame: a frame
+ * @component: index into its components
+ *
+ * Returns: samples per row of the component, `ceil (width / 2^w_sub)`
+ */
+guint
+clh_component_width (const ClhFrame *frame, guint component)
+{
+  return sub_scale (frame->width, frame->components[component].w_sub);
+}
+
+/**
+ * clh_component_height:
+ * @frame: a frame
+ * @component: index into its components
+ *
+ * Returns: rows of the component, `ceil (height / 2^h_sub)`
+ */
+guint
+clh_component_height (const ClhFrame *frame, guint component)
+{
+  return sub_scale (frame->height, frame->components[component].h_sub);
+}
+
+/**
+ * clh_frame_sample_bytes:
+ * @frame: a frame
+ *
+ * Returns: bytes of one stored sample, 1 or 2
+ */
+guint
+clh_frame_sample_bytes (const ClhFrame *frame)
+{
+  return frame->sample == CLH_SAMPLE_8 ? 1 : 2;
+}
+
+/**
+ * clh_frame_plane_row_bytes:
+ * @frame: a frame
+ * @plane: index of a plane
+ *
+ * Returns: bytes of a row of @plane that its components read: one past the
+ *   last byte of the last sample
+ */
+gsize
+clh_frame_plane_row_bytes (const ClhFrame *frame, guint plane)
+{
+  gsize bytes = 0;
+  guint c;
+
+  for (c = 0; c < frame->n_components; c++) {
+    const ClhComponent *comp = &frame->components[c];
+    gsize end;
+
+    if (comp->plane != plane)
+      continue;
+    end = comp->offset + (gsize) comp->pixel_stride *
+        (clh_component_width (frame, c) - 1) + clh_frame_sample_bytes (frame);
+    bytes = MAX (bytes, end);
+  }
+  return bytes;
+}
+
+/**
+ * clh_frame_plane_rows:
+ * @frame: a frame
+ * @plane: index of a plane
+ *
+ * Returns: rows of @plane (its components' height), 0 if no component
+ *   lives there
+ */
+guint
+clh_frame_plane_rows (const ClhFrame *frame, guint plane)
+{
+  guint c;
+
+  for (c = 0; c < frame->n_components; c++)
+    if (frame->components[c].plane == plane)
+      return clh_component_height (frame, c);
+  return 0;
+}
+
+/**
+ * clh_frame_plane_h_sub:
+ * @frame: a frame
+ * @plane: index of a plane
+ *
+ * Returns: log2 of @plane's vertical subsampling (that of its components)
+ */
+guint
+clh_frame_plane_h_sub (const ClhFrame *frame, guint plane)
+{
+  guint c;
+
+  for (c = 0; c < frame->n_components; c++)
+    if (frame->components[c].plane == plane)
+      return frame->components[c].h_sub;
+  return 0;
+}
+
+/**
+ * clh_frame_plane_span:
+ * @frame: a valid frame
+ * @plane: index of a plane
+ *
+ * Returns: the bytes from the plane's first byte to one past the last
+ *   byte any component reads: `stride * (rows - 1) + row bytes`
+ */
+gsize
+clh_frame_plane_span (const ClhFrame *frame, guint plane)
+{
+  return frame->planes[plane].stride * (clh_frame_plane_rows (frame, plane) - 1)
+      + clh_frame_plane_row_bytes (frame, plane);
+}
+
+/**
+ * clh_frame_is_valid:
+ * @frame: a frame
+ *
+ * Returns: %TRUE if @frame has a size within 1..%CLH_MAX_DIMENSION, a depth
+ *   its sample type holds, components inside its planes, every plane's rows
+ *   at least as long as what its components read, and samples aligned to
+ *   their size.
+ */
+gboolean
+clh_frame_is_valid (const ClhFrame *frame)
+{
+  const guint bytes = clh_frame_sample_bytes (frame);
+  guint c, p;
+
+  if (frame->width < 1 || frame->width > CLH_MAX_DIMENSION
+      || frame->height < 1 || frame->height > CLH_MAX_DIMENSION
+      || frame->depth < 1 || frame->depth > 8 * bytes
+      || frame->n_planes < 1 || frame->n_planes > CLH_MAX_PLANES
+      || frame->n_components < 1 || frame->n_components > CLH_MAX_COMPONENTS)
+    return FALSE;
+
+  for (c = 0; c < frame->n_components; c++) {
+    const ClhComponent *comp = &frame->components[c];
+
+    if (comp->plane >= frame->n_planes || comp->pixel_stride < bytes
+        || comp->w_sub > 2 || comp->h_sub > 2
+        || comp->shift + frame->depth > 8 * bytes
+        || comp->offset % bytes || comp->pixel_stride % bytes)
+      return FALSE;
+  }
+  for (p = 0; p < frame->n_planes; p++) {
+    const ClhPlane *plane = &frame->planes[p];
+
+    if (!plane->data || clh_frame_plane_rows (frame, p) == 0
+        || plane->stride < clh_frame_plane_row_bytes (frame, p)
+        || plane->stride % bytes || GPOINTER_TO_SIZE (plane->data) % bytes)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * clh_histogram_spec_n_channels:
+ * @spec: a request
+ *
+ * Returns: histograms the request produces: one per component for
+ *   %CLH_COUNT_COMPONENTS, else 1
+ */
+guint
+clh_histogram_spec_n_channels (const ClhHistogramSpec *spec)
+{
+  return spec->count == CLH_COUNT_COMPONENTS ? spec->n_components : 1;
+}
+
+/**
+ * clh_histogram_spec_n_bins:
+ * @spec: a request
+ *
+ * Returns: counters per channel: @bins, or `bins^2` for
+ *   %CLH_COUNT_HUE_SATURATION, `bins^3` for %CLH_COUNT_RGB
+ */
+guint
+clh_histogram_spec_n_bins (const ClhHistogramSpec *spec)
+{
+  switch (spec->count) {
+    case CLH_COUNT_HUE_SATURATION:
+      return spec->bins * spec->bins;
+    case CLH_COUNT_RGB:
+      return spec->bins * spec->bins * spec->bins;
+    default:
+      return spec->bins;
+  }
+}
+
+/* Most bins a channel of @depth-bit samples may have: 256 for 8-bit, 4096
+ * up to 12-bit, 65536 for 16-bit. */
+static guint
+max_bins_for_depth (guint depth)
+{
+  if (depth <= 8)
+    return 256;
+  return depth <= 12 ? 4096 : 65536;
+}
+
+static gboolean
+unsupported (GError **error, const gchar *format, ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+unsupported (GError **error, const gchar *format, ...)
+{
+  va_list args;
+
+  if (error) {
+    va_start (args, format);
+    g_propagate_error (error, g_error_new_valist (CLH_SPEC_ERROR,
+            CLH_SPEC_ERROR_UNSUPPORTED, format, args));
+    va_end (args);
+  }
+  return FALSE;
+}
+
+static gboolean
+check_components_spec (const ClhHistogramSpec *spec, const ClhFrame *frame,
+    GError **error)
+{
+  const guint max_value = (1u << frame->depth) - 1;
+  const guint max_bins = max_bins_for_depth (frame->depth);
+
+  if (spec->n_components < 1 || spec->n_components > CLH_MAX_CHANNELS)
+    return unsupported (error, "%u components requested; 1 to %u can be "
+        "counted", spec->n_components, CLH_MAX_CHANNELS);
+  if (spec->bins > max_bins)
+    return unsupported (error, "%u bins requested for %u-bit samples; at "
+        "most %u", spec->bins, frame->depth, max_bins);
+  if (spec->range_min > spec->range_max || spec->range_max > max_value)
+    return unsupported (error, "range %u..%u does not fit %u-bit samples "
+        "(0..%u)", spec->range_min, spec->range_max, frame->depth, max_value);
+  return TRUE;
+}
+
+static gboolean
+check_colour_spec (const ClhHistogramSpec *spec, const ClhFrame *frame,
+    GError **error)
+{
+  const guint n_needed = 3;
+
+  if (frame->depth != 8 || frame->sample != CLH_SAMPLE_8)
+    return unsupported (error, "colour counts need 8-bit samples, the "
+        "format has %u-bit ones", frame->depth);
+  if (spec->n_components < n_needed || spec->n_components > 4
+      || (spec->n_components == 4 && spec->count != CLH_COUNT_MAX))
+    return unsupported (error, "colour counts read R, G, B (and A for max) "
+        "or Y, U, V; %u components given", spec->n_components);
+  if (spec->color == CLH_COLOR_YUV_BT601
+      && (spec->count == CLH_COUNT_LUMA || spec->count == CLH_COUNT_MAX
+          || spec->count == CLH_COUNT_RGB))
+    return unsupported (error, "luma, max and rgb counts of YUV frames are "
+        "not colour conversions: count the Y plane, or convert the frame");
+
+  switch (spec->count) {
+    case CLH_COUNT_LUMA:
+    case CLH_COUNT_MAX:
+      if (spec->bins > 256 || spec->range_min > spec->range_max
+          || spec->range_max > 255)
+        return unsupported (error, "%u bins over %u..%u do not fit 8-bit "
+            "values", spec->bins, spec->range_min, spec->range_max);
+      return TRUE;
+    case CLH_COUNT_HUE:
+    case CLH_COUNT_HUE_SATURATION:
+      if (spec->bins > 180)
+        return unsupported (error, "%u hue bins requested; hue has 180 "
+            "values (0..179)", spec->bins);
+      return TRUE;
+    case CLH_COUNT_RGB:
+      if (spec->bins > 40)
+        return unsupported (error, "%u bins per axis make %u joint RGB bins; "
+            "at most 40 per axis (%u bins)", spec->bins,
+            spec->bins * spec->bins * spec->bins, 40 * 40 * 40);
+      return TRUE;
+    default:
+      return unsupported (error, "unknown count %d", spec->count);
+  }
+}
+
+/**
+ * clh_histogram_spec_is_valid:
+ * @spec: a request
+ * @frame: a valid frame it will be applied to
+ * @error: (out) (optional): %CLH_SPEC_ERROR_UNSUPPORTED, saying what does
+ *   not fit and why
+ *
+ * Returns: %TRUE if @spec can be counted on @frame.
+ */
+gboolean
+clh_histogram_spec_is_valid (const ClhHistogramSpec *spec,
+    const ClhFrame *frame, GError **error)
+{
+  guint i;
+
+  if (spec->bins < 1)
+    return unsupported (error, "at least one bin is needed");
+  for (i = 0; i < spec->n_components && i < CLH_MAX_COMPONENTS; i++)
+    if (spec->components[i] >= frame->n_components)
+      return unsupported (error, "component %u requested of a frame with %u",
+          spec->components[i], frame->n_components);
+
+  if (spec->count == CLH_COUNT_COMPONENTS)
+    return check_components_spec (spec, frame, error);
+  return check_colour_spec (spec, frame, error);
+}
+
+/**
+ * clh_histogram_set_samples:
+ * @histogram: a result
+ * @spec: its request
+ * @frame: its frame
+ *
+ * Sets @histogram's samples: each component's sample count, or the frame's
+ * pixel count for colour counts.
+ */
+void
+clh_histogram_set_samples (ClhHistogram *histogram,
+    const ClhHistogramSpec *spec, const ClhFrame *frame)
+{
+  guint c;
+
+  for (c = 0; c < CLH_MAX_CHANNELS; c++)
+    histogram->samples[c] = 0;
+  if (spec->count != CLH_COUNT_COMPONENTS) {
+    histogram->samples[0] = (guint64) frame->width * frame->height;
+    return;
+  }
+  for (c = 0; c < spec->n_components; c++)
+    histogram->samples[c] =
+        (guint64) clh_component_width (frame, spec->components[c])
+        * clh_component_height (frame, spec->components[c]);
+}
