@@ -11,8 +11,7 @@
 #include <gst/video/video.h>
 #include <gst/clhistogram/clhistogram.h>
 
-#include "clh-reference.h"
-#include "clh-reference-layout.h"
+#include "clh-reference-frame.h"
 
 typedef struct {
   gchar *format;
@@ -30,39 +29,32 @@ typedef struct {
   guint mismatches;
 } Tally;
 
+/* The meta's histogram against the reference of the same frame, with the
+ * bins the element used (its per-mode default when --bins is not given). */
 static gboolean
 frame_equals_reference (GstSample *sample, const Options *opt,
     GstHistogramMeta *meta)
 {
   GstVideoInfo info;
-  GstVideoFrame frame;
   ClhHistogramSpec spec;
-  ClhImage image;
-  guint pixel_stride;
-  guint32 *want;
+  ClhHistogram want;
   gboolean equal;
-  gsize n;
+  guint c;
 
   if (!gst_video_info_from_caps (&info, gst_sample_get_caps (sample))
-      || !clh_reference_layout (GST_VIDEO_INFO_NAME (&info),
-          g_str_equal (opt->mode, "luma"), opt->bins, &spec, &pixel_stride)
-      || !gst_video_frame_map (&frame, &info, gst_sample_get_buffer (sample),
-          GST_MAP_READ))
+      || !clh_reference_histogram_of_buffer (&info,
+          gst_sample_get_buffer (sample), opt->mode, meta->shape[0], 0, -1,
+          &spec, &want))
     return FALSE;
 
-  image.data = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
-  image.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
-  image.width = GST_VIDEO_FRAME_WIDTH (&frame);
-  image.height = GST_VIDEO_FRAME_HEIGHT (&frame);
-  image.pixel_stride = pixel_stride;
-  n = (gsize) spec.n_channels * spec.bins;
-  want = g_new (guint32, n);
-  clh_reference_histogram (&image, &spec, want);
-  gst_video_frame_unmap (&frame);
-
-  equal = meta->n_channels == spec.n_channels && meta->n_bins == spec.bins
-      && memcmp (meta->counts, want, n * sizeof (guint32)) == 0;
-  g_free (want);
+  equal = meta->n_channels == clh_histogram_spec_n_channels (&spec)
+      && meta->n_bins == clh_histogram_spec_n_bins (&spec)
+      && memcmp (meta->counts, want.counts,
+      sizeof (guint32) * meta->n_channels * meta->n_bins) == 0;
+  for (c = 0; equal && c < meta->n_channels; c++)
+    equal = meta->samples[c] == want.samples[c]
+        && meta->below[c] == want.below[c] && meta->above[c] == want.above[c];
+  g_free (want.counts);
   return equal;
 }
 
@@ -91,22 +83,25 @@ static gboolean
 run (const gchar *video, const Options *opt, Tally *tally)
 {
   gchar *uri_path = g_strescape (video, NULL);
+  gchar *bins = opt->bins > 0 ? g_strdup_printf ("bins=%d", opt->bins) :
+      g_strdup ("");
   gchar *description = g_strdup_printf ("filesrc location=\"%s\" ! decodebin "
       "! videoconvert ! videoscale ! video/x-raw,format=%s,width=%d,height=%d "
-      "! clhistogram name=hist mode=%s bins=%d device=\"%s\" "
+      "! clhistogram name=hist mode=%s %s device=\"%s\" "
       "post-messages=false ! appsink name=sink sync=false", uri_path,
-      opt->format, opt->width, opt->height, opt->mode, opt->bins,
-      opt->device);
+      opt->format, opt->width, opt->height, opt->mode, bins, opt->device);
   GError *err = NULL;
   GstElement *pipeline = gst_parse_launch (description, &err);
   GstElement *sink, *hist;
   GstSample *sample;
   GstMessage *msg;
   gchar *device_name = NULL;
+  guint n_bins = 0;
   gboolean ok = TRUE;
 
   g_free (uri_path);
   g_free (description);
+  g_free (bins);
   if (!pipeline) {
     g_printerr ("Could not build the pipeline: %s\n", err->message);
     g_clear_error (&err);
@@ -116,7 +111,19 @@ run (const gchar *video, const Options *opt, Tally *tally)
   hist = gst_bin_get_by_name (GST_BIN (pipeline), "hist");
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
 
-  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+  /* Pull until EOS; an error does not wake appsink, so look at the bus
+   * whenever no frame came for a while. */
+  msg = NULL;
+  while (TRUE) {
+    sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        100 * GST_MSECOND);
+    if (!sample) {
+      msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline),
+          GST_MESSAGE_ERROR);
+      if (msg || gst_app_sink_is_eos (GST_APP_SINK (sink)))
+        break;
+      continue;
+    }
     GstBuffer *buffer = gst_sample_get_buffer (sample);
     GstHistogramMeta *meta = gst_buffer_get_histogram_meta (buffer);
     gboolean equal = meta && frame_equals_reference (sample, opt, meta);
@@ -132,7 +139,9 @@ run (const gchar *video, const Options *opt, Tally *tally)
     gst_sample_unref (sample);
   }
 
-  msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline), GST_MESSAGE_ERROR);
+  if (!msg)
+    msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline),
+        GST_MESSAGE_ERROR);
   if (msg) {
     gchar *debug = NULL;
     gst_message_parse_error (msg, &err, &debug);
@@ -144,9 +153,10 @@ run (const gchar *video, const Options *opt, Tally *tally)
     ok = FALSE;
   }
   g_object_get (hist, "device-name", &device_name, NULL);
-  g_print ("%u frames of %s as %dx%d %s, mode %s, %d bins, on %s: %u differ "
+  g_object_get (hist, "bins", &n_bins, NULL);
+  g_print ("%u frames of %s as %dx%d %s, mode %s, %u bins, on %s: %u differ "
       "from the golden reference\n", tally->frames, video, opt->width,
-      opt->height, opt->format, opt->mode, opt->bins,
+      opt->height, opt->format, opt->mode, n_bins,
       device_name ? device_name : "(no device)", tally->mismatches);
   g_free (device_name);
 
@@ -160,14 +170,16 @@ run (const gchar *video, const Options *opt, Tally *tally)
 int
 main (int argc, char **argv)
 {
-  Options opt = { NULL, NULL, 256, 600, 480, NULL, FALSE, -1 };
+  Options opt = { NULL, NULL, 0, 600, 480, NULL, FALSE, -1 };
   Tally tally = { 0, 0 };
   GOptionEntry entries[] = {
     {"format", 'f', 0, G_OPTION_ARG_STRING, &opt.format,
-        "Raw format to convert to (GRAY8, RGBA, BGRx, ...)", "GRAY8"},
+        "Raw format to convert to (GRAY8, RGBA, I420, NV12, ...)", "GRAY8"},
     {"mode", 'm', 0, G_OPTION_ARG_STRING, &opt.mode,
-        "What to count: luma or channels", "luma"},
-    {"bins", 'b', 0, G_OPTION_ARG_INT, &opt.bins, "Bins per channel", "256"},
+        "What to count: luma, channels, max, hue, hue-saturation, rgb",
+        "luma"},
+    {"bins", 'b', 0, G_OPTION_ARG_INT, &opt.bins,
+        "Bins per channel (default: the element's for the mode)", "N"},
     {"width", 'W', 0, G_OPTION_ARG_INT, &opt.width, "Width to scale to",
         "600"},
     {"height", 'H', 0, G_OPTION_ARG_INT, &opt.height, "Height to scale to",

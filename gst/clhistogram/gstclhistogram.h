@@ -13,25 +13,37 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstClHistogram, gst_cl_histogram, GST, CL_HISTOGRAM,
     GstBaseTransform)
 
+/* What each frame is counted with: the properties, read under the object
+ * lock once per frame. */
+typedef struct {
+  GstHistogramMode mode;
+  guint bins;
+  gboolean bins_set;
+  guint range_min;
+  gint range_max;
+  guint min_saturation;
+  guint min_value;
+  gboolean post_messages;
+  gboolean attach_meta;
+} GstClHistogramSettings;
+
 struct _GstClHistogram {
   GstBaseTransform parent;
 
-  /* Properties, under the object lock. */
-  GstHistogramMode mode;
-  guint bins;
-  gboolean post_messages;
-  gboolean attach_meta;
+  /* Properties and the negotiated format, under the object lock. */
+  GstClHistogramSettings settings;
   gchar *device;
   gchar *device_name;
+  GstVideoInfo info;
+  /* The negotiated format's planes and components; plane pointers unset. */
+  ClhFrame layout;
 
   /* From NULL->READY to READY->NULL; used by the streaming thread. */
   ClhEngine *engine;
 
-  /* Negotiated format. */
-  GstVideoInfo info;
-
-  /* The last frame's histogram, CLH_MAX_CHANNELS * 256 counts. */
-  guint32 counts[CLH_MAX_CHANNELS * 256];
+  /* The last frame's counts, grown as needed (streaming thread). */
+  guint32 *counts;
+  gsize counts_size;
 };
 
 GST_ELEMENT_REGISTER_DECLARE (clhistogram);

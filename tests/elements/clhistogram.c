@@ -9,16 +9,19 @@
 
 #include "clh-check-util.h"
 
-#include "clh-reference.h"
-#include "clh-reference-layout.h"
+#include "clh-reference-frame.h"
 #include "clh-test-util.h"
 
+/* The RGB and gray formats of the first release, over its full matrix. */
 static const gchar *const formats[] = {
   "GRAY8", "RGBA", "BGRA", "ARGB", "ABGR", "RGBx", "BGRx", "xRGB", "xBGR",
 };
 static const guint bins_list[] = { 1, 7, 16, 64, 112, 256 };
 static const guint sizes[][2] = {
   {1, 1}, {3, 5}, {600, 480}, {601, 479}, {1920, 1080},
+};
+static const gchar *const modes[] = {
+  "luma", "channels", "max", "hue", "hue-saturation", "rgb",
 };
 
 static void
@@ -40,98 +43,121 @@ harness_new (const gchar *format, guint width, guint height)
   return h;
 }
 
-/* A frame with @content in its image and CLH_TEST_PADDING elsewhere; with
- * @extra_stride > 0 the rows are that much longer than the caps' default,
- * start 16 bytes in, and a GstVideoMeta says so. */
+static GstHistogramMode
+mode_from_nick (const gchar *nick)
+{
+  GEnumClass *klass = g_type_class_ref (GST_TYPE_HISTOGRAM_MODE);
+  GEnumValue *value = g_enum_get_value_by_nick (klass, nick);
+
+  fail_unless (value != NULL, "no mode %s", nick);
+  g_type_class_unref (klass);
+  return value->value;
+}
+
+/* A frame with @content in every plane's rows and CLH_TEST_PADDING
+ * elsewhere; with @extra_stride > 0 every plane's rows are that much longer
+ * (rounded up to even) than the caps' default, planes start at odd places,
+ * and a GstVideoMeta says so. */
 static GstBuffer *
 frame_new (const GstVideoInfo *info, ClhTestContent content, guint seed,
     gint extra_stride)
 {
-  const gsize row_bytes = (gsize) GST_VIDEO_INFO_WIDTH (info)
-      * GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
-  gsize offset = 0, stride = GST_VIDEO_INFO_PLANE_STRIDE (info, 0);
+  ClhFrame layout = { 0 };
+  ClhFormatClass klass;
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 0 };
   gsize size = GST_VIDEO_INFO_SIZE (info);
   GstBuffer *buffer;
   GstMapInfo map;
+  guint p;
 
-  if (extra_stride > 0) {
-    offset = 16;
-    stride += extra_stride;
-    size = offset + stride * GST_VIDEO_INFO_HEIGHT (info) + 7;
+  fail_unless (clh_reference_layout (GST_VIDEO_INFO_NAME (info), &layout,
+          &klass));
+  layout.width = GST_VIDEO_INFO_WIDTH (info);
+  layout.height = GST_VIDEO_INFO_HEIGHT (info);
+  for (p = 0; p < layout.n_planes; p++) {
+    offsets[p] = GST_VIDEO_INFO_PLANE_OFFSET (info, p);
+    strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
   }
+  if (extra_stride > 0) {
+    size = 0;
+    for (p = 0; p < layout.n_planes; p++) {
+      strides[p] += GST_ROUND_UP_2 (extra_stride);
+      offsets[p] = size + 16;
+      size = offsets[p] + (gsize) strides[p] * clh_frame_plane_rows (&layout,
+          p);
+    }
+    size += 7;
+  }
+
   buffer = gst_buffer_new_allocate (NULL, size, NULL);
   gst_buffer_map (buffer, &map, GST_MAP_WRITE);
-  clh_test_fill (map.data, size, offset, stride, row_bytes,
-      GST_VIDEO_INFO_HEIGHT (info), content, seed);
+  memset (map.data, CLH_TEST_PADDING, size);
+  for (p = 0; p < layout.n_planes; p++) {
+    guint rows = clh_frame_plane_rows (&layout, p);
+    clh_test_fill (map.data + offsets[p], (gsize) strides[p] * rows, 0,
+        strides[p], clh_frame_plane_row_bytes (&layout, p), rows, content,
+        seed * 7 + p);
+  }
   gst_buffer_unmap (buffer, &map);
 
-  if (extra_stride > 0) {
-    gsize offsets[GST_VIDEO_MAX_PLANES] = { offset };
-    gint strides[GST_VIDEO_MAX_PLANES] = { (gint) stride };
+  if (extra_stride > 0)
     gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
         GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
-        GST_VIDEO_INFO_HEIGHT (info), 1, offsets, strides);
-  }
+        GST_VIDEO_INFO_HEIGHT (info), layout.n_planes, offsets, strides);
   GST_BUFFER_PTS (buffer) = seed * GST_SECOND / 30;
   GST_BUFFER_DURATION (buffer) = GST_SECOND / 30;
   return buffer;
 }
 
-/* The reference histogram of @buffer's frame, from the hand-written
- * layout table rather than from anything the element derives. */
-static guint32 *
-reference_counts (const GstVideoInfo *info, GstBuffer *buffer,
-    gboolean luma, guint bins, guint *n_channels)
-{
-  ClhHistogramSpec spec;
-  guint pixel_stride;
-  GstVideoFrame frame;
-  ClhImage image;
-  guint32 *counts;
-
-  fail_unless (clh_reference_layout (GST_VIDEO_INFO_NAME (info), luma, bins,
-          &spec, &pixel_stride));
-  fail_unless (gst_video_frame_map (&frame, info, buffer, GST_MAP_READ));
-  image.data = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
-  image.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
-  image.width = GST_VIDEO_FRAME_WIDTH (&frame);
-  image.height = GST_VIDEO_FRAME_HEIGHT (&frame);
-  image.pixel_stride = pixel_stride;
-  counts = g_new0 (guint32, spec.n_channels * bins);
-  clh_reference_histogram (&image, &spec, counts);
-  gst_video_frame_unmap (&frame);
-  *n_channels = spec.n_channels;
-  return counts;
-}
-
+/* The meta on @out against the reference of the same frame: counts, the
+ * channels' samples, below and above, and the shape. */
 static void
 assert_meta_equals_reference (const GstVideoInfo *info, GstBuffer *out,
-    gboolean luma, guint bins, const gchar *what)
+    const gchar *mode, guint bins, guint range_min, gint range_max,
+    const gchar *what)
 {
   GstHistogramMeta *meta = gst_buffer_get_histogram_meta (out);
-  guint n_channels, c, b, n_bins;
-  guint32 *want = reference_counts (info, out, luma, bins, &n_channels);
+  ClhHistogramSpec spec;
+  ClhHistogram want;
+  guint n_channels, n_bins, c, b, n_dims;
+  const guint *shape;
 
   fail_unless (meta != NULL, "%s: no meta", what);
-  fail_unless_equals_int (meta->mode,
-      luma ? GST_HISTOGRAM_MODE_LUMA : GST_HISTOGRAM_MODE_CHANNELS);
+  fail_unless (clh_reference_histogram_of_buffer (info, out, mode, bins,
+          range_min, range_max, &spec, &want), "%s: no reference", what);
+  n_channels = clh_histogram_spec_n_channels (&spec);
+  fail_unless_equals_int (meta->mode, mode_from_nick (mode));
   fail_unless_equals_int (meta->n_channels, n_channels);
-  fail_unless_equals_int (meta->n_bins, bins);
+  fail_unless_equals_int (meta->n_bins, clh_histogram_spec_n_bins (&spec));
   fail_unless_equals_uint64 (meta->pixels,
       (guint64) GST_VIDEO_INFO_WIDTH (info) * GST_VIDEO_INFO_HEIGHT (info));
+  shape = gst_histogram_meta_get_shape (meta, &n_dims);
+  fail_unless_equals_int (shape[0], bins);
+  fail_unless_equals_int (n_dims, g_str_equal (mode, "rgb") ? 3 :
+      g_str_equal (mode, "hue-saturation") ? 2 : 1);
+  fail_unless_equals_int (meta->depth, GST_VIDEO_INFO_COMP_DEPTH (info, 0));
+
   for (c = 0; c < n_channels; c++) {
     const guint32 *got = gst_histogram_meta_get_counts (meta, c, &n_bins);
-    fail_unless_equals_int (n_bins, bins);
-    for (b = 0; b < bins; b++)
-      fail_unless (got[b] == want[c * bins + b],
+
+    fail_unless_equals_int (n_bins, meta->n_bins);
+    for (b = 0; b < n_bins; b++)
+      fail_unless (got[b] == want.counts[c * n_bins + b],
           "%s: channel %s bin %u is %u, the reference says %u", what,
           gst_histogram_meta_get_channel_name (meta, c), b, got[b],
-          want[c * bins + b]);
+          want.counts[c * n_bins + b]);
+    fail_unless_equals_uint64 (gst_histogram_meta_get_samples (meta, c),
+        want.samples[c]);
+    fail_unless_equals_uint64 (gst_histogram_meta_get_below (meta, c),
+        want.below[c]);
+    fail_unless_equals_uint64 (gst_histogram_meta_get_above (meta, c),
+        want.above[c]);
   }
-  g_free (want);
+  g_free (want.counts);
 }
 
-/* Every format x {luma, channels} x bins x size x content. */
+/* Every RGB and gray format x {luma, channels} x bins x size x content. */
 GST_START_TEST (test_matrix)
 {
   const gchar *format = formats[__i__];
@@ -153,17 +179,84 @@ GST_START_TEST (test_matrix)
         for (b = 0; b < G_N_ELEMENTS (bins_list); b++) {
           gchar *what = g_strdup_printf ("%s %ux%u %s %s %u bins", format,
               sizes[s][0], sizes[s][1], clh_test_content_name (content),
-              m ? "channels" : "luma", bins_list[b]);
+              modes[m], bins_list[b]);
           GstBuffer *out;
 
-          g_object_set (h->element, "mode", m ? GST_HISTOGRAM_MODE_CHANNELS :
-              GST_HISTOGRAM_MODE_LUMA, "bins", bins_list[b], NULL);
+          g_object_set (h->element, "mode", mode_from_nick (modes[m]),
+              "bins", bins_list[b], NULL);
           out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
-          assert_meta_equals_reference (&info, out, m == 0, bins_list[b],
+          assert_meta_equals_reference (&info, out, modes[m], bins_list[b],
+              0, -1, what);
+          gst_buffer_unref (out);
+          g_free (what);
+        }
+      gst_buffer_unref (in);
+    }
+  }
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+/* Most bins each mode allows for a format of @depth bits. */
+static guint
+max_bins (const gchar *mode, guint depth)
+{
+  if (g_str_has_prefix (mode, "hue"))
+    return 180;
+  if (g_str_equal (mode, "rgb"))
+    return 40;
+  return depth <= 8 ? 256 : depth <= 12 ? 4096 : 65536;
+}
+
+/* Every format the element reads x every mode that applies x {1, odd, most}
+ * bins x odd sizes (odd chroma planes) x contents, plain and padded. */
+GST_START_TEST (test_all_formats)
+{
+  const gchar *format = clh_reference_formats ()[__i__];
+  static const guint odd_sizes[][3] = { {1, 1, 0}, {5, 3, 0}, {601, 479, 0},
+  {601, 479, 61}
+  };
+  GstHarness *h = harness_new (format, 1, 1);
+  GstVideoFormat vformat = gst_video_format_from_string (format);
+  guint s, m, b;
+  ClhTestContent content;
+
+  for (s = 0; s < G_N_ELEMENTS (odd_sizes); s++) {
+    GstVideoInfo info;
+
+    set_caps (h, format, odd_sizes[s][0], odd_sizes[s][1]);
+    gst_video_info_set_format (&info, vformat, odd_sizes[s][0],
+        odd_sizes[s][1]);
+
+    for (content = 0; content < CLH_TEST_N_CONTENTS; content++) {
+      GstBuffer *in = frame_new (&info, content, s + 1, odd_sizes[s][2]);
+
+      for (m = 0; m < G_N_ELEMENTS (modes); m++) {
+        ClhFrame layout;
+        ClhFormatClass klass;
+        ClhHistogramSpec spec;
+        const guint most = max_bins (modes[m], GST_VIDEO_INFO_COMP_DEPTH (&info,
+                0));
+        const guint bins[] = { 1, 7, most };
+
+        clh_reference_layout (format, &layout, &klass);
+        if (!clh_reference_spec (klass, &layout, modes[m], 1, &spec))
+          continue;
+        for (b = 0; b < G_N_ELEMENTS (bins); b++) {
+          gchar *what = g_strdup_printf ("%s %ux%u +%u %s %s %u bins", format,
+              odd_sizes[s][0], odd_sizes[s][1], odd_sizes[s][2],
+              clh_test_content_name (content), modes[m], bins[b]);
+          GstBuffer *out;
+
+          g_object_set (h->element, "mode", mode_from_nick (modes[m]),
+              "bins", bins[b], NULL);
+          out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+          assert_meta_equals_reference (&info, out, modes[m], bins[b], 0, -1,
               what);
           gst_buffer_unref (out);
           g_free (what);
         }
+      }
       gst_buffer_unref (in);
     }
   }
@@ -190,7 +283,7 @@ GST_START_TEST (test_padded_strides)
 
       g_object_set (h->element, "mode", GST_HISTOGRAM_MODE_CHANNELS, NULL);
       out = gst_harness_push_and_pull (h, in);
-      assert_meta_equals_reference (&info, out, FALSE, 256, what);
+      assert_meta_equals_reference (&info, out, "channels", 256, 0, -1, what);
       gst_buffer_unref (out);
       g_free (what);
     }
@@ -294,7 +387,8 @@ GST_START_TEST (test_message_fields)
       fail_unless_equals_int (g_value_get_uint (v), want[b]);
     }
   }
-  assert_meta_equals_reference (&info, out, FALSE, 7, "message test");
+  assert_meta_equals_reference (&info, out, "channels", 7, 0, -1,
+      "message test");
   gst_message_unref (msg);
 
   /* A frame without a timestamp reports none. */
@@ -579,7 +673,8 @@ GST_START_TEST (test_error_truncated_buffer)
   /* A good frame still goes through afterwards. */
   buffer = frame_new (&info, CLH_TEST_RANDOM, 1, 0);
   buffer = gst_harness_push_and_pull (h, buffer);
-  assert_meta_equals_reference (&info, buffer, TRUE, 256, "after errors");
+  assert_meta_equals_reference (&info, buffer, "luma", 256, 0, -1,
+      "after errors");
   gst_buffer_unref (buffer);
 
   gst_element_set_bus (h->element, NULL);
@@ -591,12 +686,274 @@ GST_END_TEST;
 GST_START_TEST (test_unsupported_caps)
 {
   GstHarness *h = gst_harness_new ("clhistogram");
-  GstBuffer *buffer = gst_buffer_new_allocate (NULL, 64 * 48 * 3 / 2, NULL);
+  GstBuffer *buffer = gst_buffer_new_allocate (NULL, 128 * 48 * 8 / 3, NULL);
 
+  /* v210 packs three 10-bit samples in 32 bits: not read in place. */
   gst_harness_set_src_caps_str (h,
-      "video/x-raw,format=I420,width=64,height=48,framerate=30/1");
+      "video/x-raw,format=v210,width=48,height=48,framerate=30/1");
   fail_unless_equals_int (gst_harness_push (h, buffer),
       GST_FLOW_NOT_NEGOTIATED);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+/* Pushes one frame of @caps into an element set up by @props and expects
+ * negotiation to fail with a message containing every string of @says. */
+static void
+expect_unsupported (const gchar *caps, const gchar *props,
+    const gchar *const *says)
+{
+  gchar *desc = g_strdup_printf ("clhistogram %s", props);
+  GstHarness *h = gst_harness_new_parse (desc);
+  GstElement *e = gst_harness_find_element (h, "clhistogram");
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *err = NULL;
+  GstVideoInfo info;
+
+  gst_element_set_bus (e, bus);
+  gst_harness_set_src_caps_str (h, caps);
+  {
+    GstCaps *c = gst_caps_from_string (caps);
+    fail_unless (gst_video_info_from_caps (&info, c));
+    gst_caps_unref (c);
+  }
+  fail_unless_equals_int (gst_harness_push (h, frame_new (&info,
+              CLH_TEST_RANDOM, 1, 0)), GST_FLOW_NOT_NEGOTIATED);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "%s with %s: no error message", props, caps);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (g_error_matches (err, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
+  for (; *says; says++)
+    fail_unless (strstr (err->message, *says), "'%s' not in '%s'", *says,
+        err->message);
+  GST_INFO ("%s with %s: %s", props, caps, err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+  g_free (desc);
+}
+
+/* Combinations that cannot be counted fail negotiation, saying which and
+ * why; never an empty histogram. */
+GST_START_TEST (test_unsupported_combinations)
+{
+  const gchar *caps_gray = "video/x-raw,format=GRAY8,width=8,height=8";
+  const gchar *caps_nv12 = "video/x-raw,format=NV12,width=8,height=8";
+  const gchar *caps_rgb = "video/x-raw,format=RGB,width=8,height=8";
+  const gchar *caps_10 = "video/x-raw,format=I420_10LE,width=8,height=8";
+  const gchar *hue_gray[] = { "mode=hue", "GRAY8", "colour", NULL };
+  const gchar *max_nv12[] = { "mode=max", "NV12", "RGB", NULL };
+  const gchar *rgb_nv12[] = { "mode=rgb", "NV12", NULL };
+  const gchar *bins_8[] = { "1000 bins", "8-bit", "256", NULL };
+  const gchar *bins_rgb[] = { "41", "40 per axis", NULL };
+  const gchar *bins_hue[] = { "181", "180", NULL };
+  const gchar *hue_10[] = { "mode=hue", "I420_10LE", "8-bit", NULL };
+  const gchar *range[] = { "range", "300", "8-bit", NULL };
+
+  expect_unsupported (caps_gray, "mode=hue", hue_gray);
+  expect_unsupported (caps_gray, "mode=hue-saturation", hue_gray + 1);
+  expect_unsupported (caps_nv12, "mode=max", max_nv12);
+  expect_unsupported (caps_nv12, "mode=rgb", rgb_nv12);
+  expect_unsupported (caps_gray, "bins=1000", bins_8);
+  expect_unsupported (caps_rgb, "mode=rgb bins=41", bins_rgb);
+  expect_unsupported (caps_rgb, "mode=hue bins=181", bins_hue);
+  expect_unsupported (caps_10, "mode=hue", hue_10);
+  expect_unsupported (caps_gray, "range-max=300", range);
+}
+GST_END_TEST;
+
+/* A property changed mid-stream to a combination the format cannot count
+ * fails the next frame with the same message, and properties can be set
+ * in any order. */
+GST_START_TEST (test_unsupported_change_while_playing)
+{
+  GstHarness *h = harness_new ("GRAY8", 16, 16);
+  GstBus *bus = gst_bus_new ();
+  GstVideoInfo info;
+
+  gst_element_set_bus (h->element, bus);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 16, 16);
+  gst_buffer_unref (gst_harness_push_and_pull (h, frame_new (&info,
+              CLH_TEST_RANDOM, 1, 0)));
+  g_object_set (h->element, "mode", GST_HISTOGRAM_MODE_HUE, NULL);
+  fail_unless_equals_int (gst_harness_push (h, frame_new (&info,
+              CLH_TEST_RANDOM, 2, 0)), GST_FLOW_NOT_NEGOTIATED);
+  clh_check_expect_error (bus, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+      "mode=hue", NULL);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+
+  /* bins for one mode, then the mode: no order matters. */
+  h = harness_new ("RGB", 16, 16);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGB, 16, 16);
+  g_object_set (h->element, "bins", 256, "mode", GST_HISTOGRAM_MODE_RGB,
+      "bins", 8, NULL);
+  gst_buffer_unref (gst_harness_push_and_pull (h, frame_new (&info,
+              CLH_TEST_RANDOM, 3, 0)));
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+/* bins left unset follows the mode: 256, 180 for hue, 32 per axis for
+ * hue-saturation, 16 per axis for rgb. */
+GST_START_TEST (test_default_bins)
+{
+  GstElement *e = gst_element_factory_make ("clhistogram", NULL);
+  static const struct {
+    GstHistogramMode mode;
+    guint bins;
+  } defaults[] = {
+    {GST_HISTOGRAM_MODE_LUMA, 256}, {GST_HISTOGRAM_MODE_CHANNELS, 256},
+    {GST_HISTOGRAM_MODE_MAX, 256}, {GST_HISTOGRAM_MODE_HUE, 180},
+    {GST_HISTOGRAM_MODE_HUE_SATURATION, 32}, {GST_HISTOGRAM_MODE_RGB, 16},
+  };
+  guint i, bins;
+
+  for (i = 0; i < G_N_ELEMENTS (defaults); i++) {
+    g_object_set (e, "mode", defaults[i].mode, NULL);
+    g_object_get (e, "bins", &bins, NULL);
+    fail_unless_equals_int (bins, defaults[i].bins);
+  }
+  g_object_set (e, "bins", 12, NULL);
+  g_object_get (e, "bins", &bins, NULL);
+  fail_unless_equals_int (bins, 12);
+  gst_object_unref (e);
+}
+GST_END_TEST;
+
+static const GValue *
+array_field (const GstStructure *s, const gchar *name, guint n)
+{
+  const GValue *v = gst_structure_get_value (s, name);
+
+  fail_unless (v != NULL && GST_VALUE_HOLDS_ARRAY (v), "no array %s", name);
+  fail_unless_equals_int (gst_value_array_get_size (v), n);
+  return v;
+}
+
+/* Ranges of 10-bit samples: below and above in the meta and the message,
+ * and the message's samples per channel (a quarter for 4:2:0 chroma),
+ * shape, depth and video range. */
+GST_START_TEST (test_ranges_and_message_fields)
+{
+  GstHarness *h = harness_new ("I420_10LE", 601, 479);
+  GstBus *bus = harness_bus (h);
+  GstVideoInfo info;
+  GstBuffer *out;
+  GstMessage *msg;
+  const GstStructure *s;
+  const GValue *samples, *below, *above, *shape;
+  GstHistogramMeta *meta;
+  guint c, v;
+  static const guint64 n_samples[] = { 601 * 479, 301 * 240, 301 * 240 };
+
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=I420_10LE,width=601,"
+      "height=479,framerate=30/1,colorimetry=bt601");
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420_10LE, 601, 479);
+  g_object_set (h->element, "mode", GST_HISTOGRAM_MODE_CHANNELS, "bins", 877,
+      "range-min", 64, "range-max", 940, NULL);
+  out = gst_harness_push_and_pull (h, frame_new (&info, CLH_TEST_RANDOM, 5,
+          0));
+  assert_meta_equals_reference (&info, out, "channels", 877, 64, 940,
+      "I420_10LE 64..940");
+  meta = gst_buffer_get_histogram_meta (out);
+  fail_unless_equals_int (meta->range_min, 64);
+  fail_unless_equals_int (meta->range_max, 940);
+  fail_unless_equals_int (meta->depth, 10);
+  fail_unless_equals_int (meta->video_range, GST_VIDEO_COLOR_RANGE_16_235);
+  fail_unless (gst_histogram_meta_get_below (meta, 0) > 0);
+  fail_unless (gst_histogram_meta_get_above (meta, 0) > 0);
+
+  msg = pop_histogram_message (bus);
+  fail_unless (msg != NULL);
+  s = gst_message_get_structure (msg);
+  samples = array_field (s, "samples", 3);
+  below = array_field (s, "below", 3);
+  above = array_field (s, "above", 3);
+  shape = array_field (s, "shape", 1);
+  for (c = 0; c < 3; c++) {
+    fail_unless_equals_uint64 (g_value_get_uint64 (gst_value_array_get_value
+            (samples, c)), n_samples[c]);
+    fail_unless_equals_uint64 (gst_histogram_meta_get_samples (meta, c),
+        n_samples[c]);
+    fail_unless_equals_uint64 (g_value_get_uint64 (gst_value_array_get_value
+            (below, c)), gst_histogram_meta_get_below (meta, c));
+    fail_unless_equals_uint64 (g_value_get_uint64 (gst_value_array_get_value
+            (above, c)), gst_histogram_meta_get_above (meta, c));
+  }
+  fail_unless_equals_int (g_value_get_uint (gst_value_array_get_value (shape,
+              0)), 877);
+  fail_unless (gst_structure_get_uint (s, "depth", &v));
+  fail_unless_equals_int (v, 10);
+  fail_unless (gst_structure_get_uint (s, "range-min", &v));
+  fail_unless_equals_int (v, 64);
+  fail_unless (gst_structure_get_uint (s, "range-max", &v));
+  fail_unless_equals_int (v, 940);
+  fail_unless_equals_string (gst_structure_get_string (s, "video-range"),
+      "limited");
+  fail_unless_equals_string (g_value_get_string (gst_value_array_get_value
+          (gst_structure_get_value (s, "channels"), 1)), "U");
+  gst_message_unref (msg);
+  gst_buffer_unref (out);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+/* The joint RGB histogram's shape and name, and hue masks through the
+ * element. */
+GST_START_TEST (test_colour_modes)
+{
+  GstHarness *h = harness_new ("BGR", 97, 61);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  GstHistogramMeta *meta;
+  const guint *shape;
+  guint n_dims;
+  ClhHistogramSpec spec;
+  ClhHistogram unmasked;
+  guint32 total = 0, all = 0, b;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_BGR, 97, 61);
+  in = frame_new (&info, CLH_TEST_RANDOM, 9, 0);
+
+  g_object_set (h->element, "mode", GST_HISTOGRAM_MODE_RGB, NULL);
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  assert_meta_equals_reference (&info, out, "rgb", 16, 0, -1, "rgb 16");
+  meta = gst_buffer_get_histogram_meta (out);
+  shape = gst_histogram_meta_get_shape (meta, &n_dims);
+  fail_unless_equals_int (n_dims, 3);
+  fail_unless (shape[0] == 16 && shape[1] == 16 && shape[2] == 16);
+  fail_unless_equals_int (meta->n_bins, 4096);
+  fail_unless_equals_string (gst_histogram_meta_get_channel_name (meta, 0),
+      "rgb");
+  gst_buffer_unref (out);
+
+  /* min-saturation leaves grey-ish pixels out of the hue histogram. */
+  g_object_set (h->element, "mode", GST_HISTOGRAM_MODE_HUE,
+      "min-saturation", 100, "min-value", 40, NULL);
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  meta = gst_buffer_get_histogram_meta (out);
+  fail_unless_equals_int (meta->n_bins, 180);
+  for (b = 0; b < 180; b++)
+    total += meta->counts[b];
+  fail_unless (clh_reference_histogram_of_buffer (&info, in, "hue", 180, 0,
+          -1, &spec, &unmasked));
+  for (b = 0; b < 180; b++)
+    all += unmasked.counts[b];
+  fail_unless_equals_int (all, 97 * 61);
+  fail_unless (total > 0 && total < all, "masked %u of %u", total, all);
+  g_free (unmasked.counts);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
   gst_harness_teardown (h);
 }
 GST_END_TEST;
@@ -610,6 +967,8 @@ clhistogram_suite (void)
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);
   tcase_add_loop_test (tc, test_matrix, 0, G_N_ELEMENTS (formats));
+  tcase_add_loop_test (tc, test_all_formats, 0,
+      g_strv_length ((gchar **) clh_reference_formats ()));
   tcase_add_test (tc, test_padded_strides);
   tcase_add_test (tc, test_message_fields);
   tcase_add_test (tc, test_one_message_per_frame);
@@ -621,6 +980,11 @@ clhistogram_suite (void)
   tcase_add_test (tc, test_error_device_not_found);
   tcase_add_test (tc, test_error_truncated_buffer);
   tcase_add_test (tc, test_unsupported_caps);
+  tcase_add_test (tc, test_unsupported_combinations);
+  tcase_add_test (tc, test_unsupported_change_while_playing);
+  tcase_add_test (tc, test_default_bins);
+  tcase_add_test (tc, test_ranges_and_message_fields);
+  tcase_add_test (tc, test_colour_modes);
   return s;
 }
 

@@ -27,10 +27,19 @@
 #include <string.h>
 
 static const GEnumValue histogram_modes[] = {
-  {GST_HISTOGRAM_MODE_LUMA, "Luma: the sample for GRAY8, BT.601 luma for RGB",
+  {GST_HISTOGRAM_MODE_LUMA,
+      "Luma: the gray sample, the stored Y plane, or BT.601 luma of RGB",
       "luma"},
-  {GST_HISTOGRAM_MODE_CHANNELS, "One histogram per channel (R, G, B[, A] or Y)",
-      "channels"},
+  {GST_HISTOGRAM_MODE_CHANNELS,
+      "One histogram per channel: R, G, B[, A], Y, or Y, U, V", "channels"},
+  {GST_HISTOGRAM_MODE_MAX, "Max (R, G, B[, A]) of each pixel (RGB formats)",
+      "max"},
+  {GST_HISTOGRAM_MODE_HUE, "OpenCV HSV hue, 0..179 (RGB and 8-bit YUV)",
+      "hue"},
+  {GST_HISTOGRAM_MODE_HUE_SATURATION,
+      "2-D hue x saturation, bins per axis, H-major", "hue-saturation"},
+  {GST_HISTOGRAM_MODE_RGB, "Joint 3-D R x G x B, bins per axis, R-major "
+        "(RGB formats)", "rgb"},
   {0, NULL, NULL},
 };
 
@@ -51,7 +60,8 @@ gst_histogram_mode_get_type (void)
  * @mode: a mode
  *
  * Returns: (transfer none) (nullable): @mode's nick (`"luma"`,
- *   `"channels"`), as properties and messages spell it
+ *   `"channels"`, `"max"`, `"hue"`, `"hue-saturation"`, `"rgb"`), as
+ *   properties and messages spell it
  */
 const gchar *
 gst_histogram_mode_get_nick (GstHistogramMode mode)
@@ -93,6 +103,13 @@ histogram_meta_init (GstMeta *meta, gpointer params, GstBuffer *buffer)
   hmeta->counts = NULL;
   hmeta->pixels = 0;
   hmeta->x = hmeta->y = hmeta->width = hmeta->height = 0;
+  hmeta->samples = hmeta->below = hmeta->above = NULL;
+  hmeta->depth = 8;
+  hmeta->video_range = GST_VIDEO_COLOR_RANGE_UNKNOWN;
+  hmeta->range_min = 0;
+  hmeta->range_max = 255;
+  hmeta->n_dims = 1;
+  hmeta->shape[0] = hmeta->shape[1] = hmeta->shape[2] = 0;
   return TRUE;
 }
 
@@ -103,6 +120,9 @@ histogram_meta_free (GstMeta *meta, GstBuffer *buffer)
 
   g_strfreev (hmeta->channel_names);
   g_free (hmeta->counts);
+  g_free (hmeta->samples);
+  g_free (hmeta->below);
+  g_free (hmeta->above);
 }
 
 static gboolean
@@ -110,16 +130,28 @@ histogram_meta_transform (GstBuffer *dest, GstMeta *meta, GstBuffer *buffer,
     GQuark type, gpointer data)
 {
   GstHistogramMeta *smeta = (GstHistogramMeta *) meta;
+  GstHistogramMeta *dmeta;
   GstMetaTransformCopy *copy = data;
+  guint c;
 
   /* A copy of the whole frame keeps its histogram; a part of it does not,
    * nor does any other transform. */
   if (!GST_META_TRANSFORM_IS_COPY (type) || copy->region)
     return FALSE;
 
-  return gst_buffer_add_histogram_meta (dest, smeta->mode, smeta->n_channels,
-      (const gchar * const *) smeta->channel_names, smeta->n_bins,
-      smeta->counts, smeta->x, smeta->y, smeta->width, smeta->height) != NULL;
+  dmeta = gst_buffer_add_histogram_meta (dest, smeta->mode,
+      smeta->n_channels, (const gchar * const *) smeta->channel_names,
+      smeta->n_bins, smeta->counts, smeta->x, smeta->y, smeta->width,
+      smeta->height);
+  if (!dmeta)
+    return FALSE;
+  for (c = 0; c < smeta->n_channels; c++)
+    gst_histogram_meta_set_channel_stats (dmeta, c, smeta->samples[c],
+        smeta->below[c], smeta->above[c]);
+  gst_histogram_meta_set_sample_format (dmeta, smeta->depth,
+      smeta->video_range, smeta->range_min, smeta->range_max);
+  gst_histogram_meta_set_shape (dmeta, smeta->n_dims, smeta->shape);
+  return TRUE;
 }
 
 const GstMetaInfo *
@@ -149,7 +181,9 @@ gst_histogram_meta_get_info (void)
  * @width: width of the analysed rectangle, in pixels
  * @height: height of the analysed rectangle, in pixels
  *
- * Attaches a histogram to @buffer.
+ * Attaches a histogram to @buffer. Each channel is taken to have examined
+ * @width x @height samples with none out of range, of 8-bit samples binned
+ * over 0..255 in one dimension of @n_bins: the setters below say otherwise.
  *
  * Returns: (transfer none): the #GstHistogramMeta on @buffer
  */
@@ -182,6 +216,12 @@ gst_buffer_add_histogram_meta (GstBuffer *buffer, GstHistogramMode mode,
   meta->width = width;
   meta->height = height;
   meta->pixels = (guint64) width * height;
+  meta->samples = g_new (guint64, n_channels);
+  meta->below = g_new0 (guint64, n_channels);
+  meta->above = g_new0 (guint64, n_channels);
+  for (c = 0; c < n_channels; c++)
+    meta->samples[c] = meta->pixels;
+  meta->shape[0] = n_bins;
   return meta;
 }
 
@@ -236,4 +276,130 @@ gst_histogram_meta_get_channel_name (GstHistogramMeta *meta, guint channel)
   g_return_val_if_fail (channel < meta->n_channels, NULL);
 
   return meta->channel_names[channel];
+}
+
+/**
+ * gst_histogram_meta_get_samples:
+ * @meta: a #GstHistogramMeta
+ * @channel: channel index, below @meta->n_channels
+ *
+ * Returns: samples the channel examined: its plane's width x height (for
+ *   4:2:0 chroma a quarter of the pixels), or the pixels for colour modes
+ */
+guint64
+gst_histogram_meta_get_samples (GstHistogramMeta *meta, guint channel)
+{
+  g_return_val_if_fail (meta != NULL && channel < meta->n_channels, 0);
+  return meta->samples[channel];
+}
+
+/**
+ * gst_histogram_meta_get_below:
+ * @meta: a #GstHistogramMeta
+ * @channel: channel index, below @meta->n_channels
+ *
+ * Returns: samples of the channel under @meta->range_min, counted in no bin
+ */
+guint64
+gst_histogram_meta_get_below (GstHistogramMeta *meta, guint channel)
+{
+  g_return_val_if_fail (meta != NULL && channel < meta->n_channels, 0);
+  return meta->below[channel];
+}
+
+/**
+ * gst_histogram_meta_get_above:
+ * @meta: a #GstHistogramMeta
+ * @channel: channel index, below @meta->n_channels
+ *
+ * Returns: samples of the channel over @meta->range_max, counted in no bin
+ */
+guint64
+gst_histogram_meta_get_above (GstHistogramMeta *meta, guint channel)
+{
+  g_return_val_if_fail (meta != NULL && channel < meta->n_channels, 0);
+  return meta->above[channel];
+}
+
+/**
+ * gst_histogram_meta_get_shape:
+ * @meta: a #GstHistogramMeta
+ * @n_dims: (out): dimensions of each channel's histogram
+ *
+ * Returns: (transfer none) (array length=n_dims): bins along each
+ *   dimension, outermost first (hue then saturation; R, G, B); their
+ *   product is @meta->n_bins
+ */
+const guint *
+gst_histogram_meta_get_shape (GstHistogramMeta *meta, guint *n_dims)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+  if (n_dims)
+    *n_dims = meta->n_dims;
+  return meta->shape;
+}
+
+/**
+ * gst_histogram_meta_set_channel_stats:
+ * @meta: a #GstHistogramMeta
+ * @channel: channel index, below @meta->n_channels
+ * @samples: samples the channel examined
+ * @below: samples under the range, in no bin
+ * @above: samples over the range, in no bin
+ *
+ * Records what a channel examined besides its bins.
+ */
+void
+gst_histogram_meta_set_channel_stats (GstHistogramMeta *meta, guint channel,
+    guint64 samples, guint64 below, guint64 above)
+{
+  g_return_if_fail (meta != NULL && channel < meta->n_channels);
+  meta->samples[channel] = samples;
+  meta->below[channel] = below;
+  meta->above[channel] = above;
+}
+
+/**
+ * gst_histogram_meta_set_sample_format:
+ * @meta: a #GstHistogramMeta
+ * @depth: significant bits per sample
+ * @video_range: the frame's colour range, from its caps
+ * @range_min: smallest value binned
+ * @range_max: largest value binned, inclusive
+ *
+ * Records the samples' depth and range and the binned range.
+ */
+void
+gst_histogram_meta_set_sample_format (GstHistogramMeta *meta, guint depth,
+    GstVideoColorRange video_range, guint range_min, guint range_max)
+{
+  g_return_if_fail (meta != NULL);
+  meta->depth = depth;
+  meta->video_range = video_range;
+  meta->range_min = range_min;
+  meta->range_max = range_max;
+}
+
+/**
+ * gst_histogram_meta_set_shape:
+ * @meta: a #GstHistogramMeta
+ * @n_dims: 1, 2 or 3
+ * @shape: (array length=n_dims): bins along each dimension; their product
+ *   must be @meta->n_bins
+ *
+ * Records the shape of a multi-dimensional histogram.
+ */
+void
+gst_histogram_meta_set_shape (GstHistogramMeta *meta, guint n_dims,
+    const guint *shape)
+{
+  guint d, product = 1;
+
+  g_return_if_fail (meta != NULL && n_dims >= 1 && n_dims <= 3);
+  for (d = 0; d < n_dims; d++)
+    product *= shape[d];
+  g_return_if_fail (product == meta->n_bins);
+  meta->n_dims = n_dims;
+  for (d = 0; d < 3; d++)
+    meta->shape[d] = d < n_dims ? shape[d] : 0;
 }

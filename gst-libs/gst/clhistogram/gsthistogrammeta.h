@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gst/gst.h>
+#include <gst/video/video.h>
 
 G_BEGIN_DECLS
 
@@ -15,17 +16,31 @@ G_BEGIN_DECLS
 
 /**
  * GstHistogramMode:
- * @GST_HISTOGRAM_MODE_LUMA: one channel `Y`: the sample for GRAY8, BT.601
- *   luma for RGB formats (OpenCV 4's RGB->GRAY rounding,
+ * @GST_HISTOGRAM_MODE_LUMA: one channel `Y`: the sample for GRAY formats,
+ *   the Y plane as stored for YUV formats, BT.601 luma for RGB formats
+ *   (OpenCV 4's RGB->GRAY rounding,
  *   `Y = (9798 R + 19235 G + 3735 B + 16384) >> 15`)
  * @GST_HISTOGRAM_MODE_CHANNELS: one histogram per channel: `R`, `G`, `B`
- *   [, `A`] for RGB formats whatever their byte order, `Y` for GRAY8
+ *   [, `A`] for RGB formats whatever their byte order, `Y` for GRAY
+ *   formats, `Y`, `U`, `V` for YUV formats, each plane at its own resolution
+ * @GST_HISTOGRAM_MODE_MAX: one channel `max`: max (R, G, B[, A]) of each
+ *   pixel; RGB formats only
+ * @GST_HISTOGRAM_MODE_HUE: one channel `hue`: OpenCV's 8-bit HSV hue
+ *   (0..179, `cv2.cvtColor (..., COLOR_RGB2HSV)`); 8-bit RGB and YUV formats
+ * @GST_HISTOGRAM_MODE_HUE_SATURATION: one channel `hue-saturation`: a 2-D
+ *   histogram of hue x saturation, `bins` per axis, H-major
+ * @GST_HISTOGRAM_MODE_RGB: one channel `rgb`: a joint 3-D histogram of
+ *   R x G x B, `bins` per axis, R-major; RGB formats only
  *
  * What a histogram counts.
  */
 typedef enum {
   GST_HISTOGRAM_MODE_LUMA,
   GST_HISTOGRAM_MODE_CHANNELS,
+  GST_HISTOGRAM_MODE_MAX,
+  GST_HISTOGRAM_MODE_HUE,
+  GST_HISTOGRAM_MODE_HUE_SATURATION,
+  GST_HISTOGRAM_MODE_RGB,
 } GstHistogramMode;
 
 GST_CLHISTOGRAM_API
@@ -40,7 +55,8 @@ GType gst_histogram_mode_get_type (void);
  * @channel_names: (array length=n_channels): name of each channel, in order
  *   (e.g. `R`, `G`, `B`, `A`); read them with
  *   gst_histogram_meta_get_channel_name()
- * @n_bins: bins per channel
+ * @n_bins: counters per channel (for multi-dimensional modes the
+ *   flattened array: the product of @shape)
  * @counts: (array): `n_channels * n_bins` counts, channel-major; read them
  *   with gst_histogram_meta_get_counts()
  * @pixels: pixels in the analysed rectangle (@width x @height)
@@ -48,6 +64,18 @@ GType gst_histogram_mode_get_type (void);
  * @y: top edge of the analysed rectangle, in pixels
  * @width: width of the analysed rectangle, in pixels
  * @height: height of the analysed rectangle, in pixels
+ * @samples: (array): samples each channel examined (a quarter of the pixels
+ *   for 4:2:0 chroma); read with gst_histogram_meta_get_samples()
+ * @below: (array): samples of each channel under @range_min, in no bin
+ * @above: (array): samples of each channel over @range_max, in no bin
+ * @depth: significant bits per sample of the frame (8, 10, 12, 16)
+ * @video_range: the caps' colour range (full or limited)
+ * @range_min: smallest value binned (first axis)
+ * @range_max: largest value binned (first axis), inclusive
+ * @n_dims: dimensions of each channel's histogram: 1, 2 (hue-saturation)
+ *   or 3 (rgb)
+ * @shape: bins along each dimension; read with
+ *   gst_histogram_meta_get_shape()
  *
  * The histogram of (a rectangle of) the frame the buffer holds, as
  * `clhistogram` computed it. It survives buffer copies and is dropped by
@@ -66,6 +94,16 @@ typedef struct {
   guint y;
   guint width;
   guint height;
+
+  guint64 *samples;
+  guint64 *below;
+  guint64 *above;
+  guint depth;
+  GstVideoColorRange video_range;
+  guint range_min;
+  guint range_max;
+  guint n_dims;
+  guint shape[3];
 } GstHistogramMeta;
 
 GST_CLHISTOGRAM_API
@@ -92,6 +130,32 @@ const guint32 *gst_histogram_meta_get_counts (GstHistogramMeta *meta,
 GST_CLHISTOGRAM_API
 const gchar *gst_histogram_meta_get_channel_name (GstHistogramMeta *meta,
     guint channel);
+
+GST_CLHISTOGRAM_API
+guint64 gst_histogram_meta_get_samples (GstHistogramMeta *meta, guint channel);
+
+GST_CLHISTOGRAM_API
+guint64 gst_histogram_meta_get_below (GstHistogramMeta *meta, guint channel);
+
+GST_CLHISTOGRAM_API
+guint64 gst_histogram_meta_get_above (GstHistogramMeta *meta, guint channel);
+
+GST_CLHISTOGRAM_API
+const guint *gst_histogram_meta_get_shape (GstHistogramMeta *meta,
+    guint *n_dims);
+
+GST_CLHISTOGRAM_API
+void gst_histogram_meta_set_channel_stats (GstHistogramMeta *meta,
+    guint channel, guint64 samples, guint64 below, guint64 above);
+
+GST_CLHISTOGRAM_API
+void gst_histogram_meta_set_sample_format (GstHistogramMeta *meta,
+    guint depth, GstVideoColorRange video_range, guint range_min,
+    guint range_max);
+
+GST_CLHISTOGRAM_API
+void gst_histogram_meta_set_shape (GstHistogramMeta *meta, guint n_dims,
+    const guint *shape);
 
 GST_CLHISTOGRAM_API
 const gchar *gst_histogram_mode_get_nick (GstHistogramMode mode);

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "clh-reference-frame.h"
+
+/**
+ * clh_reference_histogram_of_buffer:
+ * @info: the buffer's format
+ * @buffer: a frame of that format (a #GstVideoMeta, if any, is honoured)
+ * @mode: a mode nick
+ * @bins: bins per axis
+ * @range_min: smallest value binned
+ * @range_max: largest value binned, -1 for the format's maximum
+ * @spec: (out): what was counted
+ * @histogram: (out): the result; its counts are allocated here, free them
+ *   with g_free()
+ *
+ * Returns: %FALSE if the format or mode is not in the oracle's table, or the
+ *   buffer cannot be mapped.
+ */
+gboolean
+clh_reference_histogram_of_buffer (const GstVideoInfo *info,
+    GstBuffer *buffer, const gchar *mode, guint bins, guint range_min,
+    gint range_max, ClhHistogramSpec *spec, ClhHistogram *histogram)
+{
+  ClhFormatClass klass;
+  ClhFrame frame = { 0 };
+  GstVideoFrame vframe;
+  guint p;
+
+  if (!clh_reference_layout (GST_VIDEO_INFO_NAME (info), &frame, &klass)
+      || !clh_reference_spec (klass, &frame, mode, bins, spec)
+      || !gst_video_frame_map (&vframe, info, buffer, GST_MAP_READ))
+    return FALSE;
+
+  spec->range_min = range_min;
+  if (range_max >= 0)
+    spec->range_max = range_max;
+  frame.width = GST_VIDEO_FRAME_WIDTH (&vframe);
+  frame.height = GST_VIDEO_FRAME_HEIGHT (&vframe);
+  for (p = 0; p < frame.n_planes; p++) {
+    frame.planes[p].data = GST_VIDEO_FRAME_PLANE_DATA (&vframe, p);
+    frame.planes[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vframe, p);
+  }
+  histogram->counts = g_new (guint32, clh_histogram_spec_n_channels (spec)
+      * clh_histogram_spec_n_bins (spec));
+  clh_reference_histogram (&frame, spec, histogram);
+  gst_video_frame_unmap (&vframe);
+  return TRUE;
+}

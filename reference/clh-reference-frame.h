@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The golden reference applied to a GStreamer buffer: the oracle's own
+ * format table places the planes' samples, the reference counts them. */
+#pragma once
+
+#include <gst/video/video.h>
+
+#include "clh-reference.h"
+#include "clh-reference-layout.h"
+
+G_BEGIN_DECLS
+
+gboolean clh_reference_histogram_of_buffer (const GstVideoInfo *info,
+    GstBuffer *buffer, const gchar *mode, guint bins, guint range_min,
+    gint range_max, ClhHistogramSpec *spec, ClhHistogram *histogram);
+
+G_END_DECLS
