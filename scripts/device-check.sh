@@ -37,6 +37,10 @@ for format in GRAY8 RGBA; do
       --expect-frames 795 --format "$format" --mode "$mode" "$video"
   done
 done
+run video-decoded-hue "$build/tools/clhistogram-video" --quiet --as-decoded \
+  --mode hue --expect-frames 795 "$video"
+run video-every-format "$root/tests/vtest-every-format.sh" \
+  "$build/tools/clhistogram-video" "$video" 10
 echo "=== main job, every frame's histogram:"
 "$build/tools/clhistogram-video" "$video" > "${OUT:-/tmp}/main-job.txt"
 head -c 600 "${OUT:-/tmp}/main-job.txt"; echo; tail -n 1 "${OUT:-/tmp}/main-job.txt"

@@ -57,6 +57,26 @@ def main():
         assert counts == counts_from_bytes(data, c, 4), (name, counts)
         print(f"{name}: {counts}")
 
+    # NV12 channels: U and V each examined a quarter of the pixels.
+    # (the meta lives as long as its buffer: keep the buffer)
+    nv12_buffer = pull_one(
+        "videotestsrc num-buffers=1 ! video/x-raw,format=NV12,width=64,height=48 ! "
+        "clhistogram mode=channels ! appsink name=sink")
+    nv12 = GstClHistogram.buffer_get_histogram_meta(nv12_buffer)
+    assert [nv12.get_channel_name(c) for c in range(3)] == ["Y", "U", "V"]
+    assert [nv12.get_samples(c) for c in range(3)] == [64 * 48, 32 * 24, 32 * 24]
+    assert nv12.get_below(0) == 0 and nv12.get_above(0) == 0
+    assert nv12.depth == 8 and nv12.range_max == 255
+
+    # hue-saturation: one flattened channel and its 2-D shape.
+    hs_buffer = pull_one(
+        "videotestsrc num-buffers=1 ! video/x-raw,format=RGBx,width=64,height=48 ! "
+        "clhistogram mode=hue-saturation bins=30 ! appsink name=sink")
+    hs = GstClHistogram.buffer_get_histogram_meta(hs_buffer)
+    assert hs.mode == GstClHistogram.HistogramMode.HUE_SATURATION
+    assert hs.get_shape() == [30, 30] and len(hs.get_counts(0)) == 900
+    assert sum(hs.get_counts(0)) == 64 * 48
+
     # A buffer without a histogram gives None.
     assert GstClHistogram.buffer_get_histogram_meta(Gst.Buffer.new()) is None
     print("GstHistogramMeta read from Python matches the frame")
