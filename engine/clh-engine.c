@@ -437,6 +437,25 @@ range_size (const ClhHistogramSpec *spec)
   return spec->range_max - spec->range_min + 1;
 }
 
+/* The arguments both component kernels start with: the staging buffer and
+ * where component @c's rows of @band lie in it. Returns the samples. */
+static gsize
+arg_component_rows (Args *a, ClhEngine *engine, const ClhFrame *frame,
+    const Band *band, guint c)
+{
+  const ClhComponent *comp = &frame->components[c];
+  const guint width = clh_component_width (frame, c);
+  const guint rows = band->n_rows[comp->plane];
+
+  arg (a, sizeof (cl_mem), &engine->staging);
+  arg_uint (a, band->base[comp->plane]);
+  arg_uint (a, frame->planes[comp->plane].stride);
+  arg_uint (a, width);
+  arg_uint (a, rows);
+  arg_uint (a, comp->pixel_stride);
+  return (gsize) width * rows;
+}
+
 /* Channels [first, first + n) of the request, 8-bit components sharing a
  * plane, pixel stride and subsampling: one pass over the plane. */
 static gboolean
@@ -444,30 +463,23 @@ count_packed8 (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const Band *band, guint first, guint n,
     GError **error)
 {
-  const guint c0 = spec->components[first];
-  const ClhComponent *comp = &frame->components[c0];
-  const guint width = clh_component_width (frame, c0);
-  const guint rows = band->n_rows[comp->plane];
   guint offsets[4] = { 0 }, i;
   Args a = { engine->kernels[KERNEL_PACKED8], 0, CL_SUCCESS };
+  gsize samples;
 
   for (i = 0; i < n; i++)
     offsets[i] = frame->components[spec->components[first + i]].offset;
 
-  arg (&a, sizeof (cl_mem), &engine->staging);
-  arg_uint (&a, band->base[comp->plane]);
-  arg_uint (&a, frame->planes[comp->plane].stride);
-  arg_uint (&a, width);
-  arg_uint (&a, rows);
-  arg_uint (&a, comp->pixel_stride);
+  samples = arg_component_rows (&a, engine, frame, band,
+      spec->components[first]);
   arg_uint (&a, n);
   arg_uint4 (&a, offsets);
   arg_uint (&a, spec->range_min);
   arg_uint (&a, range_size (spec));
   arg_uint (&a, spec->bins);
   arg_uint (&a, first * (spec->bins + 2));
-  return launch (engine, KERNEL_PACKED8, &a, n * (spec->bins + 2),
-      (gsize) width * rows, error);
+  return launch (engine, KERNEL_PACKED8, &a, n * (spec->bins + 2), samples,
+      error);
 }
 
 /* Channel @channel of the request, one component of any storage, counted
@@ -479,21 +491,14 @@ count_component (ClhEngine *engine, const ClhFrame *frame,
 {
   const guint c = spec->components[channel];
   const ClhComponent *comp = &frame->components[c];
-  const guint width = clh_component_width (frame, c);
-  const guint rows = band->n_rows[comp->plane];
   const guint window = window_for (engine, spec->bins);
   guint lo;
 
   for (lo = 0; lo < spec->bins; lo += window) {
     const guint n = MIN (window, spec->bins - lo);
     Args a = { engine->kernels[KERNEL_COMPONENT], 0, CL_SUCCESS };
+    const gsize samples = arg_component_rows (&a, engine, frame, band, c);
 
-    arg (&a, sizeof (cl_mem), &engine->staging);
-    arg_uint (&a, band->base[comp->plane]);
-    arg_uint (&a, frame->planes[comp->plane].stride);
-    arg_uint (&a, width);
-    arg_uint (&a, rows);
-    arg_uint (&a, comp->pixel_stride);
     arg_uint (&a, comp->offset);
     arg_uint (&a, frame->sample);
     arg_uint (&a, comp->shift);
@@ -505,8 +510,7 @@ count_component (ClhEngine *engine, const ClhFrame *frame,
     arg_uint (&a, n);
     arg_uint (&a, spec->bins + 2);
     arg_uint (&a, channel * (spec->bins + 2));
-    if (!launch (engine, KERNEL_COMPONENT, &a, n + 2, (gsize) width * rows,
-            error))
+    if (!launch (engine, KERNEL_COMPONENT, &a, n + 2, samples, error))
       return FALSE;
   }
   return TRUE;
