@@ -58,7 +58,84 @@ struct _ClhEngine {
   cl_mem staging;
   gsize staging_size;
   gsize staging_limit;
+
+  /* With profiling on, the current frame's commands' events, and the last
+   * frame's timings. */
+  gboolean profiling;
+  GArray *events;
+  ClhTimings timings;
+  gboolean have_timings;
 };
+
+typedef enum {
+  PHASE_UPLOAD,
+  PHASE_KERNEL,
+  PHASE_READBACK,
+} Phase;
+
+typedef struct {
+  cl_event event;
+  Phase phase;
+} PhaseEvent;
+
+/* Where a command's event goes: NULL unless profiling. */
+static cl_event *
+phase_event (ClhEngine *engine, Phase phase)
+{
+  PhaseEvent pe = { NULL, phase };
+
+  if (!engine->profiling)
+    return NULL;
+  g_array_append_val (engine->events, pe);
+  return &g_array_index (engine->events, PhaseEvent,
+      engine->events->len - 1).event;
+}
+
+static void
+release_events (ClhEngine *engine)
+{
+  guint i;
+
+  for (i = 0; engine->events && i < engine->events->len; i++) {
+    cl_event ev = g_array_index (engine->events, PhaseEvent, i).event;
+    if (ev)
+      clReleaseEvent (ev);
+  }
+  if (engine->events)
+    g_array_set_size (engine->events, 0);
+}
+
+/* Sums the finished frame's events into its timings. */
+static void
+collect_timings (ClhEngine *engine)
+{
+  guint64 first = G_MAXUINT64, last = 0;
+  guint i;
+
+  memset (&engine->timings, 0, sizeof (engine->timings));
+  engine->have_timings = TRUE;
+  for (i = 0; i < engine->events->len; i++) {
+    PhaseEvent *pe = &g_array_index (engine->events, PhaseEvent, i);
+    cl_ulong start = 0, end = 0;
+    guint64 *sum = pe->phase == PHASE_UPLOAD ? &engine->timings.upload_ns :
+        pe->phase == PHASE_KERNEL ? &engine->timings.kernel_ns :
+        &engine->timings.readback_ns;
+
+    if (!pe->event
+        || clGetEventProfilingInfo (pe->event, CL_PROFILING_COMMAND_START,
+            sizeof (start), &start, NULL) != CL_SUCCESS
+        || clGetEventProfilingInfo (pe->event, CL_PROFILING_COMMAND_END,
+            sizeof (end), &end, NULL) != CL_SUCCESS) {
+      engine->have_timings = FALSE;
+      continue;
+    }
+    *sum += end - start;
+    first = MIN (first, start);
+    last = MAX (last, end);
+  }
+  engine->timings.span_ns = last > first ? last - first : 0;
+  release_events (engine);
+}
 
 static gboolean
 query_device (ClhEngine *engine, GError **error)
@@ -197,6 +274,8 @@ clh_engine_free (ClhEngine *engine)
     return;
   if (engine->queue)
     clFinish (engine->queue);
+  release_events (engine);
+  g_clear_pointer (&engine->events, g_array_unref);
   g_clear_pointer (&engine->staging, clReleaseMemObject);
   g_clear_pointer (&engine->hist, clReleaseMemObject);
   for (k = 0; k < N_KERNELS; k++)
@@ -344,7 +423,8 @@ upload_band (ClhEngine *engine, const ClhFrame *frame, const Band *band,
         + clh_frame_plane_row_bytes (frame, p);
     if (!clh_cl_check (clEnqueueWriteBuffer (engine->queue, engine->staging,
                 CL_FALSE, band->base[p], bytes,
-                plane->data + plane->stride * band->row0[p], 0, NULL, NULL),
+                plane->data + plane->stride * band->row0[p], 0, NULL,
+                phase_event (engine, PHASE_UPLOAD)),
             "clEnqueueWriteBuffer", error))
       return FALSE;
   }
@@ -427,7 +507,8 @@ launch (ClhEngine *engine, KernelId id, Args *a, guint n_counters,
       (size_t) engine->compute_units * GROUPS_PER_COMPUTE_UNIT);
   global = groups * wg;
   return clh_cl_check (clEnqueueNDRangeKernel (engine->queue,
-          engine->kernels[id], 1, NULL, &global, &wg, 0, NULL, NULL),
+          engine->kernels[id], 1, NULL, &global, &wg, 0, NULL,
+          phase_event (engine, PHASE_KERNEL)),
       "clEnqueueNDRangeKernel", error);
 }
 
@@ -628,7 +709,8 @@ count_bands (ClhEngine *engine, const ClhFrame *frame,
   if (!ensure_staging (engine, band.size, error)
       || !clh_cl_check (clEnqueueFillBuffer (engine->queue, engine->hist,
               &zero, sizeof (zero), 0, sizeof (cl_uint) * n_counters, 0, NULL,
-              NULL), "clEnqueueFillBuffer", error))
+              phase_event (engine, PHASE_KERNEL)), "clEnqueueFillBuffer",
+          error))
     return FALSE;
 
   for (y = 0; y < frame->height; y += band_rows) {
@@ -657,7 +739,8 @@ read_back (ClhEngine *engine, const ClhHistogramSpec *spec,
 
   if (!clh_cl_check (clEnqueueReadBuffer (engine->queue, engine->hist,
               CL_TRUE, 0, sizeof (guint32) * n_channels * stride, all, 0, NULL,
-              NULL), "clEnqueueReadBuffer", error)) {
+              phase_event (engine, PHASE_READBACK)), "clEnqueueReadBuffer",
+          error)) {
     g_free (all);
     return FALSE;
   }
@@ -714,11 +797,65 @@ clh_engine_histogram (ClhEngine *engine, const ClhFrame *frame,
   }
 
   clh_histogram_set_samples (histogram, spec, frame);
+  engine->have_timings = FALSE;
   if (count_bands (engine, frame, spec, error)
-      && read_back (engine, spec, histogram, error))
+      && read_back (engine, spec, histogram, error)) {
+    if (engine->profiling)
+      collect_timings (engine);
     return TRUE;
+  }
 
   /* Uploads may still read the caller's memory: let them end first. */
   clFinish (engine->queue);
+  release_events (engine);
   return FALSE;
+}
+
+/**
+ * clh_engine_set_profiling:
+ * @engine: an engine
+ * @profiling: whether to time each histogram's commands
+ * @error: %CLH_ENGINE_ERROR_OPENCL if the queue cannot be recreated
+ *
+ * Recreates the command queue with or without %CL_QUEUE_PROFILING_ENABLE.
+ * With profiling on, clh_engine_get_timings() says where the last
+ * histogram's device time went; it costs an event per command.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+clh_engine_set_profiling (ClhEngine *engine, gboolean profiling,
+    GError **error)
+{
+  cl_command_queue queue;
+  cl_int ret;
+
+  queue = clCreateCommandQueue (engine->context, engine->device.device,
+      profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &ret);
+  if (!clh_cl_check (ret, "clCreateCommandQueue", error))
+    return FALSE;
+  clFinish (engine->queue);
+  clReleaseCommandQueue (engine->queue);
+  engine->queue = queue;
+  engine->profiling = profiling;
+  engine->have_timings = FALSE;
+  if (profiling && !engine->events)
+    engine->events = g_array_new (FALSE, TRUE, sizeof (PhaseEvent));
+  return TRUE;
+}
+
+/**
+ * clh_engine_get_timings:
+ * @engine: an engine with profiling on
+ * @timings: (out): the last successful histogram's device times
+ *
+ * Returns: %FALSE if profiling is off or no histogram has been timed
+ */
+gboolean
+clh_engine_get_timings (const ClhEngine *engine, ClhTimings *timings)
+{
+  if (!engine->have_timings)
+    return FALSE;
+  *timings = engine->timings;
+  return TRUE;
 }

@@ -345,6 +345,25 @@ test_invalid_requests (void)
   clh_test_frame_free (rgb);
 }
 
+/* With profiling on, the engine says where the device time went, and
+ * counts the same. */
+static void
+test_profiling (void)
+{
+  ClhTimings timings;
+  GError *err = NULL;
+
+  g_assert_false (clh_engine_get_timings (engine, &timings));
+  g_assert_true (clh_engine_set_profiling (engine, TRUE, &err));
+  g_assert_no_error (err);
+  check_format ("NV12", 601, 479, 0);
+  g_assert_true (clh_engine_get_timings (engine, &timings));
+  g_assert_cmpuint (timings.kernel_ns, >, 0);
+  g_assert_cmpuint (timings.span_ns, >=, timings.kernel_ns);
+  g_assert_true (clh_engine_set_profiling (engine, FALSE, &err));
+  g_assert_false (clh_engine_get_timings (engine, &timings));
+}
+
 static void
 test_device_selection (void)
 {
@@ -406,6 +425,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/largest-degenerate", test_largest_degenerate);
   g_test_add_func ("/engine/invalid-requests", test_invalid_requests);
   g_test_add_func ("/engine/device-selection", test_device_selection);
+  g_test_add_func ("/engine/profiling", test_profiling);
 
   ret = g_test_run ();
   clh_engine_free (engine);
