@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# One GPU-machine call: the engine benchmark and the anchors, side by side.
+#   source .device/env.sh; bench/device-bench.sh VIDEO ANCHORS_DIR OUT_DIR
+# VIDEO is decoded to raw 600x480 GRAY8 and RGBA frames for the "real" rows;
+# ANCHORS_DIR holds shared/anchors (cub_hist.cu, opencv_anchor.py).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+video=$1 anchors=$2 out=$3
+mkdir -p "$out"
+for f in GRAY8 RGBA; do
+  gst-launch-1.0 -q filesrc location="$video" ! decodebin ! videoconvert ! \
+    videoscale ! "video/x-raw,format=$f,width=600,height=480" ! \
+    filesink location="/tmp/vtest.$f" || exit 1
+done
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "=== clh-bench"
+"$root/build/bench/clh-bench" --real-gray8 /tmp/vtest.GRAY8 \
+  --real-rgba /tmp/vtest.RGBA --json "$out/bench.json" | tee "$out/bench.txt"
+echo "=== CUB anchor"
+nvcc -O3 -arch=sm_90 -o /tmp/cub_hist "$anchors/cub_hist.cu" && /tmp/cub_hist | tee "$out/cub.txt"
+echo "=== OpenCV anchor"
+python3 "$anchors/opencv_anchor.py" 2>&1 | tee "$out/opencv.txt"
