@@ -131,9 +131,9 @@ clh_frame_plane_span (const ClhFrame *frame, guint plane)
  * @frame: a frame
  *
  * Returns: %TRUE if @frame has a size within 1..%CLH_MAX_DIMENSION, a depth
- *   its sample type holds, components inside its planes, every plane's rows
- *   at least as long as what its components read, and samples aligned to
- *   their size.
+ *   its sample type holds, components inside its planes and every plane's
+ *   rows at least as long as what its components read. Samples need not be
+ *   aligned: the kernels read them a byte at a time.
  */
 gboolean
 clh_frame_is_valid (const ClhFrame *frame)
@@ -153,16 +153,14 @@ clh_frame_is_valid (const ClhFrame *frame)
 
     if (comp->plane >= frame->n_planes || comp->pixel_stride < bytes
         || comp->w_sub > 2 || comp->h_sub > 2
-        || comp->shift + frame->depth > 8 * bytes
-        || comp->offset % bytes || comp->pixel_stride % bytes)
+        || comp->shift + frame->depth > 8 * bytes)
       return FALSE;
   }
   for (p = 0; p < frame->n_planes; p++) {
     const ClhPlane *plane = &frame->planes[p];
 
     if (!plane->data || clh_frame_plane_rows (frame, p) == 0
-        || plane->stride < clh_frame_plane_row_bytes (frame, p)
-        || plane->stride % bytes || GPOINTER_TO_SIZE (plane->data) % bytes)
+        || plane->stride < clh_frame_plane_row_bytes (frame, p))
       return FALSE;
   }
   return TRUE;

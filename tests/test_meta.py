@@ -65,6 +65,8 @@ def main():
     nv12 = GstClHistogram.buffer_get_histogram_meta(nv12_buffer)
     assert [nv12.get_channel_name(c) for c in range(3)] == ["Y", "U", "V"]
     assert [nv12.get_samples(c) for c in range(3)] == [64 * 48, 32 * 24, 32 * 24]
+    assert nv12.samples == [64 * 48, 32 * 24, 32 * 24] and nv12.below == [0] * 3
+    assert nv12.channel_names == ["Y", "U", "V"]
     assert nv12.get_below(0) == 0 and nv12.get_above(0) == 0
     assert nv12.depth == 8 and nv12.range_max == 255
 

@@ -437,19 +437,79 @@ attach_meta (GstClHistogram *self, GstBuffer *buffer, GstHistogramMode mode,
   gst_histogram_meta_set_shape (meta, n_dims, shape);
 }
 
+/* Points @frame's planes into @vframe; FALSE if a GstVideoMeta plane runs
+ * past the memory gst_video_frame_map() mapped for it (it maps the one
+ * block holding the plane's first byte). */
+static gboolean
+planes_from_video_frame (ClhFrame *frame, GstVideoFrame *vframe,
+    gboolean per_plane_maps)
+{
+  guint p;
+
+  for (p = 0; p < frame->n_planes; p++) {
+    const GstMapInfo *map = &vframe->map[per_plane_maps ? p : 0];
+    const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (vframe, p);
+
+    frame->planes[p].data = data;
+    frame->planes[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, p);
+    if ((gsize) (data - map->data) + clh_frame_plane_span (frame, p)
+        > map->size)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Every plane from one mapping of the whole buffer (GStreamer merges its
+ * memory blocks), at the GstVideoMeta's offsets. */
+static void
+planes_from_buffer_map (ClhFrame *frame, const GstMapInfo *map,
+    const GstVideoMeta *vmeta)
+{
+  guint p;
+
+  for (p = 0; p < frame->n_planes; p++) {
+    frame->planes[p].data = map->data + vmeta->offset[p];
+    frame->planes[p].stride = vmeta->stride[p];
+  }
+}
+
+static gboolean
+count_mapped (GstClHistogram *self, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, ClhHistogram *hist)
+{
+  GError *err = NULL;
+
+  if (clh_engine_histogram (self->engine, frame, spec, hist, &err))
+    return TRUE;
+
+  if (g_error_matches (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID))
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("The %s frame cannot be read as its caps and GstVideoMeta describe "
+            "it: %s.", GST_VIDEO_INFO_NAME (&self->info), err->message),
+        ("%s", err->message));
+  else
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("OpenCL failed while counting a frame on %s: %s. The device may be "
+            "out of memory or lost; restart the pipeline or choose another "
+            "device.", clh_engine_get_device_name (self->engine),
+            err->message), ("%s", err->message));
+  g_clear_error (&err);
+  return FALSE;
+}
+
 /* Maps the frame and counts it; FALSE after posting an element error. */
 static gboolean
 count_frame (GstClHistogram *self, GstBuffer *buffer,
     const ClhHistogramSpec *spec, ClhHistogram *hist)
 {
   const GstVideoInfo *info = &self->info;
+  GstVideoMeta *vmeta = gst_buffer_get_video_meta (buffer);
   gsize needed = frame_bytes_needed (info, &self->layout, buffer);
   gsize size = gst_buffer_get_size (buffer);
   GstVideoFrame vframe;
+  GstMapInfo map;
   ClhFrame frame = self->layout;
-  GError *err = NULL;
   gboolean ok;
-  guint p;
 
   if (needed == 0 || size < needed) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
@@ -468,24 +528,24 @@ count_frame (GstClHistogram *self, GstBuffer *buffer,
         ("gst_video_frame_map() failed on %" GST_PTR_FORMAT, buffer));
     return FALSE;
   }
-
-  for (p = 0; p < frame.n_planes; p++) {
-    frame.planes[p].data = GST_VIDEO_FRAME_PLANE_DATA (&vframe, p);
-    frame.planes[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vframe, p);
+  if (planes_from_video_frame (&frame, &vframe, vmeta != NULL)) {
+    ok = count_mapped (self, &frame, spec, hist);
+    gst_video_frame_unmap (&vframe);
+    return ok;
   }
-  ok = clh_engine_histogram (self->engine, &frame, spec, hist, &err);
   gst_video_frame_unmap (&vframe);
 
-  if (!ok) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("OpenCL failed while counting a frame on %s: %s. The device may be "
-            "out of memory or lost; restart the pipeline or choose another "
-            "device.", clh_engine_get_device_name (self->engine),
-            err->message), ("%s", err->message));
-    g_clear_error (&err);
+  GST_DEBUG_OBJECT (self, "a plane spans memory blocks: mapping the buffer");
+  if (!gst_buffer_map (buffer, &map, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Could not map a %s frame for reading.", GST_VIDEO_INFO_NAME (info)),
+        ("gst_buffer_map() failed on %" GST_PTR_FORMAT, buffer));
     return FALSE;
   }
-  return TRUE;
+  planes_from_buffer_map (&frame, &map, vmeta);
+  ok = count_mapped (self, &frame, spec, hist);
+  gst_buffer_unmap (buffer, &map);
+  return ok;
 }
 
 static guint32 *
@@ -515,7 +575,8 @@ gst_cl_histogram_transform_ip (GstBaseTransform *trans, GstBuffer *buffer)
 
   GST_OBJECT_LOCK (self);
   st = self->settings;
-  valid = build_spec (&st, &self->info, &self->layout, &spec, &names, &err);
+  valid = (!st.post_messages && !st.attach_meta)
+      || build_spec (&st, &self->info, &self->layout, &spec, &names, &err);
   GST_OBJECT_UNLOCK (self);
 
   if (!st.post_messages && !st.attach_meta)
@@ -532,6 +593,9 @@ gst_cl_histogram_transform_ip (GstBaseTransform *trans, GstBuffer *buffer)
 
   if (st.attach_meta && gst_buffer_is_writable (buffer))
     attach_meta (self, buffer, st.mode, &spec, names, &hist);
+  else if (st.attach_meta)
+    GST_WARNING_OBJECT (self, "buffer not writable (attach-meta changed "
+        "while it was in flight): no meta on %" GST_PTR_FORMAT, buffer);
   if (st.post_messages)
     gst_element_post_message (GST_ELEMENT (self),
         histogram_message_new (self, buffer, st.mode, &spec, names, &hist));
@@ -643,8 +707,11 @@ gst_cl_histogram_change_state (GstElement *element, GstStateChange transition)
   GstClHistogram *self = GST_CL_HISTOGRAM (element);
   GstStateChangeReturn ret;
 
-  if (transition == GST_STATE_CHANGE_NULL_TO_READY && !open_engine (self))
-    return GST_STATE_CHANGE_FAILURE;
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY) {
+    close_engine (self);
+    if (!open_engine (self))
+      return GST_STATE_CHANGE_FAILURE;
+  }
 
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 
@@ -832,10 +899,9 @@ install_properties (GObjectClass *gobject_class)
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
           "OpenCL device: auto (first GPU, else accelerator, else CPU), "
-          "P:D (platform:device as clinfo -l numbers them) or part of its name",
-          DEFAULT_DEVICE,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
-          G_PARAM_STATIC_STRINGS));
+          "P:D (platform:device as clinfo -l numbers them) or part of its name; "
+          "read when the element goes to READY", DEFAULT_DEVICE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
       g_param_spec_string ("device-name", "Device name",
           "Name of the OpenCL device in use (NULL before READY)", NULL,

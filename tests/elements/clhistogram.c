@@ -958,6 +958,72 @@ GST_START_TEST (test_colour_modes)
 }
 GST_END_TEST;
 
+/* A plane that runs across two memory blocks (gst_video_frame_map maps only
+ * the block holding its first byte) is counted whole, not read past. */
+GST_START_TEST (test_plane_across_memories)
+{
+  GstHarness *h = harness_new ("GRAY8", 64, 64);
+  GstVideoInfo info;
+  GstBuffer *whole, *split, *out_whole, *out_split;
+  GstMapInfo map;
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 64 };
+  GstHistogramMeta *a, *b;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64, 64);
+  whole = frame_new (&info, CLH_TEST_RANDOM, 4, 0);
+  gst_buffer_map (whole, &map, GST_MAP_READ);
+  split = gst_buffer_new ();
+  gst_buffer_append_memory (split, gst_memory_new_wrapped (0,
+          g_memdup2 (map.data, 2048), 2048, 0, 2048, NULL, NULL));
+  gst_buffer_append_memory (split, gst_memory_new_wrapped (0,
+          g_memdup2 (map.data + 2048, 2048), 2048, 0, 2048, NULL, NULL));
+  gst_buffer_unmap (whole, &map);
+  gst_buffer_add_video_meta_full (split, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_GRAY8, 64, 64, 1, offsets, strides);
+
+  out_whole = gst_harness_push_and_pull (h, whole);
+  out_split = gst_harness_push_and_pull (h, split);
+  assert_meta_equals_reference (&info, out_whole, "luma", 256, 0, -1,
+      "contiguous");
+  a = gst_buffer_get_histogram_meta (out_whole);
+  b = gst_buffer_get_histogram_meta (out_split);
+  fail_unless (b != NULL);
+  fail_unless (memcmp (a->counts, b->counts, 256 * sizeof (guint32)) == 0);
+  gst_buffer_unref (out_whole);
+  gst_buffer_unref (out_split);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+/* 16-bit samples at an odd offset and stride: the kernels read bytes, so
+ * alignment does not matter. */
+GST_START_TEST (test_unaligned_16bit)
+{
+  GstHarness *h = harness_new ("GRAY16_LE", 61, 33);
+  GstVideoInfo info;
+  GstBuffer *buffer, *out;
+  GstMapInfo map;
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 1 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 61 * 2 + 5 };
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY16_LE, 61, 33);
+  buffer = gst_buffer_new_allocate (NULL, 1 + strides[0] * 33, NULL);
+  gst_buffer_map (buffer, &map, GST_MAP_WRITE);
+  clh_test_fill (map.data, map.size, 1, strides[0], 61 * 2, 33,
+      CLH_TEST_RANDOM, 3);
+  gst_buffer_unmap (buffer, &map);
+  gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_GRAY16_LE, 61, 33, 1, offsets, strides);
+  g_object_set (h->element, "bins", 65536, NULL);
+  out = gst_harness_push_and_pull (h, buffer);
+  assert_meta_equals_reference (&info, out, "luma", 65536, 0, -1,
+      "GRAY16_LE at offset 1");
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 static Suite *
 clhistogram_suite (void)
 {
@@ -985,6 +1051,8 @@ clhistogram_suite (void)
   tcase_add_test (tc, test_default_bins);
   tcase_add_test (tc, test_ranges_and_message_fields);
   tcase_add_test (tc, test_colour_modes);
+  tcase_add_test (tc, test_plane_across_memories);
+  tcase_add_test (tc, test_unaligned_16bit);
   return s;
 }
 

@@ -169,13 +169,13 @@ gst_histogram_meta_get_info (void)
 }
 
 /**
- * gst_buffer_add_histogram_meta:
+ * gst_buffer_add_histogram_meta: (skip)
  * @buffer: a writable #GstBuffer
  * @mode: what was counted
  * @n_channels: number of histograms, at least 1
  * @channel_names: (array length=n_channels): name of each channel
  * @n_bins: bins per channel, at least 1
- * @counts: (array): `n_channels * n_bins` counts, channel-major; copied
+ * @counts: `n_channels * n_bins` counts, channel-major; copied
  * @x: left edge of the analysed rectangle, in pixels
  * @y: top edge of the analysed rectangle, in pixels
  * @width: width of the analysed rectangle, in pixels

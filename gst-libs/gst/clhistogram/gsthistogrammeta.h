@@ -57,25 +57,28 @@ GType gst_histogram_mode_get_type (void);
  *   gst_histogram_meta_get_channel_name()
  * @n_bins: counters per channel (for multi-dimensional modes the
  *   flattened array: the product of @shape)
- * @counts: (array): `n_channels * n_bins` counts, channel-major; read them
- *   with gst_histogram_meta_get_counts()
+ * @counts: `n_channels * n_bins` counts, channel-major; from C as is, from
+ *   any language with gst_histogram_meta_get_counts()
  * @pixels: pixels in the analysed rectangle (@width x @height)
  * @x: left edge of the analysed rectangle, in pixels
  * @y: top edge of the analysed rectangle, in pixels
  * @width: width of the analysed rectangle, in pixels
  * @height: height of the analysed rectangle, in pixels
- * @samples: (array): samples each channel examined (a quarter of the pixels
- *   for 4:2:0 chroma); read with gst_histogram_meta_get_samples()
- * @below: (array): samples of each channel under @range_min, in no bin
- * @above: (array): samples of each channel over @range_max, in no bin
+ * @samples: (array length=n_channels): samples each channel examined (a
+ *   quarter of the pixels for 4:2:0 chroma); also
+ *   gst_histogram_meta_get_samples()
+ * @below: (array length=n_channels): samples of each channel under
+ *   @range_min, in no bin
+ * @above: (array length=n_channels): samples of each channel over
+ *   @range_max, in no bin
  * @depth: significant bits per sample of the frame (8, 10, 12, 16)
  * @video_range: the caps' colour range (full or limited)
  * @range_min: smallest value binned (first axis)
  * @range_max: largest value binned (first axis), inclusive
  * @n_dims: dimensions of each channel's histogram: 1, 2 (hue-saturation)
  *   or 3 (rgb)
- * @shape: bins along each dimension; read with
- *   gst_histogram_meta_get_shape()
+ * @shape: (array fixed-size=3): bins along each dimension, unused ones 0;
+ *   also gst_histogram_meta_get_shape()
  *
  * The histogram of (a rectangle of) the frame the buffer holds, as
  * `clhistogram` computed it. It survives buffer copies and is dropped by
@@ -88,7 +91,9 @@ typedef struct {
   guint n_channels;
   gchar **channel_names;
   guint n_bins;
+  /*< private >*/
   guint32 *counts;
+  /*< public >*/
   guint64 pixels;
   guint x;
   guint y;
