@@ -27,6 +27,8 @@ extern const char clh_histogram_cl_source[];
 /* Planes start at multiples of this in the staging buffer. */
 #define PLANE_ALIGN 256
 
+#define HIST_COUNTERS (CLH_MAX_CHANNELS * (CLH_MAX_BINS + 2))
+
 typedef enum {
   KERNEL_PACKED8,
   KERNEL_COMPONENT,
@@ -51,9 +53,15 @@ struct _ClhEngine {
   cl_ulong max_alloc;
   gboolean little_endian;
 
-  /* CLH_MAX_CHANNELS * (CLH_MAX_BINS + 2) counters: the frame's histogram
-   * on the device, each channel's bins followed by its below and above. */
-  cl_mem hist;
+  /* Two buffers of HIST_COUNTERS counters: frames alternate between them,
+   * each channel's bins followed by its below and above. dirty[b] is how
+   * many counters of hist[b] may be non-zero; a frame's first launch
+   * clears the other buffer's (zero_next counters), so that the next frame
+   * needs no clear command. */
+  cl_mem hist[2];
+  guint current;
+  gsize dirty[2];
+  gsize zero_next;
   /* One band of the frame: the rows of each plane it needs, as stored. */
   cl_mem staging;
   gsize staging_size;
@@ -251,10 +259,13 @@ clh_engine_new (const gchar *device_spec, GError **error)
   if (!build_program (engine, error) || !create_kernels (engine, error))
     return NULL;
 
-  engine->hist = clCreateBuffer (engine->context, CL_MEM_READ_WRITE,
-      sizeof (cl_uint) * CLH_MAX_CHANNELS * (CLH_MAX_BINS + 2), NULL, &ret);
-  if (!clh_cl_check (ret, "clCreateBuffer (histogram)", error))
-    return NULL;
+  for (guint b = 0; b < 2; b++) {
+    engine->hist[b] = clCreateBuffer (engine->context, CL_MEM_READ_WRITE,
+        sizeof (cl_uint) * HIST_COUNTERS, NULL, &ret);
+    if (!clh_cl_check (ret, "clCreateBuffer (histogram)", error))
+      return NULL;
+    engine->dirty[b] = HIST_COUNTERS;
+  }
 
   return g_steal_pointer (&engine);
 }
@@ -277,7 +288,8 @@ clh_engine_free (ClhEngine *engine)
   release_events (engine);
   g_clear_pointer (&engine->events, g_array_unref);
   g_clear_pointer (&engine->staging, clReleaseMemObject);
-  g_clear_pointer (&engine->hist, clReleaseMemObject);
+  g_clear_pointer (&engine->hist[0], clReleaseMemObject);
+  g_clear_pointer (&engine->hist[1], clReleaseMemObject);
   for (k = 0; k < N_KERNELS; k++)
     g_clear_pointer (&engine->kernels[k], clReleaseKernel);
   g_clear_pointer (&engine->program, clReleaseProgram);
@@ -486,8 +498,9 @@ window_for (const ClhEngine *engine, guint n_bins)
   return (guint) MIN ((gsize) n_bins, counters - 3);
 }
 
-/* Sets the trailing n_copies and local-memory arguments and the histogram,
- * then launches over @units samples. */
+/* Sets the trailing arguments (n_copies, local memory, this frame's
+ * histogram, and the other buffer to clear on the first launch), then
+ * launches over @units samples. */
 static gboolean
 launch (ClhEngine *engine, KernelId id, Args *a, guint n_counters,
     gsize units, GError **error)
@@ -498,9 +511,12 @@ launch (ClhEngine *engine, KernelId id, Args *a, guint n_counters,
 
   arg_uint (a, n_copies);
   arg (a, sizeof (cl_uint) * n_copies * (n_counters + 1), NULL);
-  arg (a, sizeof (cl_mem), &engine->hist);
+  arg (a, sizeof (cl_mem), &engine->hist[engine->current]);
+  arg (a, sizeof (cl_mem), &engine->hist[1 - engine->current]);
+  arg_uint (a, engine->zero_next);
   if (!clh_cl_check (a->ret, "clSetKernelArg", error))
     return FALSE;
+  engine->zero_next = 0;
 
   groups = (units + wg * ITEMS_PER_WORK_ITEM - 1) / (wg * ITEMS_PER_WORK_ITEM);
   groups = CLAMP (groups, 1,
@@ -699,19 +715,24 @@ count_bands (ClhEngine *engine, const ClhFrame *frame,
 {
   const guint used = planes_used (frame, spec);
   const guint band_rows = band_rows_for (engine, frame, used);
-  const gsize n_counters = (gsize) clh_histogram_spec_n_channels (spec)
-      * (clh_histogram_spec_n_bins (spec) + 2);
   const cl_uint zero = 0;
   Band band;
   guint y;
 
   band_layout (frame, used, 0, band_rows, &band);
-  if (!ensure_staging (engine, band.size, error)
-      || !clh_cl_check (clEnqueueFillBuffer (engine->queue, engine->hist,
-              &zero, sizeof (zero), 0, sizeof (cl_uint) * n_counters, 0, NULL,
-              phase_event (engine, PHASE_KERNEL)), "clEnqueueFillBuffer",
-          error))
+  if (!ensure_staging (engine, band.size, error))
     return FALSE;
+  /* Only at start-up or after a failure does this buffer need a clear. */
+  if (engine->dirty[engine->current] > 0) {
+    if (!clh_cl_check (clEnqueueFillBuffer (engine->queue,
+                engine->hist[engine->current], &zero, sizeof (zero), 0,
+                sizeof (cl_uint) * engine->dirty[engine->current], 0, NULL,
+                phase_event (engine, PHASE_KERNEL)), "clEnqueueFillBuffer",
+            error))
+      return FALSE;
+    engine->dirty[engine->current] = 0;
+  }
+  engine->zero_next = engine->dirty[1 - engine->current];
 
   for (y = 0; y < frame->height; y += band_rows) {
     band_layout (frame, used, y, MIN (band_rows, frame->height - y), &band);
@@ -737,8 +758,8 @@ read_back (ClhEngine *engine, const ClhHistogramSpec *spec,
   guint32 *all = g_new (guint32, n_channels * stride);
   guint c;
 
-  if (!clh_cl_check (clEnqueueReadBuffer (engine->queue, engine->hist,
-              CL_TRUE, 0, sizeof (guint32) * n_channels * stride, all, 0, NULL,
+  if (!clh_cl_check (clEnqueueReadBuffer (engine->queue,
+              engine->hist[engine->current], CL_TRUE, 0, sizeof (guint32) * n_channels * stride, all, 0, NULL,
               phase_event (engine, PHASE_READBACK)), "clEnqueueReadBuffer",
           error)) {
     g_free (all);
@@ -800,14 +821,22 @@ clh_engine_histogram (ClhEngine *engine, const ClhFrame *frame,
   engine->have_timings = FALSE;
   if (count_bands (engine, frame, spec, error)
       && read_back (engine, spec, histogram, error)) {
+    /* This buffer now holds the frame; the first launch cleared the other,
+     * which the next frame uses. */
+    engine->dirty[engine->current] = (gsize) clh_histogram_spec_n_channels
+        (spec) * (clh_histogram_spec_n_bins (spec) + 2);
+    engine->dirty[1 - engine->current] = 0;
+    engine->current = 1 - engine->current;
     if (engine->profiling)
       collect_timings (engine);
     return TRUE;
   }
 
-  /* Uploads may still read the caller's memory: let them end first. */
+  /* Uploads may still read the caller's memory: let them end first. Which
+   * counters are clear is unknown now: the next frames clear them. */
   clFinish (engine->queue);
   release_events (engine);
+  engine->dirty[0] = engine->dirty[1] = HIST_COUNTERS;
   return FALSE;
 }
 

@@ -19,7 +19,10 @@
  * (in the first pass only). Once its samples are counted, a work-group sums
  * its copies and adds each non-zero counter to the global histogram with one
  * global atomic: the device merges the partial histograms in the same
- * launch. The host zeroes the global histogram before a frame.
+ * launch. The device histogram is double-buffered: a frame's first launch
+ * also zeroes the range of the other buffer the previous frame used
+ * (zero_buf, n_zero; the host has already read it back), so the next frame
+ * needs no separate clear command.
  *
  * Frames arrive as their planes, copied as they are (row padding included)
  * into one device buffer; kernels address samples by plane base, row pitch,
@@ -42,6 +45,14 @@
 /* The copy this work-item counts into. */
 #define MY_COPY(sub, n_copies, n_counters) \
   ((sub) + (get_local_id (0) % (n_copies)) * ((n_counters) + 1))
+
+/* Clears the other histogram buffer for the next frame. */
+static void
+zero_next_histogram (global uint *zero_buf, uint n_zero)
+{
+  for (uint i = get_global_id (0); i < n_zero; i += get_global_size (0))
+    zero_buf[i] = 0;
+}
 
 static void
 zero_sub_histograms (local uint *sub, uint n_copies, uint n_counters)
@@ -114,12 +125,14 @@ kernel void
 histogram_packed8 (global const uchar *src, uint base, uint pitch,
     uint width, uint rows, uint pixel_stride, uint n_channels,
     uint4 offsets, uint range_min, uint range_size, uint bins,
-    uint hist_base, uint n_copies, local uint *sub, global uint *hist)
+    uint hist_base, uint n_copies, local uint *sub, global uint *hist,
+    global uint *zero_buf, uint n_zero)
 {
   const uint per_channel = bins + 2;
   local uint *mine = MY_COPY (sub, n_copies, n_channels * per_channel);
   const uint n = width * rows;
 
+  zero_next_histogram (zero_buf, n_zero);
   zero_sub_histograms (sub, n_copies, n_channels * per_channel);
 
   for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
@@ -163,11 +176,13 @@ histogram_component (global const uchar *src, uint base, uint pitch,
     uint width, uint rows, uint pixel_stride, uint offset, uint sample,
     uint shift, uint mask, uint range_min, uint range_size, uint bins,
     uint window_lo, uint window_n, uint channel_stride, uint hist_base,
-    uint n_copies, local uint *sub, global uint *hist)
+    uint n_copies, local uint *sub, global uint *hist, global uint *zero_buf,
+    uint n_zero)
 {
   local uint *mine = MY_COPY (sub, n_copies, window_n + 2);
   const uint n = width * rows;
 
+  zero_next_histogram (zero_buf, n_zero);
   zero_sub_histograms (sub, n_copies, window_n + 2);
 
   for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
@@ -235,11 +250,12 @@ histogram_colour (global const uchar *src, uint y0, uint width, uint rows,
     uint4 subs, uint has_alpha, uint color, uint count, uint bins,
     uint range_min, uint range_size, uint min_saturation, uint min_value,
     uint window_lo, uint window_n, uint channel_stride, uint n_copies,
-    local uint *sub, global uint *hist)
+    local uint *sub, global uint *hist, global uint *zero_buf, uint n_zero)
 {
   local uint *mine = MY_COPY (sub, n_copies, window_n + 2);
   const uint n = width * rows;
 
+  zero_next_histogram (zero_buf, n_zero);
   zero_sub_histograms (sub, n_copies, window_n + 2);
 
   for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
