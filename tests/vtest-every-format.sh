@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Real frames in every format: the first frames of vtest.avi converted to each
-# format clhistogram reads, counted in every mode that applies, each frame
-# checked against the golden reference by clhistogram-video.
+# format clhistogram reads, counted in every mode that applies with 1, 7 and
+# the most bins, each frame checked against the golden reference by
+# clhistogram-video.
 #   vtest-every-format.sh CLHISTOGRAM_VIDEO VIDEO [FRAMES]
 set -u
 tool=$1 video=$2 frames=${3:-10}
@@ -17,11 +18,24 @@ for format in GRAY8 GRAY16_LE GRAY16_BE RGB BGR RGBA BGRA ARGB ABGR RGBx BGRx \
     *_1[026]*|P01*) modes="luma channels" ;;
     *) modes="luma channels hue hue-saturation" ;;
   esac
+  case $format in
+    GRAY16*|*_16LE|P016*) most=65536 ;;
+    *_1[02]*|P01*) most=4096 ;;
+    *) most=256 ;;
+  esac
   for mode in $modes; do
-    runs=$((runs + 1))
-    "$tool" --quiet --frames "$frames" --expect-frames "$frames" \
-        --format "$format" --mode "$mode" "$video" || failed=$((failed + 1))
+    case $mode in
+      hue*) top=180 ;;
+      rgb) top=40 ;;
+      *) top=$most ;;
+    esac
+    for bins in 1 7 $top; do
+      runs=$((runs + 1))
+      "$tool" --quiet --frames "$frames" --expect-frames "$frames" \
+          --format "$format" --mode "$mode" --bins "$bins" "$video" \
+          || failed=$((failed + 1))
+    done
   done
 done
-echo "$runs format x mode runs of $frames real frames: $failed failed"
+echo "$runs format x mode x bins runs of $frames real frames: $failed failed"
 [ "$failed" -eq 0 ]
