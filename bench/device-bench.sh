@@ -17,6 +17,8 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 echo "=== clh-bench"
 "$root/build/bench/clh-bench" --real-gray8 /tmp/vtest.GRAY8 \
   --real-rgba /tmp/vtest.RGBA --json "$out/bench.json" | tee "$out/bench.txt"
+echo "=== cl-floor (the driver's cost of a frame's commands, no histogram)"
+"$root/build/bench/cl-floor" | tee "$out/cl-floor.txt"
 echo "=== CUB anchor"
 nvcc -O3 -arch=sm_90 -o /tmp/cub_hist "$anchors/cub_hist.cu" && /tmp/cub_hist | tee "$out/cub.txt"
 echo "=== OpenCV anchor"
