@@ -249,12 +249,10 @@ static gboolean
 check_colour_spec (const ClhHistogramSpec *spec, const ClhFrame *frame,
     GError **error)
 {
-  const guint n_needed = 3;
-
   if (frame->depth != 8 || frame->sample != CLH_SAMPLE_8)
     return unsupported (error, "colour counts need 8-bit samples, the "
         "format has %u-bit ones", frame->depth);
-  if (spec->n_components < n_needed || spec->n_components > 4
+  if (spec->n_components < 3 || spec->n_components > 4
       || (spec->n_components == 4 && spec->count != CLH_COUNT_MAX))
     return unsupported (error, "colour counts read R, G, B (and A for max) "
         "or Y, U, V; %u components given", spec->n_components);

@@ -208,8 +208,7 @@ build_spec (const GstClHistogramSettings *st, const GstVideoInfo *info,
   spec->bins = effective_bins (st);
   spec->range_min = st->range_min;
   spec->range_max = st->range_max >= 0 ? (guint) st->range_max :
-      (1u << (st->mode == GST_HISTOGRAM_MODE_CHANNELS || !rgb ?
-          layout->depth : 8)) - 1;
+      (1u << layout->depth) - 1;
   spec->min_saturation = st->min_saturation;
   spec->min_value = st->min_value;
   spec->color = yuv ? CLH_COLOR_YUV_BT601 : CLH_COLOR_RGB;
@@ -575,12 +574,13 @@ gst_cl_histogram_transform_ip (GstBaseTransform *trans, GstBuffer *buffer)
 
   GST_OBJECT_LOCK (self);
   st = self->settings;
-  valid = (!st.post_messages && !st.attach_meta)
-      || build_spec (&st, &self->info, &self->layout, &spec, &names, &err);
+  if (!st.post_messages && !st.attach_meta) {
+    GST_OBJECT_UNLOCK (self);
+    return GST_FLOW_OK;
+  }
+  valid = build_spec (&st, &self->info, &self->layout, &spec, &names, &err);
   GST_OBJECT_UNLOCK (self);
 
-  if (!st.post_messages && !st.attach_meta)
-    return GST_FLOW_OK;
   if (!valid) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s.", err->message), (NULL));
     g_clear_error (&err);

@@ -300,6 +300,14 @@ harness_bus (GstHarness *h)
   return bus;
 }
 
+static void
+harness_teardown_with_bus (GstHarness *h, GstBus *bus)
+{
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
 static GstMessage *
 pop_histogram_message (GstBus *bus)
 {
@@ -406,9 +414,7 @@ GST_START_TEST (test_message_fields)
   gst_message_unref (msg);
 
   gst_buffer_unref (out);
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
-  gst_harness_teardown (h);
+  harness_teardown_with_bus (h, bus);
 }
 GST_END_TEST;
 
@@ -433,9 +439,7 @@ GST_START_TEST (test_one_message_per_frame)
     gst_message_unref (msg);
   }
   fail_unless (pop_histogram_message (bus) == NULL);
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
-  gst_harness_teardown (h);
+  harness_teardown_with_bus (h, bus);
 }
 GST_END_TEST;
 
@@ -551,9 +555,7 @@ GST_START_TEST (test_attach_meta_false)
   fail_unless (gst_buffer_get_histogram_meta (out) != NULL);
   gst_buffer_unref (out);
 
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
-  gst_harness_teardown (h);
+  harness_teardown_with_bus (h, bus);
 }
 GST_END_TEST;
 
@@ -571,9 +573,7 @@ GST_START_TEST (test_post_messages_false)
   fail_unless (pop_histogram_message (bus) == NULL);
   gst_buffer_unref (out);
 
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
-  gst_harness_teardown (h);
+  harness_teardown_with_bus (h, bus);
 }
 GST_END_TEST;
 
@@ -677,9 +677,7 @@ GST_START_TEST (test_error_truncated_buffer)
       "after errors");
   gst_buffer_unref (buffer);
 
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
-  gst_harness_teardown (h);
+  harness_teardown_with_bus (h, bus);
 }
 GST_END_TEST;
 
@@ -785,9 +783,7 @@ GST_START_TEST (test_unsupported_change_while_playing)
               CLH_TEST_RANDOM, 2, 0)), GST_FLOW_NOT_NEGOTIATED);
   clh_check_expect_error (bus, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
       "mode=hue", NULL);
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
-  gst_harness_teardown (h);
+  harness_teardown_with_bus (h, bus);
 
   /* bins for one mode, then the mode: no order matters. */
   h = harness_new ("RGB", 16, 16);
@@ -902,9 +898,7 @@ GST_START_TEST (test_ranges_and_message_fields)
   gst_message_unref (msg);
   gst_buffer_unref (out);
 
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
-  gst_harness_teardown (h);
+  harness_teardown_with_bus (h, bus);
 }
 GST_END_TEST;
 
