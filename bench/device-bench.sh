@@ -1,25 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# One GPU-machine call: the engine benchmark and the anchors, side by side.
+# One GPU-machine call: the engine benchmark (transfer paths, variants, the
+# K x L sweep and the padding study), the pipeline benchmark, the driver's
+# floor and the anchors, side by side.
 #   source .device/env.sh; bench/device-bench.sh VIDEO ANCHORS_DIR OUT_DIR
-# VIDEO is decoded to raw 600x480 GRAY8 and RGBA frames for the "real" rows;
-# ANCHORS_DIR holds shared/anchors (cub_hist.cu, opencv_anchor.py).
+# VIDEO is decoded to raw 600x480 GRAY8, RGBA and NV12 frames for the "real"
+# rows; ANCHORS_DIR holds shared/anchors (cub_hist.cu, opencv_anchor.py).
+# BENCH_ARGS adds options to clh-bench (e.g. --passes 2).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 video=$1 anchors=$2 out=$3
 mkdir -p "$out"
-for f in GRAY8 RGBA; do
+for f in GRAY8 RGBA NV12; do
   gst-launch-1.0 -q filesrc location="$video" ! decodebin ! videoconvert ! \
     videoscale ! "video/x-raw,format=$f,width=600,height=480" ! \
     filesink location="/tmp/vtest.$f" || exit 1
 done
+real="--real-gray8 /tmp/vtest.GRAY8 --real-rgba /tmp/vtest.RGBA --real-nv12 /tmp/vtest.NV12"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-echo "=== clh-bench"
-"$root/build/bench/clh-bench" --real-gray8 /tmp/vtest.GRAY8 \
-  --real-rgba /tmp/vtest.RGBA --json "$out/bench.json" | tee "$out/bench.txt"
-echo "=== cl-floor (the driver's cost of a frame's commands, no histogram)"
-"$root/build/bench/cl-floor" | tee "$out/cl-floor.txt"
 echo "=== CUB anchor"
 nvcc -O3 -arch=sm_90 -o /tmp/cub_hist "$anchors/cub_hist.cu" && /tmp/cub_hist | tee "$out/cub.txt"
+echo "=== clh-bench"
+"$root/build/bench/clh-bench" $real --sweep --padding ${BENCH_ARGS:-} \
+  --json "$out/bench.json" | tee "$out/bench.txt"
+echo "=== clh-pipeline-bench"
+GST_PLUGIN_PATH="$root/build" "$root/build/bench/clh-pipeline-bench" $real \
+  --json "$out/pipeline.json" | tee "$out/pipeline.txt"
+echo "=== cl-floor (the driver's cost of a frame's commands, no histogram)"
+"$root/build/bench/cl-floor" | tee "$out/cl-floor.txt"
+echo "=== CUB anchor, again after"
+/tmp/cub_hist | tee "$out/cub-after.txt"
 echo "=== OpenCV anchor"
 python3 "$anchors/opencv_anchor.py" 2>&1 | tee "$out/opencv.txt"

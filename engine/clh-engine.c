@@ -2,21 +2,21 @@
 #include "clh-engine.h"
 
 #include "clh-device.h"
+#include "clh-launch.h"
 
 #include <string.h>
 
 /* kernels/histogram.cl, embedded at build time. */
 extern const char clh_histogram_cl_source[];
 
-/* Launch configuration. A work-group of up to 256 work-items shares its
- * replicated sub-histograms; enough groups to fill the device, but no more
- * than give each work-item ITEMS_PER_WORK_ITEM samples, so that the
- * per-group merge (one global atomic per non-zero bin) stays small beside
- * the counting. */
-#define WORK_GROUP_SIZE_MAX 256
-#define MAX_COPIES 8
-#define ITEMS_PER_WORK_ITEM 8
-#define GROUPS_PER_COMPUTE_UNIT 4
+/* The variant the engine uses unless asked otherwise: the fastest measured
+ * (docs/performance.md). */
+#define DEFAULT_VARIANT CLH_VARIANT_REPLICATED
+/* Local memory the packed8 kernel's table of bins takes (256 ushort). */
+#define BIN_TABLE_BYTES 512
+/* Unmapped memory between two mappings spans at least one page: planes
+ * whose gaps are shorter lie in one readable span. */
+#define PAGE_SIZE 4096
 
 /* Frames are uploaded in bands of rows of at most this many bytes, so a
  * 16384 x 16384 RGBA frame never needs a 1 GiB device buffer; a band's
@@ -40,18 +40,41 @@ static const gchar *const kernel_names[N_KERNELS] = {
   "histogram_packed8", "histogram_component", "histogram_colour",
 };
 
+/* Host memory the device can read where it lies: a buffer of
+ * CL_MEM_ALLOC_HOST_PTR, mapped at ptr while the host owns it. */
+typedef struct {
+  cl_mem mem;
+  guint8 *ptr;
+  gsize size;
+} HostBlock;
+
 struct _ClhEngine {
   ClhDeviceInfo device;
   cl_context context;
   cl_command_queue queue;
   cl_program program;
   cl_kernel kernels[N_KERNELS];
-  size_t work_group_size[N_KERNELS];
+  ClhDeviceLimits limits[N_KERNELS];
 
-  cl_uint compute_units;
-  cl_ulong local_mem_size;
   cl_ulong max_alloc;
   gboolean little_endian;
+  /* The device reads host memory where it lies (CPU devices). */
+  gboolean host_unified;
+
+  /* What the caller fixed of the launch configuration, and what the last
+   * counting launch used. */
+  ClhLaunch requested;
+  ClhLaunch last_launch;
+  ClhTransfer transfer;
+
+  /* clh_engine_alloc_host() blocks, HostBlock; and one for staging frames
+   * from ordinary memory (CLH_TRANSFER_STAGE). */
+  GArray *host_blocks;
+  HostBlock stage;
+  /* This frame's: the block unmapped for the kernels, or the CPU device's
+   * buffer over the caller's memory. */
+  HostBlock *lent;
+  cl_mem wrapped;
 
   /* Two buffers of HIST_COUNTERS counters: frames alternate between them,
    * each channel's bins followed by its below and above. dirty[b] is how
@@ -149,24 +172,22 @@ static gboolean
 query_device (ClhEngine *engine, GError **error)
 {
   cl_device_id dev = engine->device.device;
-  cl_bool little = CL_TRUE;
+  cl_bool little = CL_TRUE, unified = CL_FALSE;
 
-  if (!clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_MAX_COMPUTE_UNITS,
-              sizeof (cl_uint), &engine->compute_units, NULL),
-          "clGetDeviceInfo (CL_DEVICE_MAX_COMPUTE_UNITS)", error)
-      || !clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_LOCAL_MEM_SIZE,
-              sizeof (cl_ulong), &engine->local_mem_size, NULL),
-          "clGetDeviceInfo (CL_DEVICE_LOCAL_MEM_SIZE)", error)
-      || !clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+  if (!clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
               sizeof (cl_ulong), &engine->max_alloc, NULL),
           "clGetDeviceInfo (CL_DEVICE_MAX_MEM_ALLOC_SIZE)", error)
       || !clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_ENDIAN_LITTLE,
               sizeof (cl_bool), &little, NULL),
-          "clGetDeviceInfo (CL_DEVICE_ENDIAN_LITTLE)", error))
+          "clGetDeviceInfo (CL_DEVICE_ENDIAN_LITTLE)", error)
+      || !clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_HOST_UNIFIED_MEMORY,
+              sizeof (cl_bool), &unified, NULL),
+          "clGetDeviceInfo (CL_DEVICE_HOST_UNIFIED_MEMORY)", error))
     return FALSE;
 
   engine->little_endian = little == CL_TRUE;
-  engine->compute_units = MAX (engine->compute_units, 1);
+  engine->host_unified = unified == CL_TRUE
+      && engine->device.type == CL_DEVICE_TYPE_CPU;
   engine->staging_limit = MIN (STAGING_LIMIT_DEFAULT, engine->max_alloc);
   return TRUE;
 }
@@ -209,20 +230,19 @@ create_kernels (ClhEngine *engine, GError **error)
   cl_int ret;
 
   for (k = 0; k < N_KERNELS; k++) {
-    size_t wg = 0;
-
     engine->kernels[k] = clCreateKernel (engine->program, kernel_names[k],
         &ret);
-    if (!clh_cl_check (ret, "clCreateKernel", error))
+    if (!clh_cl_check (ret, "clCreateKernel", error)
+        || !clh_device_limits_query (engine->device.device,
+            engine->kernels[k], &engine->limits[k], error))
       return FALSE;
-    ret = clGetKernelWorkGroupInfo (engine->kernels[k], engine->device.device,
-        CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
-    if (!clh_cl_check (ret, "clGetKernelWorkGroupInfo", error))
-      return FALSE;
-    engine->work_group_size[k] = CLAMP (wg, 1, WORK_GROUP_SIZE_MAX);
   }
   return TRUE;
 }
+
+static gboolean host_block_init (ClhEngine *engine, HostBlock *block,
+    gsize size, GError **error);
+static void host_block_clear (ClhEngine *engine, HostBlock *block);
 
 /**
  * clh_engine_new:
@@ -266,6 +286,8 @@ clh_engine_new (const gchar *device_spec, GError **error)
       return NULL;
     engine->dirty[b] = HIST_COUNTERS;
   }
+  engine->requested.padding = -1;
+  engine->host_blocks = g_array_new (FALSE, TRUE, sizeof (HostBlock));
 
   return g_steal_pointer (&engine);
 }
@@ -287,6 +309,11 @@ clh_engine_free (ClhEngine *engine)
     clFinish (engine->queue);
   release_events (engine);
   g_clear_pointer (&engine->events, g_array_unref);
+  for (k = 0; engine->host_blocks && k < engine->host_blocks->len; k++)
+    host_block_clear (engine, &g_array_index (engine->host_blocks, HostBlock,
+            k));
+  g_clear_pointer (&engine->host_blocks, g_array_unref);
+  host_block_clear (engine, &engine->stage);
   g_clear_pointer (&engine->staging, clReleaseMemObject);
   g_clear_pointer (&engine->hist[0], clReleaseMemObject);
   g_clear_pointer (&engine->hist[1], clReleaseMemObject);
@@ -321,6 +348,127 @@ const gchar *
 clh_engine_get_platform_name (const ClhEngine *engine)
 {
   return engine->device.platform_name;
+}
+
+/**
+ * clh_engine_alloc_host:
+ * @engine: an engine
+ * @size: bytes
+ * @error: %CLH_ENGINE_ERROR_OPENCL if the driver cannot allocate it
+ *
+ * Allocates host memory the device reads where it lies: pinned memory of a
+ * %CL_MEM_ALLOC_HOST_PTR buffer, mapped for the host. A frame whose planes
+ * lie in one such block is not copied before counting (unless the
+ * transfer is %CLH_TRANSFER_COPY): the block is unmapped for the kernels
+ * and mapped again, at the same address, before clh_engine_histogram()
+ * returns. Frames in it must not be written during that call.
+ *
+ * Returns: (transfer full) (nullable): the memory, freed with
+ *   clh_engine_free_host(), or %NULL on error
+ */
+gpointer
+clh_engine_alloc_host (ClhEngine *engine, gsize size, GError **error)
+{
+  HostBlock block = { NULL };
+
+  if (!host_block_init (engine, &block, MAX (size, 1), error))
+    return NULL;
+  g_array_append_val (engine->host_blocks, block);
+  return block.ptr;
+}
+
+/**
+ * clh_engine_free_host:
+ * @engine: the engine that allocated @memory
+ * @memory: (transfer full) (nullable): from clh_engine_alloc_host()
+ */
+void
+clh_engine_free_host (ClhEngine *engine, gpointer memory)
+{
+  guint i;
+
+  for (i = 0; memory && i < engine->host_blocks->len; i++) {
+    HostBlock *block = &g_array_index (engine->host_blocks, HostBlock, i);
+
+    if (block->ptr == memory) {
+      host_block_clear (engine, block);
+      g_array_remove_index_fast (engine->host_blocks, i);
+      return;
+    }
+  }
+  g_return_if_reached ();
+}
+
+/**
+ * clh_engine_set_transfer:
+ * @engine: an engine
+ * @transfer: how frames reach the device; %CLH_TRANSFER_AUTO by default
+ */
+void
+clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer)
+{
+  engine->transfer = transfer;
+}
+
+/**
+ * clh_engine_set_launch:
+ * @engine: an engine
+ * @launch: (nullable): the variant and what to fix of its configuration
+ *   (zeros and a padding of -1 are left to the model); %NULL: the default
+ *
+ * For benchmarks and tests: the counting kernels' strategy and launch
+ * configuration. Where a fixed configuration exceeds the device's limits
+ * the launch fails with %CLH_ENGINE_ERROR_OPENCL.
+ */
+void
+clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch)
+{
+  static const ClhLaunch automatic = { CLH_VARIANT_AUTO, 0, 0, 0, -1 };
+
+  engine->requested = launch ? *launch : automatic;
+}
+
+/**
+ * clh_engine_get_last_launch:
+ * @engine: an engine
+ * @launch: (out): the configuration of the last counting launch
+ *
+ * Returns: %FALSE if nothing was launched yet
+ */
+gboolean
+clh_engine_get_last_launch (const ClhEngine *engine, ClhLaunch *launch)
+{
+  *launch = engine->last_launch;
+  return engine->last_launch.work_group_size != 0;
+}
+
+/**
+ * clh_engine_get_device_limits:
+ * @engine: an engine
+ *
+ * Returns: (transfer none): what the launch model knows of the device, for
+ *   the 8-bit kernel
+ */
+const ClhDeviceLimits *
+clh_engine_get_device_limits (const ClhEngine *engine)
+{
+  return &engine->limits[KERNEL_PACKED8];
+}
+
+/**
+ * clh_engine_get_driver_version:
+ * @engine: an engine
+ *
+ * Returns: (transfer full): the device's %CL_DRIVER_VERSION
+ */
+gchar *
+clh_engine_get_driver_version (const ClhEngine *engine)
+{
+  gchar version[256] = "";
+
+  clGetDeviceInfo (engine->device.device, CL_DRIVER_VERSION,
+      sizeof (version) - 1, version, NULL);
+  return g_strdup (version);
 }
 
 /**
@@ -360,6 +508,7 @@ ensure_staging (ClhEngine *engine, gsize size, GError **error)
 /* One band of frame rows and where each plane's rows of it sit in the
  * staging buffer. */
 typedef struct {
+  cl_mem mem;
   guint y0;
   guint rows;
   guint row0[CLH_MAX_PLANES];
@@ -388,6 +537,7 @@ band_layout (const ClhFrame *frame, guint used, guint y0, guint rows,
   band->y0 = y0;
   band->rows = rows;
   band->size = 0;
+  band->mem = NULL;
   for (p = 0; p < frame->n_planes; p++) {
     const guint s = clh_frame_plane_h_sub (frame, p);
     const guint end = MIN (clh_frame_plane_rows (frame, p),
@@ -472,58 +622,69 @@ arg_uint4 (Args *a, const guint values[4])
   arg (a, sizeof (v), &v);
 }
 
-/* Local memory a work-group may use: half the device's, so that two groups
- * can share a compute unit. */
-static gsize
-local_budget (const ClhEngine *engine)
-{
-  return engine->local_mem_size / 2;
-}
-
-/* Replicated sub-histograms of @n_counters that fit the budget, 1..8. */
+/* Bins one pass of a single-channel kernel can count: one copy of them,
+ * padded, and the below and above counters fill at most a group's local
+ * memory. */
 static guint
-n_copies_for (const ClhEngine *engine, guint n_counters, size_t wg)
+window_for (const ClhEngine *engine, KernelId id, guint n_bins)
 {
-  const gsize copy_bytes = sizeof (cl_uint) * (n_counters + 1);
-  gsize fit = local_budget (engine) / copy_bytes;
-
-  return (guint) CLAMP (MIN (fit, (gsize) wg), 1, MAX_COPIES);
+  const gsize counters = engine->limits[id].local_mem_per_group
+      / sizeof (cl_uint);
+  return (guint) MIN ((gsize) n_bins, counters - 16);
 }
 
-/* Bins one pass of a single-channel kernel can count in local memory. */
-static guint
-window_for (const ClhEngine *engine, guint n_bins)
+/* The configuration of kernel @id counting copies of @n_counters over
+ * @units (samples, or words): the model's for what the caller did not fix,
+ * and no more groups than give each work-item a unit, since an idle
+ * work-item still zeroes and merges its share of the copies. */
+static void
+plan_launch (ClhEngine *engine, KernelId id, guint n_counters,
+    gsize extra_local, gsize units, ClhLaunch *launch)
 {
-  const gsize counters = local_budget (engine) / sizeof (cl_uint);
-  return (guint) MIN ((gsize) n_bins, counters - 3);
+  const ClhVariant variant = engine->requested.variant == CLH_VARIANT_AUTO ?
+      DEFAULT_VARIANT : engine->requested.variant;
+
+  *launch = engine->requested;
+  clh_launch_model (&engine->limits[id], variant, n_counters, extra_local,
+      launch);
+  if (engine->requested.n_groups == 0) {
+    const gsize needed = (units + launch->work_group_size - 1)
+        / launch->work_group_size;
+    launch->n_groups = (guint) CLAMP (needed, 1, launch->n_groups);
+  }
 }
 
-/* Sets the trailing arguments (n_copies, local memory, this frame's
- * histogram, and the other buffer to clear on the first launch), then
- * launches over @units samples. */
+/* Sets the trailing arguments (the copies' layout and local memory, this
+ * frame's histogram, and the other buffer to clear on the first launch),
+ * then launches over @units work units. A copy holds @window bins of each
+ * of @n_channels; their below and above counters follow the copies. */
 static gboolean
-launch (ClhEngine *engine, KernelId id, Args *a, guint n_counters,
-    gsize units, GError **error)
+launch (ClhEngine *engine, KernelId id, Args *a, guint n_channels,
+    guint window, gsize extra_local, gsize units, GError **error)
 {
-  const size_t wg = engine->work_group_size[id];
-  const guint n_copies = n_copies_for (engine, n_counters, wg);
-  size_t groups, global;
+  const guint n_counters = n_channels * window;
+  const gsize outside = 2 * n_channels * sizeof (cl_uint);
+  ClhLaunch l;
+  guint stride;
+  size_t local, global;
 
-  arg_uint (a, n_copies);
-  arg (a, sizeof (cl_uint) * n_copies * (n_counters + 1), NULL);
+  plan_launch (engine, id, n_counters, extra_local + outside, units, &l);
+  stride = clh_launch_copy_stride (n_counters, l.padding);
+  arg_uint (a, l.n_copies);
+  arg_uint (a, stride);
+  arg (a, clh_launch_local_bytes (l.n_copies, stride) + outside, NULL);
   arg (a, sizeof (cl_mem), &engine->hist[engine->current]);
   arg (a, sizeof (cl_mem), &engine->hist[1 - engine->current]);
   arg_uint (a, engine->zero_next);
   if (!clh_cl_check (a->ret, "clSetKernelArg", error))
     return FALSE;
   engine->zero_next = 0;
+  engine->last_launch = l;
 
-  groups = (units + wg * ITEMS_PER_WORK_ITEM - 1) / (wg * ITEMS_PER_WORK_ITEM);
-  groups = CLAMP (groups, 1,
-      (size_t) engine->compute_units * GROUPS_PER_COMPUTE_UNIT);
-  global = groups * wg;
+  local = l.work_group_size;
+  global = (size_t) l.n_groups * local;
   return clh_cl_check (clEnqueueNDRangeKernel (engine->queue,
-          engine->kernels[id], 1, NULL, &global, &wg, 0, NULL,
+          engine->kernels[id], 1, NULL, &global, &local, 0, NULL,
           phase_event (engine, PHASE_KERNEL)),
       "clEnqueueNDRangeKernel", error);
 }
@@ -544,13 +705,62 @@ arg_component_rows (Args *a, ClhEngine *engine, const ClhFrame *frame,
   const guint width = clh_component_width (frame, c);
   const guint rows = band->n_rows[comp->plane];
 
-  arg (a, sizeof (cl_mem), &engine->staging);
+  arg (a, sizeof (cl_mem), &band->mem);
   arg_uint (a, band->base[comp->plane]);
   arg_uint (a, frame->planes[comp->plane].stride);
   arg_uint (a, width);
   arg_uint (a, rows);
   arg_uint (a, comp->pixel_stride);
   return (gsize) width * rows;
+}
+
+/* Which channel of a packed8 run each byte of a little-endian 32-bit word
+ * of its plane's rows holds (byte j in bits 8j.., 0xff: none), or ~0 when
+ * the rows cannot be read a word at a time: the words must be aligned, the
+ * rows whole words, and a pixel a divisor of a word. */
+static guint
+packed8_byte_channels (const ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const Band *band, guint first, guint n)
+{
+  const guint c0 = spec->components[first];
+  const ClhComponent *comp = &frame->components[c0];
+  const gsize row = (gsize) clh_component_width (frame, c0)
+      * comp->pixel_stride;
+  guint map = 0xffffffffu, i, j;
+
+  if (!engine->little_endian || band->base[comp->plane] % 4 != 0
+      || frame->planes[comp->plane].stride % 4 != 0 || row % 4 != 0
+      || row > clh_frame_plane_row_bytes (frame, comp->plane)
+      || (comp->pixel_stride != 1 && comp->pixel_stride != 2
+          && comp->pixel_stride != 4))
+    return ~0u;
+  for (i = 0; i < n; i++) {
+    const guint offset = frame->components[spec->components[first + i]].offset;
+
+    if (offset >= comp->pixel_stride)
+      return ~0u;
+    for (j = offset; j < 4; j += comp->pixel_stride) {
+      if (((map >> (8 * j)) & 0xff) != 0xff)
+        return ~0u;
+      map &= ~(0xffu << (8 * j));
+      map |= i << (8 * j);
+    }
+  }
+  return map;
+}
+
+/* The shift that maps an 8-bit value to its bin (bins a power of two over
+ * the full range), or 8: look the bin up in a table. */
+static guint
+packed8_bin_shift (const ClhHistogramSpec *spec)
+{
+  guint shift = 0;
+
+  if (spec->range_min != 0 || range_size (spec) != 256)
+    return 8;
+  while ((256u >> shift) > spec->bins)
+    shift++;
+  return (256u >> shift) == spec->bins ? shift : 8;
 }
 
 /* Channels [first, first + n) of the request, 8-bit components sharing a
@@ -560,23 +770,37 @@ count_packed8 (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const Band *band, guint first, guint n,
     GError **error)
 {
+  const guint map = packed8_byte_channels (engine, frame, spec, band, first,
+      n);
+  const ClhComponent *comp = &frame->components[spec->components[first]];
   guint offsets[4] = { 0 }, i;
   Args a = { engine->kernels[KERNEL_PACKED8], 0, CL_SUCCESS };
-  gsize samples;
+  gsize units;
 
   for (i = 0; i < n; i++)
     offsets[i] = frame->components[spec->components[first + i]].offset;
 
-  samples = arg_component_rows (&a, engine, frame, band,
+  units = arg_component_rows (&a, engine, frame, band,
       spec->components[first]);
+  if (map != ~0u) {
+    /* Words; four per load where rows are contiguous. */
+    units = units * comp->pixel_stride / 4;
+    if (frame->planes[comp->plane].stride
+        == clh_component_width (frame, spec->components[first])
+        * comp->pixel_stride)
+      units = (units + 3) / 4;
+  }
   arg_uint (&a, n);
   arg_uint4 (&a, offsets);
+  arg_uint (&a, map);
   arg_uint (&a, spec->range_min);
   arg_uint (&a, range_size (spec));
   arg_uint (&a, spec->bins);
+  arg_uint (&a, packed8_bin_shift (spec));
   arg_uint (&a, first * (spec->bins + 2));
-  return launch (engine, KERNEL_PACKED8, &a, n * (spec->bins + 2), samples,
-      error);
+  arg (&a, BIN_TABLE_BYTES, NULL);
+  return launch (engine, KERNEL_PACKED8, &a, n, spec->bins,
+      BIN_TABLE_BYTES, units, error);
 }
 
 /* Channel @channel of the request, one component of any storage, counted
@@ -588,7 +812,7 @@ count_component (ClhEngine *engine, const ClhFrame *frame,
 {
   const guint c = spec->components[channel];
   const ClhComponent *comp = &frame->components[c];
-  const guint window = window_for (engine, spec->bins);
+  const guint window = window_for (engine, KERNEL_COMPONENT, spec->bins);
   guint lo;
 
   for (lo = 0; lo < spec->bins; lo += window) {
@@ -607,7 +831,7 @@ count_component (ClhEngine *engine, const ClhFrame *frame,
     arg_uint (&a, n);
     arg_uint (&a, spec->bins + 2);
     arg_uint (&a, channel * (spec->bins + 2));
-    if (!launch (engine, KERNEL_COMPONENT, &a, n + 2, samples, error))
+    if (!launch (engine, KERNEL_COMPONENT, &a, 1, n, 0, samples, error))
       return FALSE;
   }
   return TRUE;
@@ -661,7 +885,7 @@ count_colour_band (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const Band *band, GError **error)
 {
   const guint n_bins = clh_histogram_spec_n_bins (spec);
-  const guint window = window_for (engine, n_bins);
+  const guint window = window_for (engine, KERNEL_COLOUR, n_bins);
   guint bases[4] = { 0 }, row0s[4] = { 0 }, pitches[4] = { 0 };
   guint offsets[4] = { 0 }, pstrides[4] = { 0 }, subs[4] = { 0 };
   guint i, lo;
@@ -681,7 +905,7 @@ count_colour_band (ClhEngine *engine, const ClhFrame *frame,
     const guint n = MIN (window, n_bins - lo);
     Args a = { engine->kernels[KERNEL_COLOUR], 0, CL_SUCCESS };
 
-    arg (&a, sizeof (cl_mem), &engine->staging);
+    arg (&a, sizeof (cl_mem), &band->mem);
     arg_uint (&a, band->y0);
     arg_uint (&a, frame->width);
     arg_uint (&a, band->rows);
@@ -702,27 +926,246 @@ count_colour_band (ClhEngine *engine, const ClhFrame *frame,
     arg_uint (&a, lo);
     arg_uint (&a, n);
     arg_uint (&a, n_bins + 2);
-    if (!launch (engine, KERNEL_COLOUR, &a, n + 2,
+    if (!launch (engine, KERNEL_COLOUR, &a, 1, n, 0,
             (gsize) frame->width * band->rows, error))
       return FALSE;
   }
   return TRUE;
 }
 
-static gboolean
-count_bands (ClhEngine *engine, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, GError **error)
+/* Bytes from the first byte of plane @p's first row to the last of its
+ * last row. */
+static gsize
+plane_extent (const ClhFrame *frame, guint p)
 {
-  const guint used = planes_used (frame, spec);
-  const guint band_rows = band_rows_for (engine, frame, used);
-  const cl_uint zero = 0;
-  Band band;
-  guint y;
+  return frame->planes[p].stride * (clh_frame_plane_rows (frame, p) - 1)
+      + clh_frame_plane_row_bytes (frame, p);
+}
 
-  band_layout (frame, used, 0, band_rows, &band);
-  if (!ensure_staging (engine, band.size, error))
+/* The engine host block holding every used plane, or NULL. */
+static HostBlock *
+find_host_block (ClhEngine *engine, const ClhFrame *frame, guint used)
+{
+  guint i, p;
+
+  for (i = 0; engine->host_blocks && i < engine->host_blocks->len; i++) {
+    HostBlock *block = &g_array_index (engine->host_blocks, HostBlock, i);
+    gboolean inside = TRUE;
+
+    for (p = 0; p < frame->n_planes && inside; p++)
+      inside = !(used & (1u << p))
+          || (frame->planes[p].data >= block->ptr
+          && frame->planes[p].data + plane_extent (frame, p)
+          <= block->ptr + block->size);
+    if (inside)
+      return block;
+  }
+  return NULL;
+}
+
+/* The whole frame as one band read where it lies, in @mem whose first byte
+ * is at @origin in host memory; FALSE if a plane lies beyond the kernels'
+ * 32-bit offsets. */
+static gboolean
+in_place_band (const ClhFrame *frame, guint used, cl_mem mem,
+    const guint8 *origin, Band *band)
+{
+  guint p;
+
+  band_layout (frame, used, 0, frame->height, band);
+  band->mem = mem;
+  for (p = 0; p < frame->n_planes; p++) {
+    const gsize offset = (used & (1u << p)) ?
+        (gsize) (frame->planes[p].data - origin) : 0;
+
+    if (offset + plane_extent (frame, p) > G_MAXUINT32)
+      return FALSE;
+    band->base[p] = offset;
+  }
+  return TRUE;
+}
+
+/* On a CPU device, a buffer over the host memory the used planes lie in,
+ * read there (CL_MEM_USE_HOST_PTR); NULL if planes lie a page or more
+ * apart, since such a gap may not be mapped. */
+static cl_mem
+wrap_host_planes (ClhEngine *engine, const ClhFrame *frame, guint used,
+    const guint8 **origin)
+{
+  const guint8 *start[CLH_MAX_PLANES] = { NULL }, *end[CLH_MAX_PLANES] = {
+    NULL }, *reach;
+  guint n = 0, i, j;
+  cl_mem mem;
+  cl_int ret;
+
+  /* The used planes' extents, by address. */
+  for (i = 0; i < frame->n_planes; i++) {
+    if (!(used & (1u << i)))
+      continue;
+    for (j = n++; j > 0 && start[j - 1] > frame->planes[i].data; j--) {
+      start[j] = start[j - 1];
+      end[j] = end[j - 1];
+    }
+    start[j] = frame->planes[i].data;
+    end[j] = start[j] + plane_extent (frame, i);
+  }
+  reach = end[0];
+  for (i = 1; i < n; i++) {
+    if (start[i] > reach && (gsize) (start[i] - reach) >= PAGE_SIZE)
+      return NULL;
+    reach = MAX (reach, end[i]);
+  }
+  mem = clCreateBuffer (engine->context, CL_MEM_READ_ONLY
+      | CL_MEM_USE_HOST_PTR, reach - start[0], (void *) start[0], &ret);
+  if (ret != CL_SUCCESS)
+    return NULL;
+  *origin = start[0];
+  return mem;
+}
+
+static gboolean
+host_block_init (ClhEngine *engine, HostBlock *block, gsize size,
+    GError **error)
+{
+  cl_int ret;
+
+  block->mem = clCreateBuffer (engine->context, CL_MEM_READ_ONLY
+      | CL_MEM_ALLOC_HOST_PTR, size, NULL, &ret);
+  if (!clh_cl_check (ret, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)", error))
     return FALSE;
-  /* Only at start-up or after a failure does this buffer need a clear. */
+  block->ptr = clEnqueueMapBuffer (engine->queue, block->mem, CL_TRUE,
+      CL_MAP_READ | CL_MAP_WRITE, 0, size, 0, NULL, NULL, &ret);
+  if (!clh_cl_check (ret, "clEnqueueMapBuffer", error)) {
+    g_clear_pointer (&block->mem, clReleaseMemObject);
+    return FALSE;
+  }
+  block->size = size;
+  return TRUE;
+}
+
+static void
+host_block_clear (ClhEngine *engine, HostBlock *block)
+{
+  if (!block->mem)
+    return;
+  clEnqueueUnmapMemObject (engine->queue, block->mem, block->ptr, 0, NULL,
+      NULL);
+  clFinish (engine->queue);
+  clReleaseMemObject (block->mem);
+  memset (block, 0, sizeof (*block));
+}
+
+/* Copies the used planes of @frame into the engine's staging host block
+ * and points @staged at them there. */
+static gboolean
+stage_frame (ClhEngine *engine, const ClhFrame *frame, guint used,
+    ClhFrame *staged, GError **error)
+{
+  Band whole;
+  guint p;
+
+  band_layout (frame, used, 0, frame->height, &whole);
+  if (engine->stage.size < whole.size) {
+    host_block_clear (engine, &engine->stage);
+    if (!host_block_init (engine, &engine->stage, whole.size, error))
+      return FALSE;
+  }
+  *staged = *frame;
+  for (p = 0; p < frame->n_planes; p++) {
+    if (!(used & (1u << p)))
+      continue;
+    memcpy (engine->stage.ptr + whole.base[p], frame->planes[p].data,
+        plane_extent (frame, p));
+    staged->planes[p].data = engine->stage.ptr + whole.base[p];
+  }
+  return TRUE;
+}
+
+/* Hands @block to the device for this frame's kernels. */
+static gboolean
+lend_host_block (ClhEngine *engine, HostBlock *block, GError **error)
+{
+  if (!clh_cl_check (clEnqueueUnmapMemObject (engine->queue, block->mem,
+              block->ptr, 0, NULL, phase_event (engine, PHASE_UPLOAD)),
+          "clEnqueueUnmapMemObject", error))
+    return FALSE;
+  engine->lent = block;
+  return TRUE;
+}
+
+/* Maps the lent block back for the host, at the same address (the
+ * caller's frame pointers point into it). @blocking: wait for it. */
+static gboolean
+return_host_block (ClhEngine *engine, gboolean blocking, GError **error)
+{
+  HostBlock *block = engine->lent;
+  guint8 *ptr;
+  cl_int ret;
+
+  if (!block)
+    return TRUE;
+  engine->lent = NULL;
+  ptr = clEnqueueMapBuffer (engine->queue, block->mem, blocking,
+      CL_MAP_READ | CL_MAP_WRITE, 0, block->size, 0, NULL,
+      phase_event (engine, PHASE_READBACK), &ret);
+  if (!clh_cl_check (ret, "clEnqueueMapBuffer", error))
+    return FALSE;
+  if (ptr != block->ptr) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_OPENCL,
+        "The OpenCL driver mapped host memory at %p, then at %p: frames in "
+        "it can no longer be read in place", block->ptr, ptr);
+    block->ptr = ptr;
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* The whole frame as one band the kernels read where it lies, when the
+ * transfer mode and the frame's memory allow it; may stage the frame
+ * (@staged). */
+static gboolean
+in_place_source (ClhEngine *engine, const ClhFrame *frame, guint used,
+    ClhFrame *staged, Band *band, GError **error)
+{
+  HostBlock *block;
+  const guint8 *origin;
+
+  if (engine->transfer == CLH_TRANSFER_COPY)
+    return FALSE;
+  block = find_host_block (engine, frame, used);
+  if (!block && engine->transfer == CLH_TRANSFER_STAGE
+      && !engine->host_unified) {
+    if (!stage_frame (engine, frame, used, staged, error))
+      return FALSE;
+    frame = staged;
+    block = &engine->stage;
+  }
+  if (block)
+    return in_place_band (frame, used, block->mem, block->ptr, band)
+        && lend_host_block (engine, block, error);
+  if (!engine->host_unified)
+    return FALSE;
+  engine->wrapped = wrap_host_planes (engine, frame, used, &origin);
+  return engine->wrapped
+      && in_place_band (frame, used, engine->wrapped, origin, band);
+}
+
+static gboolean
+count_band (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const Band *band, GError **error)
+{
+  return spec->count == CLH_COUNT_COMPONENTS ?
+      count_components_band (engine, frame, spec, band, error) :
+      count_colour_band (engine, frame, spec, band, error);
+}
+
+/* Clears this frame's histogram buffer if a failure or the start left it
+ * dirty, and has the frame's first launch clear the other. */
+static gboolean
+prepare_histogram (ClhEngine *engine, GError **error)
+{
+  const cl_uint zero = 0;
+
   if (engine->dirty[engine->current] > 0) {
     if (!clh_cl_check (clEnqueueFillBuffer (engine->queue,
                 engine->hist[engine->current], &zero, sizeof (zero), 0,
@@ -733,14 +1176,41 @@ count_bands (ClhEngine *engine, const ClhFrame *frame,
     engine->dirty[engine->current] = 0;
   }
   engine->zero_next = engine->dirty[1 - engine->current];
+  return TRUE;
+}
 
+static gboolean
+count_frame (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, GError **error)
+{
+  const guint used = planes_used (frame, spec);
+  ClhFrame staged;
+  Band band;
+  guint band_rows, y;
+  GError *why = NULL;
+
+  if (!prepare_histogram (engine, error))
+    return FALSE;
+  if (in_place_source (engine, frame, used, &staged, &band, &why)) {
+    if (engine->lent == &engine->stage)
+      frame = &staged;
+    return count_band (engine, frame, spec, &band, error)
+        && return_host_block (engine, FALSE, error);
+  }
+  if (why) {
+    g_propagate_error (error, why);
+    return FALSE;
+  }
+
+  band_rows = band_rows_for (engine, frame, used);
+  band_layout (frame, used, 0, band_rows, &band);
+  if (!ensure_staging (engine, band.size, error))
+    return FALSE;
   for (y = 0; y < frame->height; y += band_rows) {
     band_layout (frame, used, y, MIN (band_rows, frame->height - y), &band);
-    if (!upload_band (engine, frame, &band, error))
-      return FALSE;
-    if (spec->count == CLH_COUNT_COMPONENTS ?
-        !count_components_band (engine, frame, spec, &band, error) :
-        !count_colour_band (engine, frame, spec, &band, error))
+    band.mem = engine->staging;
+    if (!upload_band (engine, frame, &band, error)
+        || !count_band (engine, frame, spec, &band, error))
       return FALSE;
   }
   return TRUE;
@@ -819,8 +1289,9 @@ clh_engine_histogram (ClhEngine *engine, const ClhFrame *frame,
 
   clh_histogram_set_samples (histogram, spec, frame);
   engine->have_timings = FALSE;
-  if (count_bands (engine, frame, spec, error)
+  if (count_frame (engine, frame, spec, error)
       && read_back (engine, spec, histogram, error)) {
+    g_clear_pointer (&engine->wrapped, clReleaseMemObject);
     /* This buffer now holds the frame; the first launch cleared the other,
      * which the next frame uses. */
     engine->dirty[engine->current] = (gsize) clh_histogram_spec_n_channels
@@ -832,9 +1303,12 @@ clh_engine_histogram (ClhEngine *engine, const ClhFrame *frame,
     return TRUE;
   }
 
-  /* Uploads may still read the caller's memory: let them end first. Which
-   * counters are clear is unknown now: the next frames clear them. */
+  /* Uploads may still read the caller's memory: let them end first, and
+   * give the caller its memory back. Which counters are clear is unknown
+   * now: the next frames clear them. */
   clFinish (engine->queue);
+  return_host_block (engine, TRUE, NULL);
+  g_clear_pointer (&engine->wrapped, clReleaseMemObject);
   release_events (engine);
   engine->dirty[0] = engine->dirty[1] = HIST_COUNTERS;
   return FALSE;

@@ -5,6 +5,7 @@
 
 #include "clh-cl.h"
 #include "clh-frame.h"
+#include "clh-launch.h"
 
 G_BEGIN_DECLS
 
@@ -26,14 +27,44 @@ typedef struct {
   guint64 span_ns;
 } ClhTimings;
 
+/**
+ * ClhTransfer:
+ * @CLH_TRANSFER_AUTO: the kernel reads the frame where it lies when it can
+ *   (clh_engine_alloc_host() memory; any host memory on a CPU device),
+ *   otherwise the frame is copied to the device
+ * @CLH_TRANSFER_COPY: always copy the frame's rows to a device buffer
+ *   (clEnqueueWriteBuffer, from wherever they are)
+ * @CLH_TRANSFER_STAGE: as @CLH_TRANSFER_AUTO, but a frame in ordinary
+ *   memory is first copied on the host into engine host memory and read
+ *   there
+ *
+ * How a frame reaches the device.
+ */
+typedef enum {
+  CLH_TRANSFER_AUTO,
+  CLH_TRANSFER_COPY,
+  CLH_TRANSFER_STAGE,
+} ClhTransfer;
+
 ClhEngine *clh_engine_new (const gchar *device_spec, GError **error);
 void clh_engine_free (ClhEngine *engine);
 
 const gchar *clh_engine_get_device_name (const ClhEngine *engine);
 const gchar *clh_engine_get_platform_name (const ClhEngine *engine);
+gchar *clh_engine_get_driver_version (const ClhEngine *engine);
 
 gboolean clh_engine_histogram (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, ClhHistogram *histogram, GError **error);
+
+gpointer clh_engine_alloc_host (ClhEngine *engine, gsize size,
+    GError **error);
+void clh_engine_free_host (ClhEngine *engine, gpointer memory);
+
+void clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer);
+void clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch);
+gboolean clh_engine_get_last_launch (const ClhEngine *engine,
+    ClhLaunch *launch);
+const ClhDeviceLimits *clh_engine_get_device_limits (const ClhEngine *engine);
 
 void clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes);
 

@@ -3,16 +3,19 @@
  * clhistogram kernels (OpenCL C 1.2).
  *
  * Every kernel privatizes the histogram per work-group: local memory holds
- * n_copies replicated sub-histograms, and work-item i counts into copy
- * (i % n_copies). Replication spreads a frame of one value over several
- * addresses instead of serializing the whole work-group on one counter;
- * each copy is padded by one counter so that a bin of consecutive copies
- * lies in consecutive local-memory banks. Counters are 32-bit: a frame has
- * at most 2^28 samples per channel, so none can wrap (the 8-bit
+ * n_copies sub-histograms copy_stride counters apart, and work-item i
+ * counts into copy (i % n_copies). One copy is seed 000's local histogram;
+ * a few replicate it, so that a frame of one value spreads over several
+ * addresses instead of serializing the work-group on one counter; one copy
+ * per work-item needs no atomics at all. A copy_stride of the copy's
+ * length + 1 puts the same bin of consecutive copies in different
+ * local-memory banks (the paper's padding); with 16 x k bins and no padding
+ * they fall in one or two of the 32 banks. Counters are 32-bit: a
+ * frame has at most 2^28 samples per channel, so none can wrap (the 8-bit
  * per-work-item counters of the tutorials this grew from wrap on 256 equal
  * samples).
  *
- * A channel's counters are [window bins..., below, above]: a launch counts
+ * A channel's global counters are [bins..., below, above]: a launch counts
  * the bins [window_lo, window_lo + window_n) of each channel, so that
  * histograms larger than local memory are counted in several passes, and
  * samples outside [range_min, range_min + range_size) into below and above
@@ -25,8 +28,9 @@
  * needs no separate clear command.
  *
  * Frames arrive as their planes, copied as they are (row padding included)
- * into one device buffer; kernels address samples by plane base, row pitch,
- * component offset and pixel stride.
+ * into one device buffer, or read where they lie in host memory; kernels
+ * address samples by plane base, row pitch, component offset and pixel
+ * stride.
  */
 
 #define SAMPLE_8 0
@@ -43,8 +47,19 @@
 #define COLOR_YUV_BT601 1
 
 /* The copy this work-item counts into. */
-#define MY_COPY(sub, n_copies, n_counters) \
-  ((sub) + (get_local_id (0) % (n_copies)) * ((n_counters) + 1))
+#define MY_COPY(sub, n_copies, copy_stride) \
+  ((sub) + (get_local_id (0) % (n_copies)) * (copy_stride))
+
+/* Adds one to a counter of this work-item's copy: atomically unless the copy
+ * is the work-item's own. */
+static void
+increment (local uint *counter, uint n_copies)
+{
+  if (n_copies == get_local_size (0))
+    *counter += 1;
+  else
+    atomic_inc (counter);
+}
 
 /* Clears the other histogram buffer for the next frame. */
 static void
@@ -54,65 +69,156 @@ zero_next_histogram (global uint *zero_buf, uint n_zero)
     zero_buf[i] = 0;
 }
 
+/* Local memory: n_copies copies of n_channels x window_n bins, copy_stride
+ * counters apart, then the below and above counters of each channel,
+ * shared by all copies (out-of-range samples are rare, and keeping them
+ * out of the copies keeps a copy exactly as long as its bins, the layout
+ * of the paper's padding study). */
+#define OUTSIDE(sub, n_copies, copy_stride) \
+  ((sub) + (n_copies) * (copy_stride))
+
 static void
-zero_sub_histograms (local uint *sub, uint n_copies, uint n_counters)
+zero_sub_histograms (local uint *sub, uint n_copies, uint copy_stride,
+    uint n_channels)
 {
-  const uint n = n_copies * (n_counters + 1);
+  const uint n = n_copies * copy_stride + 2 * n_channels;
 
   for (uint i = get_local_id (0); i < n; i += get_local_size (0))
     sub[i] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 
-/* Channel c's window is local counters [c * (window_n + 2), ...) and global
- * counters [c * channel_stride + window_lo, ...); its below and above
- * counters follow the window locally and sit at channel_stride - 2 and - 1
- * globally. */
+/* Sums the copies and adds each non-zero counter to the global histogram,
+ * where channel c's window is counters [c * channel_stride + window_lo,
+ * ...) and its below and above counters sit at channel_stride - 2 and
+ * - 1. */
 static void
-merge_sub_histograms (local const uint *sub, uint n_copies, uint n_channels,
-    uint window_lo, uint window_n, uint channel_stride, global uint *hist)
+merge_sub_histograms (local const uint *sub, uint n_copies, uint copy_stride,
+    uint n_channels, uint window_lo, uint window_n, uint channel_stride,
+    global uint *hist)
 {
-  const uint per_channel = window_n + 2;
-  const uint n_counters = n_channels * per_channel;
+  const uint n_counters = n_channels * window_n;
+  local const uint *outside = OUTSIDE (sub, n_copies, copy_stride);
 
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (uint i = get_local_id (0); i < n_counters; i += get_local_size (0)) {
-    const uint c = i / per_channel, j = i - c * per_channel;
-    uint sum = 0;
+  for (uint i = get_local_id (0); i < n_counters + 2 * n_channels;
+      i += get_local_size (0)) {
+    uint sum = 0, at;
 
-    for (uint r = 0; r < n_copies; r++)
-      sum += sub[r * (n_counters + 1) + i];
-    if (sum == 0)
-      continue;
-    if (j < window_n)
-      atomic_add (&hist[c * channel_stride + window_lo + j], sum);
-    else
-      atomic_add (&hist[c * channel_stride + channel_stride - 2 + j - window_n],
-          sum);
+    if (i < n_counters) {
+      const uint c = i / window_n;
+
+      for (uint r = 0; r < n_copies; r++)
+        sum += sub[r * copy_stride + i];
+      at = c * channel_stride + window_lo + i - c * window_n;
+    } else {
+      const uint e = i - n_counters;
+
+      sum = outside[e];
+      at = (e / 2) * channel_stride + channel_stride - 2 + (e & 1);
+    }
+    if (sum != 0)
+      atomic_add (&hist[at], sum);
   }
 }
 
-/* Counts value v of a channel whose local counters start at 'mine':
- * out-of-range values into below/above (first pass only), in-range ones
- * into their bin if the bin is in this pass's window. */
+/* Counts value v of a channel whose bins start at 'mine' and whose below
+ * and above counters are outside[0] and [1]: out-of-range values in the
+ * first pass only, in-range ones if their bin is in this pass's window. */
 static void
-count_value (local uint *mine, uint v, uint range_min, uint range_size,
-    uint bins, uint window_lo, uint window_n)
+count_value (local uint *mine, local uint *outside, uint v, uint range_min,
+    uint range_size, uint bins, uint window_lo, uint window_n, uint n_copies)
 {
   if (v < range_min) {
     if (window_lo == 0)
-      atomic_inc (&mine[window_n]);
+      atomic_inc (&outside[0]);
     return;
   }
   const uint d = v - range_min;
   if (d >= range_size) {
     if (window_lo == 0)
-      atomic_inc (&mine[window_n + 1]);
+      atomic_inc (&outside[1]);
     return;
   }
   const uint bin = (uint) (((ulong) d * bins) / range_size) - window_lo;
   if (bin < window_n)
-    atomic_inc (&mine[bin]);
+    increment (&mine[bin], n_copies);
+}
+
+/* Bins of the 256 8-bit values for a range and a number of bins: the bin,
+ * or bins for values below the range and bins + 1 above it. */
+static void
+fill_bin_table (local ushort *table, uint range_min, uint range_size,
+    uint bins)
+{
+  for (uint v = get_local_id (0); v < 256; v += get_local_size (0)) {
+    uint bin = bins + 1;
+
+    if (v < range_min)
+      bin = bins;
+    else if (v - range_min < range_size)
+      bin = (v - range_min) * bins / range_size;
+    table[v] = (ushort) bin;
+  }
+}
+
+/* What the 8-bit kernel's loops share. */
+typedef struct {
+  local uint *mine;
+  local uint *outside;
+  local const ushort *table;
+  uint bins;
+  uint bin_shift;
+  uint byte_channels;
+  uint n_copies;
+} Counter8;
+
+/* Counts 8-bit value v of channel c: its bin is v >> bin_shift when
+ * bin_shift < 8 (bins a power of two over the full range), else the
+ * table's. */
+static void
+count8 (const Counter8 *k, uint c, uint v)
+{
+  const uint bin = k->bin_shift < 8 ? v >> k->bin_shift : k->table[v];
+
+  if (bin < k->bins)
+    increment (&k->mine[c * k->bins + bin], k->n_copies);
+  else
+    atomic_inc (&k->outside[2 * c + bin - k->bins]);
+}
+
+/* Counts the four bytes of a 32-bit word (byte j = bits 8j.., the device
+ * is little-endian): byte j belongs to the channel in byte j of
+ * byte_channels, or to none (0xff). */
+static void
+count_word (const Counter8 *k, uint word)
+{
+#pragma unroll
+  for (uint j = 0; j < 4; j++) {
+    const uint c = (k->byte_channels >> (8 * j)) & 0xff;
+
+    if (c < 4)
+      count8 (k, c, (word >> (8 * j)) & 0xff);
+  }
+}
+
+/* The words [0, n) of a plane whose rows are contiguous, four at a time. */
+static void
+count_words_contiguous (const Counter8 *k, global const uint *words, uint n)
+{
+  const uint n4 = n / 4;
+  uint i;
+
+  for (i = get_global_id (0); i < n4; i += get_global_size (0)) {
+    const uint4 q = vload4 (i, words);
+
+    count_word (k, q.s0);
+    count_word (k, q.s1);
+    count_word (k, q.s2);
+    count_word (k, q.s3);
+  }
+  for (i = n4 * 4 + get_global_id (0); i < n; i += get_global_size (0))
+    count_word (k, words[i]);
 }
 
 /*
@@ -120,39 +226,60 @@ count_value (local uint *mine, uint v, uint range_min, uint range_size,
  * stride and no subsampling (GRAY8, RGB, RGBA and their orders, a Y plane,
  * an NV12 UV plane): every pixel is read once for all its channels. Rows
  * are [0, rows) of the plane at 'base'; bins <= 256, one pass.
+ *
+ * With byte_channels != ~0 (the host has checked that rows are whole 32-bit
+ * words at 4-byte aligned addresses, and a pixel stride of 1, 2 or 4) the
+ * plane is read a word at a time, four words per load where rows are
+ * contiguous; otherwise a byte per sample with the frame's offsets. table
+ * is local memory for 256 bins, a kernel argument: as a kernel-scope local
+ * array passed to a function it read as zeros on PoCL 3.1.
  */
 kernel void
 histogram_packed8 (global const uchar *src, uint base, uint pitch,
     uint width, uint rows, uint pixel_stride, uint n_channels,
-    uint4 offsets, uint range_min, uint range_size, uint bins,
-    uint hist_base, uint n_copies, local uint *sub, global uint *hist,
+    uint4 offsets, uint byte_channels, uint range_min, uint range_size,
+    uint bins, uint bin_shift, uint hist_base, local ushort *table,
+    uint n_copies, uint copy_stride, local uint *sub, global uint *hist,
     global uint *zero_buf, uint n_zero)
 {
-  const uint per_channel = bins + 2;
-  local uint *mine = MY_COPY (sub, n_copies, n_channels * per_channel);
-  const uint n = width * rows;
+  const Counter8 k = {
+    MY_COPY (sub, n_copies, copy_stride), OUTSIDE (sub, n_copies,
+        copy_stride), table, bins, bin_shift, byte_channels, n_copies
+  };
 
   zero_next_histogram (zero_buf, n_zero);
-  zero_sub_histograms (sub, n_copies, n_channels * per_channel);
+  if (bin_shift >= 8)
+    fill_bin_table (table, range_min, range_size, bins);
+  zero_sub_histograms (sub, n_copies, copy_stride, n_channels);
 
-  for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
-    const uint y = i / width, x = i - y * width;
-    global const uchar *p = src + base + y * pitch + x * pixel_stride;
+  if (byte_channels != 0xffffffffu) {
+    global const uint *words = (global const uint *) (src + base);
+    const uint row_words = width * pixel_stride / 4, pitch_words = pitch / 4;
+    const uint n = row_words * rows;
 
-    count_value (mine, p[offsets.s0], range_min, range_size, bins, 0, bins);
-    if (n_channels > 1)
-      count_value (mine + per_channel, p[offsets.s1], range_min, range_size,
-          bins, 0, bins);
-    if (n_channels > 2)
-      count_value (mine + 2 * per_channel, p[offsets.s2], range_min,
-          range_size, bins, 0, bins);
-    if (n_channels > 3)
-      count_value (mine + 3 * per_channel, p[offsets.s3], range_min,
-          range_size, bins, 0, bins);
+    if (pitch_words == row_words) {
+      count_words_contiguous (&k, words, n);
+    } else {
+      for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
+        const uint y = i / row_words, x = i - y * row_words;
+        count_word (&k, words[y * pitch_words + x]);
+      }
+    }
+  } else {
+    const uint n = width * rows;
+
+    for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
+      const uint y = i / width, x = i - y * width;
+      global const uchar *p = src + base + y * pitch + x * pixel_stride;
+
+      for (uint c = 0; c < n_channels; c++)
+        count8 (&k, c, p[c == 0 ? offsets.s0 : c == 1 ? offsets.s1 :
+                c == 2 ? offsets.s2 : offsets.s3]);
+    }
   }
 
-  merge_sub_histograms (sub, n_copies, n_channels, 0, bins, per_channel,
-      hist + hist_base);
+  merge_sub_histograms (sub, n_copies, copy_stride, n_channels, 0, bins,
+      bins + 2, hist + hist_base);
 }
 
 static uint
@@ -176,23 +303,25 @@ histogram_component (global const uchar *src, uint base, uint pitch,
     uint width, uint rows, uint pixel_stride, uint offset, uint sample,
     uint shift, uint mask, uint range_min, uint range_size, uint bins,
     uint window_lo, uint window_n, uint channel_stride, uint hist_base,
-    uint n_copies, local uint *sub, global uint *hist, global uint *zero_buf,
-    uint n_zero)
+    uint n_copies, uint copy_stride, local uint *sub, global uint *hist,
+    global uint *zero_buf, uint n_zero)
 {
-  local uint *mine = MY_COPY (sub, n_copies, window_n + 2);
+  local uint *mine = MY_COPY (sub, n_copies, copy_stride);
+  local uint *outside = OUTSIDE (sub, n_copies, copy_stride);
   const uint n = width * rows;
 
   zero_next_histogram (zero_buf, n_zero);
-  zero_sub_histograms (sub, n_copies, window_n + 2);
+  zero_sub_histograms (sub, n_copies, copy_stride, 1);
 
   for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
     const uint y = i / width, x = i - y * width;
     const uint v = (load_sample (src + base + y * pitch + offset
             + x * pixel_stride, sample) >> shift) & mask;
-    count_value (mine, v, range_min, range_size, bins, window_lo, window_n);
+    count_value (mine, outside, v, range_min, range_size, bins, window_lo,
+        window_n, n_copies);
   }
 
-  merge_sub_histograms (sub, n_copies, 1, window_lo, window_n,
+  merge_sub_histograms (sub, n_copies, copy_stride, 1, window_lo, window_n,
       channel_stride, hist + hist_base);
 }
 
@@ -250,13 +379,15 @@ histogram_colour (global const uchar *src, uint y0, uint width, uint rows,
     uint4 subs, uint has_alpha, uint color, uint count, uint bins,
     uint range_min, uint range_size, uint min_saturation, uint min_value,
     uint window_lo, uint window_n, uint channel_stride, uint n_copies,
-    local uint *sub, global uint *hist, global uint *zero_buf, uint n_zero)
+    uint copy_stride, local uint *sub, global uint *hist,
+    global uint *zero_buf, uint n_zero)
 {
-  local uint *mine = MY_COPY (sub, n_copies, window_n + 2);
+  local uint *mine = MY_COPY (sub, n_copies, copy_stride);
+  local uint *outside = OUTSIDE (sub, n_copies, copy_stride);
   const uint n = width * rows;
 
   zero_next_histogram (zero_buf, n_zero);
-  zero_sub_histograms (sub, n_copies, window_n + 2);
+  zero_sub_histograms (sub, n_copies, copy_stride, 1);
 
   for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
     const uint dy = i / width, x = i - dy * width, y = y0 + dy;
@@ -274,8 +405,8 @@ histogram_colour (global const uchar *src, uint y0, uint width, uint rows,
           (uint) max (max (r, g), b);
       if (count == COUNT_MAX && has_alpha)
         value = max (value, (uint) COMPONENT_BYTE (3, x, y));
-      count_value (mine, value, range_min, range_size, bins, window_lo,
-          window_n);
+      count_value (mine, outside, value, range_min, range_size, bins,
+          window_lo, window_n, n_copies);
       continue;
     }
 
@@ -292,9 +423,9 @@ histogram_colour (global const uchar *src, uint y0, uint width, uint rows,
     }
     bin -= window_lo;
     if (bin < window_n)
-      atomic_inc (&mine[bin]);
+      increment (&mine[bin], n_copies);
   }
 
-  merge_sub_histograms (sub, n_copies, 1, window_lo, window_n,
+  merge_sub_histograms (sub, n_copies, copy_stride, 1, window_lo, window_n,
       channel_stride, hist);
 }

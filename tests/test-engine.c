@@ -3,7 +3,8 @@
  * format x mode x {1, odd, maximum bins} x odd sizes x contents, padded
  * strides, ranges with samples below and above, hue masks, uploads in
  * bands, the largest frame, all 2^24 colours, device selection and invalid
- * requests. */
+ * requests; every kernel strategy and launch configuration, the launch
+ * model, and frames in engine host memory. */
 #include <string.h>
 
 #include "clh-engine.h"
@@ -106,8 +107,13 @@ test_format (gconstpointer data)
   };
   guint s;
 
-  for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+  /* Alternately read where the frame lies (on a CPU device) and copied. */
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    clh_engine_set_transfer (engine, s % 2 ? CLH_TRANSFER_COPY :
+        CLH_TRANSFER_AUTO);
     check_format (format, sizes[s][0], sizes[s][1], sizes[s][2]);
+  }
+  clh_engine_set_transfer (engine, CLH_TRANSFER_AUTO);
 }
 
 /* range-min/range-max: uniform bins over the range, samples outside it
@@ -189,12 +195,196 @@ test_bands (void)
   static const gsize limits[] = { 1, 5000, 100000 };
   guint f, l;
 
+  /* Frames read in place are not banded. */
+  clh_engine_set_transfer (engine, CLH_TRANSFER_COPY);
   for (l = 0; l < G_N_ELEMENTS (limits); l++) {
     clh_engine_set_staging_limit (engine, limits[l]);
     for (f = 0; f < G_N_ELEMENTS (formats); f++)
       check_format (formats[f], 601, 479, 13);
   }
   clh_engine_set_staging_limit (engine, 64u << 20);
+  clh_engine_set_transfer (engine, CLH_TRANSFER_AUTO);
+}
+
+/* Frames that exercise each way the kernels read samples: whole 32-bit
+ * words of contiguous rows (GRAY8, RGBA, NV12's planes), of padded rows,
+ * and of 2-byte pixels (YUY2); bytes (RGB, odd widths); colours (I420);
+ * 16-bit components. */
+static const struct {
+  const gchar *format;
+  const gchar *mode;
+  guint width, height, extra_stride;
+} read_cases[] = {
+  {"GRAY8", "luma", 64, 37, 0}, {"GRAY8", "luma", 61, 37, 0},
+  {"GRAY8", "luma", 64, 37, 12}, {"RGBA", "channels", 40, 33, 0},
+  {"BGRx", "channels", 40, 33, 8}, {"NV12", "channels", 48, 30, 0},
+  {"YUY2", "channels", 48, 30, 0}, {"RGB", "channels", 41, 29, 0},
+  {"I420", "hue", 48, 30, 0}, {"GRAY16_LE", "channels", 40, 30, 4},
+};
+
+/* Each read case, on every content, with @bins bins, and with a range
+ * that leaves samples below and above when @ranged. */
+static void
+check_read_cases (guint bins, gboolean ranged, const gchar *what)
+{
+  ClhTestContent content;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (read_cases); i++)
+    for (content = 0; content < CLH_TEST_N_CONTENTS; content++) {
+      ClhTestFrame *t = clh_test_frame_new (read_cases[i].format,
+          read_cases[i].width, read_cases[i].height,
+          read_cases[i].extra_stride, content, i);
+      const gboolean hue = g_str_equal (read_cases[i].mode, "hue");
+      ClhHistogramSpec spec;
+      gchar *name = g_strdup_printf ("%s: %s %ux%u+%u %s, %u bins%s", what,
+          read_cases[i].format, read_cases[i].width, read_cases[i].height,
+          read_cases[i].extra_stride, clh_test_content_name (content),
+          bins, ranged ? ", ranged" : "");
+
+      g_assert_true (clh_reference_spec (t->klass, &t->frame,
+              read_cases[i].mode, hue ? MIN (bins, 180) : bins, &spec));
+      if (ranged && !hue) {
+        spec.range_min = 1;
+        spec.range_max = t->frame.depth > 8 ? 40000 : 200;
+      }
+      check_spec (&t->frame, &spec, name);
+      g_free (name);
+      clh_test_frame_free (t);
+    }
+}
+
+/* Every kernel strategy, padded or not, at the model's configuration and
+ * at fixed ones that give work-items many samples each (one group) or
+ * leave some idle, is bit-exact. */
+static void
+test_variants (void)
+{
+  static const ClhVariant variants[] = {
+    CLH_VARIANT_LOCAL_ATOMICS, CLH_VARIANT_REPLICATED,
+    CLH_VARIANT_PER_WORK_ITEM,
+  };
+  static const guint configs[][2] = { {0, 0}, {32, 1}, {64, 3} };
+  static const guint bins[] = { 1, 7, 16, 256 };
+  guint v, pad, c, b;
+
+  for (v = 0; v < G_N_ELEMENTS (variants); v++)
+    for (pad = 0; pad < 2; pad++)
+      for (c = 0; c < G_N_ELEMENTS (configs); c++) {
+        const ClhLaunch launch = { variants[v], configs[c][0],
+          configs[c][1], 0, pad
+        };
+        ClhLaunch used;
+        gchar *what = g_strdup_printf ("%s, padding %u, K %u L %u",
+            clh_variant_name (variants[v]), pad, configs[c][0],
+            configs[c][1]);
+
+        clh_engine_set_launch (engine, &launch);
+        for (b = 0; b < G_N_ELEMENTS (bins); b++)
+          check_read_cases (bins[b], b % 2 == 1, what);
+        g_assert_true (clh_engine_get_last_launch (engine, &used));
+        g_assert_cmpint (used.variant, ==, variants[v]);
+        g_assert_cmpint (used.padding, ==, pad);
+        if (configs[c][0])
+          g_assert_cmpuint (used.work_group_size, ==, configs[c][0]);
+        g_free (what);
+      }
+  clh_engine_set_launch (engine, NULL);
+}
+
+/* The paper's model picks what the paper picked: on a Tesla C1060 (30
+ * SMs, 16 KiB of shared memory, 8 blocks and 1024 threads per SM),
+ * per-thread padded sub-histograms of 16 bins, K = 224 threads in L = 30
+ * blocks (table 2's last row). */
+static void
+test_launch_model (void)
+{
+  const ClhDeviceLimits c1060 = { 30, 512, 32, 16384, 16384, 0, 8, 1024 };
+  ClhLaunch launch = { CLH_VARIANT_PER_WORK_ITEM, 0, 0, 0, 1 };
+
+  clh_launch_model (&c1060, CLH_VARIANT_PER_WORK_ITEM, 16, 0, &launch);
+  g_assert_cmpuint (launch.work_group_size, ==, 224);
+  g_assert_cmpuint (launch.n_groups, ==, 30);
+  g_assert_cmpuint (launch.n_copies, ==, 224);
+  /* (224 x 17 x 4 bytes): one block per SM; 64 threads would let three
+   * blocks share it, 192 active threads, not more than 192. */
+  g_assert_cmpuint (clh_launch_groups_per_unit (&c1060, 224,
+          clh_launch_local_bytes (224, clh_launch_copy_stride (16, TRUE))),
+      ==, 1);
+  g_assert_cmpuint (clh_launch_groups_per_unit (&c1060, 64,
+          clh_launch_local_bytes (64, clh_launch_copy_stride (16, TRUE))),
+      ==, 3);
+  /* Fixed parts are kept; copies that do not fit local memory shrink. */
+  launch = (ClhLaunch) { CLH_VARIANT_PER_WORK_ITEM, 512, 7, 0, 0 };
+  clh_launch_model (&c1060, CLH_VARIANT_PER_WORK_ITEM, 256, 0, &launch);
+  g_assert_cmpuint (launch.work_group_size, ==, 512);
+  g_assert_cmpuint (launch.n_groups, ==, 7);
+  g_assert_cmpuint (launch.n_copies, ==, 16);
+}
+
+/* Frames in engine host memory are read where they lie (or copied, or a
+ * frame in ordinary memory staged through it), bit-exact, and the host
+ * gets its memory back unchanged and writable: a frame rewritten in place
+ * is counted afresh. */
+static void
+test_host_memory (void)
+{
+  static const ClhTransfer transfers[] = {
+    CLH_TRANSFER_AUTO, CLH_TRANSFER_COPY, CLH_TRANSFER_STAGE,
+  };
+  static const gchar *const formats[][2] = {
+    {"GRAY8", "luma"}, {"RGBA", "channels"}, {"NV12", "channels"},
+    {"I420", "hue"}, {"GRAY16_LE", "channels"},
+  };
+  GError *err = NULL;
+  guint f, t, p, round;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (t = 0; t < G_N_ELEMENTS (transfers); t++) {
+      ClhTestFrame *src = clh_test_frame_new (formats[f][0], 123, 45, 5,
+          CLH_TEST_RANDOM, f);
+      ClhFrame frame = src->frame;
+      ClhHistogramSpec spec;
+      gsize offset[CLH_MAX_PLANES], size = 0;
+      guint8 *block, *copy;
+      gchar *what;
+
+      /* The planes one after the other in one block, as a pool lays them. */
+      for (p = 0; p < frame.n_planes; p++) {
+        offset[p] = size;
+        size += frame.planes[p].stride * (clh_frame_plane_rows (&frame,
+                p) + 1);
+      }
+      block = clh_engine_alloc_host (engine, size, &err);
+      g_assert_no_error (err);
+      for (p = 0; p < frame.n_planes; p++) {
+        memcpy (block + offset[p], src->frame.planes[p].data,
+            frame.planes[p].stride * clh_frame_plane_rows (&frame, p));
+        frame.planes[p].data = block + offset[p];
+      }
+      copy = g_memdup2 (block, size);
+      g_assert_true (clh_reference_spec (src->klass, &frame, formats[f][1],
+              64, &spec));
+      clh_engine_set_transfer (engine, transfers[t]);
+      for (round = 0; round < 3; round++) {
+        what = g_strdup_printf ("%s in host memory, transfer %u, round %u",
+            formats[f][0], transfers[t], round);
+        check_spec (&frame, &spec, what);
+        g_assert_cmpmem (block, size, copy, size);
+        /* Rewrite the frame where it lies: the next count must see it. */
+        for (p = 0; p < size; p++)
+          block[p] = copy[p] = (guint8) (copy[p] * 7 + round + 1);
+        g_free (what);
+      }
+      what = g_strdup_printf ("%s in ordinary memory, transfer %u",
+          formats[f][0], transfers[t]);
+      check_spec (&src->frame, &spec, what);
+      g_free (what);
+      clh_engine_set_transfer (engine, CLH_TRANSFER_AUTO);
+      g_free (copy);
+      clh_engine_free_host (engine, block);
+      clh_test_frame_free (src);
+    }
 }
 
 /* Every 24-bit colour once through each colour count, so the kernels'
@@ -419,6 +609,9 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/ranges", test_ranges);
   g_test_add_func ("/engine/hue-masks", test_hue_masks);
   g_test_add_func ("/engine/bands", test_bands);
+  g_test_add_func ("/engine/variants", test_variants);
+  g_test_add_func ("/engine/launch-model", test_launch_model);
+  g_test_add_func ("/engine/host-memory", test_host_memory);
   g_test_add_func ("/engine/thin", test_thin);
   g_test_add_func ("/engine/reference-hue-range", test_reference_hue_range);
   g_test_add_func ("/engine/all-colours", test_all_colours);
