@@ -9,10 +9,11 @@
  *
  *   e2e       host frame to bins in host memory, wall clock, profiling off,
  *             for each way a frame reaches the device: from ordinary
- *             (pageable) memory copied by the driver or staged through
- *             pinned memory, and from engine (pinned) host memory copied or
- *             read in place; then the same with OpenCL profiling for the
- *             device times of kernel (frame on the device), upload and
+ *             (pageable) memory as the engine chooses, copied by the
+ *             driver, or staged through pinned memory; from engine (pinned)
+ *             host memory as the engine chooses, copied, or read in place;
+ *             then the same with OpenCL profiling for the device times of
+ *             kernel (frame on the device on copy paths), upload and
  *             readback
  *   variants  kernel time of each strategy at its modelled configuration
  *   sweep     kernel time over work-group sizes K x group counts L, against
@@ -55,10 +56,12 @@ typedef struct {
 } Path;
 
 static const Path paths[] = {
+  {"pageable", MEMORY_PAGEABLE, CLH_TRANSFER_AUTO},
   {"pageable-copy", MEMORY_PAGEABLE, CLH_TRANSFER_COPY},
   {"pageable-stage", MEMORY_PAGEABLE, CLH_TRANSFER_STAGE},
+  {"pinned", MEMORY_PINNED, CLH_TRANSFER_AUTO},
   {"pinned-copy", MEMORY_PINNED, CLH_TRANSFER_COPY},
-  {"pinned-in-place", MEMORY_PINNED, CLH_TRANSFER_AUTO},
+  {"pinned-in-place", MEMORY_PINNED, CLH_TRANSFER_IN_PLACE},
 };
 
 /* The frames of a case, in ordinary memory and in engine host memory,
@@ -564,8 +567,9 @@ run_variants (GPtrArray *sets, guint passes, GString *json)
 }
 
 /* The paper's study: padding off and on, for the per-work-item variant
- * (the paper's kernel) and the replicated one, at the model's
- * configuration for each. */
+ * (the paper's kernel), the replicated one and local atomics (one copy:
+ * padding cannot matter; its row shows one value against uniform frames
+ * for every bin count), at the model's configuration for each. */
 static void
 run_padding (const gchar *real_gray, guint n_frames, guint passes,
     GString *json)
@@ -574,6 +578,7 @@ run_padding (const gchar *real_gray, guint n_frames, guint passes,
   static const gchar *const contents[] = { "uniform", "one-value", "real" };
   static const ClhVariant studied[] = {
     CLH_VARIANT_PER_WORK_ITEM, CLH_VARIANT_REPLICATED,
+    CLH_VARIANT_LOCAL_ATOMICS,
   };
   gboolean first = TRUE;
   guint b, k, v;
@@ -588,7 +593,7 @@ run_padding (const gchar *real_gray, guint n_frames, guint passes,
     for (k = 0; k < G_N_ELEMENTS (contents); k++) {
       if (k == 2 && !real_gray)
         continue;
-      printf ("%-14s %-10s", clh_variant_name (studied[v]), contents[k]);
+          printf ("%-14s %-10s", clh_variant_name (studied[v]), contents[k]);
       for (b = 0; b < G_N_ELEMENTS (bins); b++) {
         const Case c = { "GRAY8", "luma", 600, 480, contents[k], real_gray,
           bins[b]
@@ -729,12 +734,13 @@ main (int argc, char **argv)
 
   run_e2e (cases, n_frames, passes, json);
 
-  /* 600x480 GRAY8 and RGBA, uniform and one value: the anchors' frames. */
+  /* GRAY8 and RGBA: 600x480 uniform and one value (the anchors' frames),
+   * 1920x1080 uniform. */
   for (k = 0; k < cases->len; k++) {
     const Case *c = g_ptr_array_index (cases, k);
 
-    if (c->width == 600 && !g_str_equal (c->format, "NV12")
-        && !g_str_equal (c->content, "real"))
+    if (!g_str_equal (c->format, "NV12") && !g_str_equal (c->content, "real")
+        && (c->width == 600 || g_str_equal (c->content, "uniform")))
       g_ptr_array_add (sets, frame_set_new (c, MIN (n_frames, 32)));
   }
   run_variants (sets, passes, json);

@@ -11,7 +11,7 @@ extern const char clh_histogram_cl_source[];
 
 /* The variant the engine uses unless asked otherwise: the fastest measured
  * (docs/performance.md). */
-#define DEFAULT_VARIANT CLH_VARIANT_REPLICATED
+#define DEFAULT_VARIANT CLH_VARIANT_LOCAL_ATOMICS
 /* Local memory the packed8 kernel's table of bins takes (256 ushort). */
 #define BIN_TABLE_BYTES 512
 /* Unmapped memory between two mappings spans at least one page: planes
@@ -71,6 +71,8 @@ struct _ClhEngine {
    * from ordinary memory (CLH_TRANSFER_STAGE). */
   GArray *host_blocks;
   HostBlock stage;
+  /* Pinned memory the bins are read back into: a DMA straight to it. */
+  HostBlock bins;
   /* This frame's: the block unmapped for the kernels, or the CPU device's
    * buffer over the caller's memory. */
   HostBlock *lent;
@@ -288,6 +290,9 @@ clh_engine_new (const gchar *device_spec, GError **error)
   }
   engine->requested.padding = -1;
   engine->host_blocks = g_array_new (FALSE, TRUE, sizeof (HostBlock));
+  if (!host_block_init (engine, &engine->bins, sizeof (cl_uint)
+          * HIST_COUNTERS, error))
+    return NULL;
 
   return g_steal_pointer (&engine);
 }
@@ -314,6 +319,7 @@ clh_engine_free (ClhEngine *engine)
             k));
   g_clear_pointer (&engine->host_blocks, g_array_unref);
   host_block_clear (engine, &engine->stage);
+  host_block_clear (engine, &engine->bins);
   g_clear_pointer (&engine->staging, clReleaseMemObject);
   g_clear_pointer (&engine->hist[0], clReleaseMemObject);
   g_clear_pointer (&engine->hist[1], clReleaseMemObject);
@@ -634,9 +640,13 @@ window_for (const ClhEngine *engine, KernelId id, guint n_bins)
 }
 
 /* The configuration of kernel @id counting copies of @n_counters over
- * @units (samples, or words): the model's for what the caller did not fix,
- * and no more groups than give each work-item a unit, since an idle
- * work-item still zeroes and merges its share of the copies. */
+ * @units (samples, or words): the model's K for what the caller did not
+ * fix, but one group per compute unit and no more groups than give each
+ * work-item a unit. Every group merges its copies into the global bins
+ * with one atomic per non-zero counter: on the H100 the model's L = B x
+ * compute units (for the most resident groups) made that merge cost more
+ * than the counting, and one group per unit was the fastest L of the sweep
+ * (docs/performance.md). */
 static void
 plan_launch (ClhEngine *engine, KernelId id, guint n_counters,
     gsize extra_local, gsize units, ClhLaunch *launch)
@@ -650,7 +660,8 @@ plan_launch (ClhEngine *engine, KernelId id, guint n_counters,
   if (engine->requested.n_groups == 0) {
     const gsize needed = (units + launch->work_group_size - 1)
         / launch->work_group_size;
-    launch->n_groups = (guint) CLAMP (needed, 1, launch->n_groups);
+    launch->n_groups = (guint) CLAMP (needed, 1,
+        MIN (launch->n_groups, engine->limits[id].compute_units));
   }
 }
 
@@ -1065,7 +1076,8 @@ stage_frame (ClhEngine *engine, const ClhFrame *frame, guint used,
   guint p;
 
   band_layout (frame, used, 0, frame->height, &whole);
-  if (engine->stage.size < whole.size) {
+  /* Sized to the frame: a block lent in place is mapped whole. */
+  if (engine->stage.size < whole.size || engine->stage.size > 2 * whole.size) {
     host_block_clear (engine, &engine->stage);
     if (!host_block_init (engine, &engine->stage, whole.size, error))
       return FALSE;
@@ -1121,33 +1133,35 @@ return_host_block (ClhEngine *engine, gboolean blocking, GError **error)
 }
 
 /* The whole frame as one band the kernels read where it lies, when the
- * transfer mode and the frame's memory allow it; may stage the frame
- * (@staged). */
+ * transfer mode and the frame's memory allow it. A frame staged into
+ * engine host memory is @staged. */
 static gboolean
 in_place_source (ClhEngine *engine, const ClhFrame *frame, guint used,
     ClhFrame *staged, Band *band, GError **error)
 {
+  const gboolean blocks_in_place = engine->host_unified
+      || engine->transfer == CLH_TRANSFER_IN_PLACE;
   HostBlock *block;
   const guint8 *origin;
 
   if (engine->transfer == CLH_TRANSFER_COPY)
     return FALSE;
   block = find_host_block (engine, frame, used);
-  if (!block && engine->transfer == CLH_TRANSFER_STAGE
-      && !engine->host_unified) {
-    if (!stage_frame (engine, frame, used, staged, error))
-      return FALSE;
-    frame = staged;
-    block = &engine->stage;
-  }
   if (block)
-    return in_place_band (frame, used, block->mem, block->ptr, band)
+    return blocks_in_place
+        && in_place_band (frame, used, block->mem, block->ptr, band)
         && lend_host_block (engine, block, error);
-  if (!engine->host_unified)
+  if (engine->host_unified) {
+    engine->wrapped = wrap_host_planes (engine, frame, used, &origin);
+    return engine->wrapped
+        && in_place_band (frame, used, engine->wrapped, origin, band);
+  }
+  if (engine->transfer != CLH_TRANSFER_STAGE
+      || !stage_frame (engine, frame, used, staged, error))
     return FALSE;
-  engine->wrapped = wrap_host_planes (engine, frame, used, &origin);
-  return engine->wrapped
-      && in_place_band (frame, used, engine->wrapped, origin, band);
+  return blocks_in_place
+      && in_place_band (staged, used, engine->stage.mem, engine->stage.ptr,
+      band) && lend_host_block (engine, &engine->stage, error);
 }
 
 static gboolean
@@ -1191,16 +1205,17 @@ count_frame (ClhEngine *engine, const ClhFrame *frame,
 
   if (!prepare_histogram (engine, error))
     return FALSE;
-  if (in_place_source (engine, frame, used, &staged, &band, &why)) {
-    if (engine->lent == &engine->stage)
-      frame = &staged;
-    return count_band (engine, frame, spec, &band, error)
-        && return_host_block (engine, FALSE, error);
-  }
+  staged.width = 0;
+  if (in_place_source (engine, frame, used, &staged, &band, &why))
+    return count_band (engine, staged.width ? &staged : frame, spec, &band,
+        error) && return_host_block (engine, FALSE, error);
   if (why) {
     g_propagate_error (error, why);
     return FALSE;
   }
+  /* Copied to the device: from the staging block if the frame is there. */
+  if (staged.width)
+    frame = &staged;
 
   band_rows = band_rows_for (engine, frame, used);
   band_layout (frame, used, 0, band_rows, &band);
@@ -1225,16 +1240,15 @@ read_back (ClhEngine *engine, const ClhHistogramSpec *spec,
   const guint n_channels = clh_histogram_spec_n_channels (spec);
   const guint n_bins = clh_histogram_spec_n_bins (spec);
   const gsize stride = n_bins + 2;
-  guint32 *all = g_new (guint32, n_channels * stride);
+  guint32 *all = (guint32 *) engine->bins.ptr;
   guint c;
 
   if (!clh_cl_check (clEnqueueReadBuffer (engine->queue,
-              engine->hist[engine->current], CL_TRUE, 0, sizeof (guint32) * n_channels * stride, all, 0, NULL,
+              engine->hist[engine->current], CL_TRUE, 0,
+              sizeof (guint32) * n_channels * stride, all, 0, NULL,
               phase_event (engine, PHASE_READBACK)), "clEnqueueReadBuffer",
-          error)) {
-    g_free (all);
+          error))
     return FALSE;
-  }
   for (c = 0; c < n_channels; c++) {
     memcpy (histogram->counts + c * n_bins, all + c * stride,
         sizeof (guint32) * n_bins);
@@ -1243,7 +1257,6 @@ read_back (ClhEngine *engine, const ClhHistogramSpec *spec,
   }
   for (; c < CLH_MAX_CHANNELS; c++)
     histogram->below[c] = histogram->above[c] = 0;
-  g_free (all);
   return TRUE;
 }
 

@@ -29,14 +29,18 @@ typedef struct {
 
 /**
  * ClhTransfer:
- * @CLH_TRANSFER_AUTO: the kernel reads the frame where it lies when it can
- *   (clh_engine_alloc_host() memory; any host memory on a CPU device),
- *   otherwise the frame is copied to the device
+ * @CLH_TRANSFER_AUTO: on a CPU device the kernels read the frame where it
+ *   lies; on others the frame is copied to the device, by DMA from
+ *   clh_engine_alloc_host() memory, which is fastest there
+ *   (docs/performance.md)
  * @CLH_TRANSFER_COPY: always copy the frame's rows to a device buffer
  *   (clEnqueueWriteBuffer, from wherever they are)
- * @CLH_TRANSFER_STAGE: as @CLH_TRANSFER_AUTO, but a frame in ordinary
- *   memory is first copied on the host into engine host memory and read
- *   there
+ * @CLH_TRANSFER_STAGE: a frame in ordinary memory is first copied on the
+ *   host into engine host memory, then treated as @CLH_TRANSFER_AUTO
+ *   treats that memory
+ * @CLH_TRANSFER_IN_PLACE: the kernels read frames in engine host memory
+ *   where they lie, on any device (the block is unmapped for them and
+ *   mapped again); others as @CLH_TRANSFER_AUTO
  *
  * How a frame reaches the device.
  */
@@ -44,6 +48,7 @@ typedef enum {
   CLH_TRANSFER_AUTO,
   CLH_TRANSFER_COPY,
   CLH_TRANSFER_STAGE,
+  CLH_TRANSFER_IN_PLACE,
 } ClhTransfer;
 
 ClhEngine *clh_engine_new (const gchar *device_spec, GError **error);
