@@ -639,14 +639,18 @@ window_for (const ClhEngine *engine, KernelId id, guint n_bins)
   return (guint) MIN ((gsize) n_bins, counters - 16);
 }
 
+/* Work units (loads) per work-item the engine aims at when it picks L. */
+#define UNITS_PER_WORK_ITEM 2
+
 /* The configuration of kernel @id counting copies of @n_counters over
  * @units (samples, or words): the model's K for what the caller did not
- * fix, but one group per compute unit and no more groups than give each
- * work-item a unit. Every group merges its copies into the global bins
- * with one atomic per non-zero counter: on the H100 the model's L = B x
- * compute units (for the most resident groups) made that merge cost more
- * than the counting, and one group per unit was the fastest L of the sweep
- * (docs/performance.md). */
+ * fix, but fewer groups than the model's L = B x compute units: every group
+ * merges its copies into the global bins with one atomic per non-zero
+ * counter, and on the H100 the model's L made that merge cost more than the
+ * counting. The K x L sweep (docs/performance.md) was fastest with about
+ * UNITS_PER_WORK_ITEM loads per work-item, at least one group per compute
+ * unit and at most half the model's L; and never more groups than give
+ * each work-item a load. */
 static void
 plan_launch (ClhEngine *engine, KernelId id, guint n_counters,
     gsize extra_local, gsize units, ClhLaunch *launch)
@@ -658,10 +662,14 @@ plan_launch (ClhEngine *engine, KernelId id, guint n_counters,
   clh_launch_model (&engine->limits[id], variant, n_counters, extra_local,
       launch);
   if (engine->requested.n_groups == 0) {
-    const gsize needed = (units + launch->work_group_size - 1)
-        / launch->work_group_size;
-    launch->n_groups = (guint) CLAMP (needed, 1,
-        MIN (launch->n_groups, engine->limits[id].compute_units));
+    const gsize k = launch->work_group_size;
+    const gsize lo = MIN (engine->limits[id].compute_units, launch->n_groups);
+    const gsize hi = MAX (launch->n_groups / 2, lo);
+    const gsize wanted = (units + k * UNITS_PER_WORK_ITEM - 1)
+        / (k * UNITS_PER_WORK_ITEM);
+
+    launch->n_groups = (guint) MAX (1, MIN (CLAMP (wanted, lo, hi),
+            (units + k - 1) / k));
   }
 }
 
