@@ -331,6 +331,7 @@ test_host_memory (void)
 {
   static const ClhTransfer transfers[] = {
     CLH_TRANSFER_AUTO, CLH_TRANSFER_COPY, CLH_TRANSFER_STAGE,
+    CLH_TRANSFER_IN_PLACE,
   };
   static const gchar *const formats[][2] = {
     {"GRAY8", "luma"}, {"RGBA", "channels"}, {"NV12", "channels"},
