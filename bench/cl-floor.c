@@ -15,7 +15,8 @@
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
+
+#include "clh-bench-stats.h"
 
 #define CHECK(call) do { cl_int _r = (call); if (_r != CL_SUCCESS) \
   g_error ("%s failed: %d", #call, _r); } while (0)
@@ -27,21 +28,6 @@ static const char *source =
     "{ uint s = 0; for (uint i = get_global_id (0); i < n;\n"
     "      i += get_global_size (0)) s += src[i];\n"
     "  if (s == 0x12345678u) out[1] = s; }\n";
-
-static gdouble
-now_us (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static gint
-cmp (gconstpointer a, gconstpointer b)
-{
-  const gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-  return x < y ? -1 : x > y;
-}
 
 typedef struct {
   cl_context ctx;
@@ -153,14 +139,13 @@ main (int argc, char **argv)
 
       for (pass = 0; pass < 5; pass++)
         for (f = 0; f < s.n_frames; f++) {
-          gdouble t0 = now_us (), dt;
+          gdouble t0 = clh_bench_now_us (), dt;
           one_frame (&s, kind, f, host_bins);
-          dt = now_us () - t0;
+          dt = clh_bench_now_us () - t0;
           if (pass > 0)
             g_array_append_val (t, dt);
         }
-      g_array_sort (t, cmp);
-      medians[kind] = g_array_index (t, gdouble, t->len / 2);
+      medians[kind] = clh_bench_percentile (t, 50);
       g_array_unref (t);
     }
     printf ("%-6u %9.1f %9.1f %9.1f %9.1f %9.1f\n", bpp, medians[0],

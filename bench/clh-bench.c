@@ -30,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clh-bench-stats.h"
 #include "clh-engine.h"
 #include "clh-reference.h"
 #include "clh-reference-layout.h"
@@ -86,31 +87,6 @@ typedef struct {
 } Timing;
 
 static ClhEngine *engine;
-
-static gint
-cmp_double (gconstpointer a, gconstpointer b)
-{
-  const gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-  return x < y ? -1 : x > y;
-}
-
-static gdouble
-percentile (GArray *values, guint p)
-{
-  if (values->len == 0)
-    return 0;
-  g_array_sort (values, cmp_double);
-  return g_array_index (values, gdouble,
-      MIN (values->len - 1, values->len * p / 100));
-}
-
-static gdouble
-now_us (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 static gsize
 frame_bytes_of (const Case *c)
@@ -212,14 +188,14 @@ frame_set_new (const Case *c, guint n_frames)
       * clh_histogram_spec_n_bins (&set->spec);
   set->want = g_new (guint32, (gsize) set->n_counts * n_frames);
   for (i = 0; i < n_frames; i++) {
-    const gdouble t0 = now_us ();
+    const gdouble t0 = clh_bench_now_us ();
 
     want.counts = set->want + (gsize) i * set->n_counts;
     frame_view (set, MEMORY_PAGEABLE, i, &frame);
     clh_reference_histogram (&frame, &set->spec, &want);
-    g_array_append_val (ref, (gdouble) { now_us () - t0 });
+    g_array_append_val (ref, (gdouble) { clh_bench_now_us () - t0 });
   }
-  set->reference_us = percentile (ref, 50);
+  set->reference_us = clh_bench_percentile (ref, 50);
   g_array_unref (ref);
   return set;
 }
@@ -259,11 +235,11 @@ count_frame (FrameSet *set, Memory memory, guint index, guint32 *counts,
   gdouble t0;
 
   frame_view (set, memory, index, &frame);
-  t0 = now_us ();
+  t0 = clh_bench_now_us ();
   if (!clh_engine_histogram (engine, &frame, &set->spec, &hist, error))
     return FALSE;
   if (us)
-    *us = now_us () - t0;
+    *us = clh_bench_now_us () - t0;
   if (memcmp (counts, set->want + (gsize) index * set->n_counts,
           sizeof (guint32) * set->n_counts) != 0)
     g_error ("%s, frame %u: the engine disagrees with the golden reference",
@@ -312,12 +288,12 @@ time_path (FrameSet *set, const Path *path, guint passes, Timing *t)
   clh_engine_set_profiling (engine, FALSE, NULL);
   clh_engine_set_transfer (engine, CLH_TRANSFER_AUTO);
 
-  t->e2e[0] = percentile (e2e, 50);
-  t->e2e[1] = percentile (e2e, 10);
-  t->e2e[2] = percentile (e2e, 90);
-  t->kernel = percentile (dev[0], 50);
-  t->upload = percentile (dev[1], 50);
-  t->readback = percentile (dev[2], 50);
+  t->e2e[0] = clh_bench_percentile (e2e, 50);
+  t->e2e[1] = clh_bench_percentile (e2e, 10);
+  t->e2e[2] = clh_bench_percentile (e2e, 90);
+  t->kernel = clh_bench_percentile (dev[0], 50);
+  t->upload = clh_bench_percentile (dev[1], 50);
+  t->readback = clh_bench_percentile (dev[2], 50);
   t->samples = e2e->len;
   g_array_unref (e2e);
   for (i = 0; i < 3; i++)
@@ -353,7 +329,7 @@ kernel_median (FrameSet *set, const ClhLaunch *launch, guint passes,
       if (pass > 0 && clh_engine_get_timings (engine, &dt))
         g_array_append_val (k, (gdouble) { dt.kernel_ns / 1e3 });
     }
-  median = percentile (k, 50);
+  median = clh_bench_percentile (k, 50);
   if (used)
     clh_engine_get_last_launch (engine, used);
 out:
@@ -380,6 +356,18 @@ json_next (GString *json, gboolean *first)
 {
   g_string_append (json, *first ? "\n    " : ",\n    ");
   *first = FALSE;
+}
+
+/* One kernel time of a set at a launch configuration, as a JSON item. */
+static void
+json_kernel_point (GString *json, gboolean *first, const FrameSet *set,
+    gdouble kernel_us, const ClhLaunch *used)
+{
+  json_next (json, first);
+  g_string_append_printf (json, "{\"case\": \"%s\", \"kernel_us\": %.2f, ",
+      case_name (&set->c), kernel_us);
+  json_launch (json, "launch", used);
+  g_string_append (json, "}");
 }
 
 static void
@@ -434,20 +422,16 @@ static const ClhVariant variants[] = {
 };
 
 /* The paper's configuration for a set: the model without the engine's
- * cap on groups for small frames. The 8-bit kernel's local memory besides
- * the copies: its table of 256 bins and each channel's below and above
- * counters. */
+ * cap on groups. */
 static void
 paper_launch (const FrameSet *set, ClhVariant variant, gint padding,
     ClhLaunch *l)
 {
   const ClhLaunch ask = { variant, 0, 0, 0, padding };
-  const guint n_channels = clh_histogram_spec_n_channels (&set->spec);
 
   *l = ask;
-  clh_launch_model (clh_engine_get_device_limits (engine), variant,
-      n_channels * clh_histogram_spec_n_bins (&set->spec),
-      512 + 2 * n_channels * sizeof (guint32), l);
+  clh_engine_model_launch (engine, clh_histogram_spec_n_channels
+      (&set->spec), clh_histogram_spec_n_bins (&set->spec), l);
 }
 
 /* Sweeps K x L for each variant on each set; prints and records every
@@ -496,11 +480,7 @@ run_sweep (GPtrArray *sets, guint passes, GString *json)
           printf (" %7.1f", t);
           if (t < best_t)
             best_t = t, best = used;
-          json_next (json, &first);
-          g_string_append_printf (json, "{\"case\": \"%s\", \"kernel_us\": "
-              "%.2f, ", case_name (&set->c), t);
-          json_launch (json, "launch", &used);
-          g_string_append (json, "}");
+          json_kernel_point (json, &first, set, t, &used);
         }
         printf ("\n");
         fflush (stdout);
@@ -554,11 +534,7 @@ run_variants (GPtrArray *sets, guint passes, GString *json)
 
       printf (" %s %.1f (K %u L %u R %u)", clh_variant_name (variants[v]), t,
           used.work_group_size, used.n_groups, used.n_copies);
-      json_next (json, &first);
-      g_string_append_printf (json, "{\"case\": \"%s\", \"kernel_us\": "
-          "%.2f, ", case_name (&set->c), t);
-      json_launch (json, "launch", &used);
-      g_string_append (json, "}");
+      json_kernel_point (json, &first, set, t, &used);
     }
     printf ("\n");
     fflush (stdout);

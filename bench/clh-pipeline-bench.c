@@ -33,6 +33,7 @@
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 
+#include "clh-bench-stats.h"
 #include "clh-engine.h"
 
 #define N_ROTATED 64
@@ -81,30 +82,6 @@ typedef struct {
 
 static gint message_mismatches;
 static gchar *device_name, *driver;
-
-static gint
-cmp_double (gconstpointer a, gconstpointer b)
-{
-  const gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-  return x < y ? -1 : x > y;
-}
-
-/* Nearest rank, as clh-bench. */
-static gdouble
-percentile (GArray *values, guint p)
-{
-  g_array_sort (values, cmp_double);
-  return g_array_index (values, gdouble,
-      MIN (values->len - 1, values->len * p / 100));
-}
-
-static gdouble
-now_s (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* User + system time of the whole process, all threads. */
 static gdouble
@@ -408,7 +385,7 @@ bench_run (Bench *b, const Frames *f, guint n_frames, gdouble *wall,
   g_atomic_int_set (&b->messages, 0);
   bench_set_state (b, GST_STATE_PLAYING);
 
-  t0 = now_s ();
+  t0 = clh_bench_now_us () / 1e6;
   c0 = cpu_s ();
   for (i = 0; i < n_frames; i++)
     if (gst_app_src_push_buffer (GST_APP_SRC (b->src), wrap_frame (f, i))
@@ -416,7 +393,7 @@ bench_run (Bench *b, const Frames *f, guint n_frames, gdouble *wall,
       break;                    /* an error: wait_for_eos reports it */
   gst_app_src_end_of_stream (GST_APP_SRC (b->src));
   wait_for_eos (b);
-  *wall = now_s () - t0;
+  *wall = clh_bench_now_us () / 1e6 - t0;
   *cpu = cpu_s () - c0;
 
   bench_set_state (b, GST_STATE_READY);
@@ -480,13 +457,13 @@ run_case (const Case *c, const Frames *f, guint n_frames, guint runs,
       g_array_append_val (base_fps, (gdouble) { n_frames / wall });
   }
 
-  r->fps[0] = percentile (fps, 50);
-  r->fps[1] = percentile (fps, 10);
-  r->fps[2] = percentile (fps, 90);
+  r->fps[0] = clh_bench_percentile (fps, 50);
+  r->fps[1] = clh_bench_percentile (fps, 10);
+  r->fps[2] = clh_bench_percentile (fps, 90);
   /* The median run's time per frame, so that it matches fps p50. */
   r->us_per_frame = 1e6 / r->fps[0];
-  r->cpu_us_per_frame = percentile (cpu, 50);
-  r->base_fps = percentile (base_fps, 50);
+  r->cpu_us_per_frame = clh_bench_percentile (cpu, 50);
+  r->base_fps = clh_bench_percentile (base_fps, 50);
   r->base_us_per_frame = 1e6 / r->base_fps;
   r->frames = n_frames;
   r->runs = runs;

@@ -40,6 +40,15 @@ static const gchar *const kernel_names[N_KERNELS] = {
   "histogram_packed8", "histogram_component", "histogram_colour",
 };
 
+/* Local memory kernel @id takes besides its copies: each channel's below
+ * and above counters, and the 8-bit kernel's table of bins. */
+static gsize
+extra_local_bytes (KernelId id, guint n_channels)
+{
+  return 2 * n_channels * sizeof (cl_uint)
+      + (id == KERNEL_PACKED8 ? BIN_TABLE_BYTES : 0);
+}
+
 /* Host memory the device can read where it lies: a buffer of
  * CL_MEM_ALLOC_HOST_PTR, mapped at ptr while the host owns it. */
 typedef struct {
@@ -48,6 +57,15 @@ typedef struct {
   gsize size;
 } HostBlock;
 
+/* The last model result of a kernel and what it was computed for. */
+typedef struct {
+  gboolean valid;
+  guint n_channels;
+  guint window;
+  ClhLaunch requested;
+  ClhLaunch result;
+} ModelMemo;
+
 struct _ClhEngine {
   ClhDeviceInfo device;
   cl_context context;
@@ -55,6 +73,7 @@ struct _ClhEngine {
   cl_program program;
   cl_kernel kernels[N_KERNELS];
   ClhDeviceLimits limits[N_KERNELS];
+  ModelMemo memo[N_KERNELS];
 
   cl_ulong max_alloc;
   gboolean little_endian;
@@ -462,6 +481,28 @@ clh_engine_get_device_limits (const ClhEngine *engine)
 }
 
 /**
+ * clh_engine_model_launch:
+ * @engine: an engine
+ * @n_channels: channels counted in one pass, 1..4
+ * @bins: bins per channel, 1..256
+ * @launch: (inout): as for clh_launch_model(); %CLH_VARIANT_AUTO is the
+ *   engine's default variant
+ *
+ * The paper's model for the 8-bit kernel on this device, with the local
+ * memory that kernel takes besides its copies: what the engine starts
+ * from before it picks its own L.
+ */
+void
+clh_engine_model_launch (const ClhEngine *engine, guint n_channels,
+    guint bins, ClhLaunch *launch)
+{
+  clh_launch_model (&engine->limits[KERNEL_PACKED8],
+      launch->variant == CLH_VARIANT_AUTO ? DEFAULT_VARIANT : launch->variant,
+      n_channels * bins, extra_local_bytes (KERNEL_PACKED8, n_channels),
+      launch);
+}
+
+/**
  * clh_engine_get_driver_version:
  * @engine: an engine
  *
@@ -642,25 +683,44 @@ window_for (const ClhEngine *engine, KernelId id, guint n_bins)
 /* Work units (loads) per work-item the engine aims at when it picks L. */
 #define UNITS_PER_WORK_ITEM 2
 
-/* The configuration of kernel @id counting copies of @n_counters over
- * @units (samples, or words): the model's K for what the caller did not
- * fix, but fewer groups than the model's L = B x compute units: every group
- * merges its copies into the global bins with one atomic per non-zero
- * counter, and on the H100 the model's L made that merge cost more than the
- * counting. The K x L sweep (docs/performance.md) was fastest with about
- * UNITS_PER_WORK_ITEM loads per work-item, at least one group per compute
- * unit and at most half the model's L; and never more groups than give
- * each work-item a load. */
+/* The model's configuration for kernel @id with copies of @window bins of
+ * @n_channels, given what the caller fixed; remembered, since a stream asks
+ * the same every frame. */
 static void
-plan_launch (ClhEngine *engine, KernelId id, guint n_counters,
-    gsize extra_local, gsize units, ClhLaunch *launch)
+model_launch (ClhEngine *engine, KernelId id, guint n_channels,
+    guint window, ClhLaunch *launch)
 {
-  const ClhVariant variant = engine->requested.variant == CLH_VARIANT_AUTO ?
-      DEFAULT_VARIANT : engine->requested.variant;
+  ModelMemo *memo = &engine->memo[id];
 
-  *launch = engine->requested;
-  clh_launch_model (&engine->limits[id], variant, n_counters, extra_local,
-      launch);
+  if (!memo->valid || memo->n_channels != n_channels
+      || memo->window != window
+      || memcmp (&memo->requested, &engine->requested,
+          sizeof (ClhLaunch)) != 0) {
+    memo->requested = memo->result = engine->requested;
+    clh_launch_model (&engine->limits[id], engine->requested.variant ==
+        CLH_VARIANT_AUTO ? DEFAULT_VARIANT : engine->requested.variant,
+        n_channels * window, extra_local_bytes (id, n_channels),
+        &memo->result);
+    memo->n_channels = n_channels;
+    memo->window = window;
+    memo->valid = TRUE;
+  }
+  *launch = memo->result;
+}
+
+/* The configuration of kernel @id over @units (samples, or words): the
+ * model's K for what the caller did not fix, but fewer groups than the
+ * model's L = B x compute units: every group merges its copies into the
+ * global bins with one atomic per non-zero counter, and on the H100 the
+ * model's L made that merge cost more than the counting. The K x L sweep
+ * (docs/performance.md) was fastest with about UNITS_PER_WORK_ITEM loads per
+ * work-item, at least one group per compute unit and at most half the
+ * model's L; and never more groups than give each work-item a load. */
+static void
+plan_launch (ClhEngine *engine, KernelId id, guint n_channels, guint window,
+    gsize units, ClhLaunch *launch)
+{
+  model_launch (engine, id, n_channels, window, launch);
   if (engine->requested.n_groups == 0) {
     const gsize k = launch->work_group_size;
     const gsize lo = MIN (engine->limits[id].compute_units, launch->n_groups);
@@ -679,7 +739,7 @@ plan_launch (ClhEngine *engine, KernelId id, guint n_counters,
  * of @n_channels; their below and above counters follow the copies. */
 static gboolean
 launch (ClhEngine *engine, KernelId id, Args *a, guint n_channels,
-    guint window, gsize extra_local, gsize units, GError **error)
+    guint window, gsize units, GError **error)
 {
   const guint n_counters = n_channels * window;
   const gsize outside = 2 * n_channels * sizeof (cl_uint);
@@ -687,7 +747,7 @@ launch (ClhEngine *engine, KernelId id, Args *a, guint n_channels,
   guint stride;
   size_t local, global;
 
-  plan_launch (engine, id, n_counters, extra_local + outside, units, &l);
+  plan_launch (engine, id, n_channels, window, units, &l);
   stride = clh_launch_copy_stride (n_counters, l.padding);
   arg_uint (a, l.n_copies);
   arg_uint (a, stride);
@@ -818,8 +878,7 @@ count_packed8 (ClhEngine *engine, const ClhFrame *frame,
   arg_uint (&a, packed8_bin_shift (spec));
   arg_uint (&a, first * (spec->bins + 2));
   arg (&a, BIN_TABLE_BYTES, NULL);
-  return launch (engine, KERNEL_PACKED8, &a, n, spec->bins,
-      BIN_TABLE_BYTES, units, error);
+  return launch (engine, KERNEL_PACKED8, &a, n, spec->bins, units, error);
 }
 
 /* Channel @channel of the request, one component of any storage, counted
@@ -850,7 +909,7 @@ count_component (ClhEngine *engine, const ClhFrame *frame,
     arg_uint (&a, n);
     arg_uint (&a, spec->bins + 2);
     arg_uint (&a, channel * (spec->bins + 2));
-    if (!launch (engine, KERNEL_COMPONENT, &a, 1, n, 0, samples, error))
+    if (!launch (engine, KERNEL_COMPONENT, &a, 1, n, samples, error))
       return FALSE;
   }
   return TRUE;
@@ -945,7 +1004,7 @@ count_colour_band (ClhEngine *engine, const ClhFrame *frame,
     arg_uint (&a, lo);
     arg_uint (&a, n);
     arg_uint (&a, n_bins + 2);
-    if (!launch (engine, KERNEL_COLOUR, &a, 1, n, 0,
+    if (!launch (engine, KERNEL_COLOUR, &a, 1, n,
             (gsize) frame->width * band->rows, error))
       return FALSE;
   }

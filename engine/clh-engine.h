@@ -70,6 +70,8 @@ void clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch);
 gboolean clh_engine_get_last_launch (const ClhEngine *engine,
     ClhLaunch *launch);
 const ClhDeviceLimits *clh_engine_get_device_limits (const ClhEngine *engine);
+void clh_engine_model_launch (const ClhEngine *engine, guint n_channels,
+    guint bins, ClhLaunch *launch);
 
 void clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes);
 

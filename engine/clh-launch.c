@@ -183,6 +183,21 @@ clh_launch_local_bytes (guint n_copies, guint copy_stride)
   return (gsize) n_copies * copy_stride * sizeof (cl_uint);
 }
 
+/* The two limits of table 1: resident groups by warps (B_W) and by local
+ * memory (B_S). */
+static void
+resident_limits (const ClhDeviceLimits *limits, guint work_group_size,
+    gsize local_bytes, guint *by_warps, guint *by_local)
+{
+  const guint warps_per_group =
+      (work_group_size + limits->warp - 1) / limits->warp;
+
+  *by_warps = MIN (limits->max_items_per_unit / limits->warp
+      / warps_per_group, limits->max_groups_per_unit);
+  *by_local = limits->local_mem_per_unit
+      / (local_bytes + limits->local_mem_reserved);
+}
+
 /**
  * clh_launch_groups_per_unit:
  * @limits: the device
@@ -200,18 +215,13 @@ guint
 clh_launch_groups_per_unit (const ClhDeviceLimits *limits,
     guint work_group_size, gsize local_bytes)
 {
-  const guint warps_per_group =
-      (work_group_size + limits->warp - 1) / limits->warp;
-  const guint warps_per_unit = limits->max_items_per_unit / limits->warp;
-  const guint by_warps = MIN (warps_per_unit / warps_per_group,
-      limits->max_groups_per_unit);
-  guint by_local;
+  guint by_warps, by_local;
 
   if (local_bytes > limits->local_mem_per_group
       || work_group_size > limits->max_work_group_size)
     return 0;
-  by_local = limits->local_mem_per_unit
-      / (local_bytes + limits->local_mem_reserved);
+  resident_limits (limits, work_group_size, local_bytes, &by_warps,
+      &by_local);
   return MIN (by_warps, by_local);
 }
 
@@ -290,13 +300,11 @@ clh_launch_model (const ClhDeviceLimits *limits, ClhVariant variant,
       const gsize bytes = clh_launch_local_bytes (copies, stride)
           + extra_local_bytes;
       const guint b = clh_launch_groups_per_unit (limits, k, bytes);
-      const guint by_local = limits->local_mem_per_unit
-          / (bytes + limits->local_mem_reserved);
-      const guint by_warps = MIN (limits->max_items_per_unit / limits->warp
-          / ((k + limits->warp - 1) / limits->warp),
-          limits->max_groups_per_unit);
-      const gboolean meets = by_local <= by_warps
-          && k * b > CLH_LAUNCH_MIN_ACTIVE_ITEMS;
+      guint by_warps, by_local;
+      gboolean meets;
+
+      resident_limits (limits, k, bytes, &by_warps, &by_local);
+      meets = by_local <= by_warps && k * b > CLH_LAUNCH_MIN_ACTIVE_ITEMS;
 
       if (b == 0 || (strict && copies < wanted) || (best_meets && !meets))
         continue;

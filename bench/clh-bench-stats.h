@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the benchmarks share: a monotonic clock with sub-microsecond
+ * resolution (g_get_monotonic_time() rounds to whole microseconds, as long
+ * as some of the times measured) and nearest-rank percentiles. */
+#pragma once
+
+#include <glib.h>
+#include <time.h>
+
+static inline gdouble
+clh_bench_now_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static inline gint
+clh_bench_cmp_double (gconstpointer a, gconstpointer b)
+{
+  const gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The @p-th percentile (nearest rank) of @values, which it sorts; 0 if
+ * there are none. */
+static inline gdouble
+clh_bench_percentile (GArray *values, guint p)
+{
+  if (values->len == 0)
+    return 0;
+  g_array_sort (values, clh_bench_cmp_double);
+  return g_array_index (values, gdouble,
+      MIN (values->len - 1, values->len * p / 100));
+}
