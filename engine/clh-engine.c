@@ -6,9 +6,6 @@
 
 #include <string.h>
 
-/* kernels/histogram.cl, embedded at build time. */
-extern const char clh_histogram_cl_source[];
-
 /* The variant the engine uses unless asked otherwise: the fastest measured
  * (docs/performance.md). */
 #define DEFAULT_VARIANT CLH_VARIANT_LOCAL_ATOMICS
@@ -27,7 +24,6 @@ extern const char clh_histogram_cl_source[];
 /* Planes start at multiples of this in the staging buffer. */
 #define PLANE_ALIGN 256
 
-#define HIST_COUNTERS (CLH_MAX_CHANNELS * (CLH_MAX_BINS + 2))
 
 typedef enum {
   KERNEL_PACKED8,
@@ -66,11 +62,41 @@ typedef struct {
   ClhLaunch result;
 } ModelMemo;
 
+/* One frame in flight: its counters on the device and in pinned host
+ * memory, its band of rows on the device, and what the host needs to
+ * finish it. The engine keeps max_in_flight + 1 slots in a ring, so the
+ * slot after the newest frame's is always free: that frame's first launch
+ * clears the free slot's counters, and the next frame needs no clear
+ * command. */
+typedef struct {
+  /* hist_counters counters; dirty: how many of the first may be
+   * non-zero. */
+  cl_mem hist;
+  gsize hist_counters;
+  gsize dirty;
+  HostBlock bins;
+  cl_mem staging;
+  gsize staging_size;
+
+  /* The pending frame: its readback's event, what was lent or wrapped for
+   * it, its shape and samples, and with profiling its commands' events. */
+  cl_event done;
+  HostBlock *lent;
+  cl_mem wrapped;
+  guint n_channels;
+  guint n_bins;
+  guint64 samples[CLH_MAX_CHANNELS];
+  GArray *events;
+} Slot;
+
 struct _ClhEngine {
-  ClhDeviceInfo device;
-  cl_context context;
+  ClhContext *ctx;
+  const ClhDeviceInfo *device;
+  /* Counting and readback; and, with frames in flight on a device that
+   * copies, uploads, so that frame N + 1's upload overlaps frame N's
+   * counting (NULL: uploads go to queue). */
   cl_command_queue queue;
-  cl_program program;
+  cl_command_queue upload_queue;
   cl_kernel kernels[N_KERNELS];
   ClhDeviceLimits limits[N_KERNELS];
   ModelMemo memo[N_KERNELS];
@@ -87,34 +113,28 @@ struct _ClhEngine {
   ClhTransfer transfer;
 
   /* clh_engine_alloc_host() blocks, HostBlock; and one for staging frames
-   * from ordinary memory (CLH_TRANSFER_STAGE). */
+   * from ordinary memory (CLH_TRANSFER_STAGE), with the last command that
+   * reads or maps it. */
   GArray *host_blocks;
   HostBlock stage;
-  /* Pinned memory the bins are read back into: a DMA straight to it. */
-  HostBlock bins;
-  /* This frame's: the block unmapped for the kernels, or the CPU device's
-   * buffer over the caller's memory. */
-  HostBlock *lent;
-  cl_mem wrapped;
+  cl_event stage_busy;
 
-  /* Two buffers of HIST_COUNTERS counters: frames alternate between them,
-   * each channel's bins followed by its below and above. dirty[b] is how
-   * many counters of hist[b] may be non-zero; a frame's first launch
-   * clears the other buffer's (zero_next counters), so that the next frame
-   * needs no clear command. */
-  cl_mem hist[2];
-  guint current;
-  gsize dirty[2];
+  /* The ring: pending frames are slots head .. head + n_pending - 1. */
+  Slot *slots;
+  guint n_slots;
+  guint head;
+  guint n_pending;
+  /* While a frame is being enqueued: its slot, the counters its first
+   * launch clears in the next slot, and the upload its next launch waits
+   * for (two queues only). */
+  Slot *slot;
   gsize zero_next;
-  /* One band of the frame: the rows of each plane it needs, as stored. */
-  cl_mem staging;
-  gsize staging_size;
+  cl_event upload_done;
+
   gsize staging_limit;
 
-  /* With profiling on, the current frame's commands' events, and the last
-   * frame's timings. */
+  /* With profiling on, the last collected frame's timings. */
   gboolean profiling;
-  GArray *events;
   ClhTimings timings;
   gboolean have_timings;
 };
@@ -130,51 +150,66 @@ typedef struct {
   Phase phase;
 } PhaseEvent;
 
-/* Where a command's event goes: NULL unless profiling. */
+/* Where a command's event goes: @keep if the engine waits for it, and the
+ * frame's list if profiling; NULL if neither wants it. Hand the event to
+ * note_event() after the call. */
 static cl_event *
-phase_event (ClhEngine *engine, Phase phase)
+want_event (ClhEngine *engine, cl_event *tmp, cl_event *keep)
 {
-  PhaseEvent pe = { NULL, phase };
-
-  if (!engine->profiling)
-    return NULL;
-  g_array_append_val (engine->events, pe);
-  return &g_array_index (engine->events, PhaseEvent,
-      engine->events->len - 1).event;
+  *tmp = NULL;
+  return engine->profiling || keep ? tmp : NULL;
 }
 
 static void
-release_events (ClhEngine *engine)
+note_event (ClhEngine *engine, Phase phase, cl_event event, cl_event *keep)
+{
+  if (!event)
+    return;
+  if (keep) {
+    if (*keep)
+      clReleaseEvent (*keep);
+    *keep = event;
+  }
+  if (engine->profiling) {
+    PhaseEvent pe = { event, phase };
+
+    if (keep)
+      clRetainEvent (event);
+    g_array_append_val (engine->slot->events, pe);
+  } else if (!keep) {
+    clReleaseEvent (event);
+  }
+}
+
+static void
+release_events (Slot *slot)
 {
   guint i;
 
-  for (i = 0; engine->events && i < engine->events->len; i++) {
-    cl_event ev = g_array_index (engine->events, PhaseEvent, i).event;
-    if (ev)
-      clReleaseEvent (ev);
-  }
-  if (engine->events)
-    g_array_set_size (engine->events, 0);
+  for (i = 0; slot->events && i < slot->events->len; i++)
+    clReleaseEvent (g_array_index (slot->events, PhaseEvent, i).event);
+  if (slot->events)
+    g_array_set_size (slot->events, 0);
+  g_clear_pointer (&slot->done, clReleaseEvent);
 }
 
-/* Sums the finished frame's events into its timings. */
+/* Sums a finished frame's events into the engine's timings. */
 static void
-collect_timings (ClhEngine *engine)
+collect_timings (ClhEngine *engine, Slot *slot)
 {
   guint64 first = G_MAXUINT64, last = 0;
   guint i;
 
   memset (&engine->timings, 0, sizeof (engine->timings));
-  engine->have_timings = TRUE;
-  for (i = 0; i < engine->events->len; i++) {
-    PhaseEvent *pe = &g_array_index (engine->events, PhaseEvent, i);
+  engine->have_timings = slot->events != NULL;
+  for (i = 0; slot->events && i < slot->events->len; i++) {
+    PhaseEvent *pe = &g_array_index (slot->events, PhaseEvent, i);
     cl_ulong start = 0, end = 0;
     guint64 *sum = pe->phase == PHASE_UPLOAD ? &engine->timings.upload_ns :
         pe->phase == PHASE_KERNEL ? &engine->timings.kernel_ns :
         &engine->timings.readback_ns;
 
-    if (!pe->event
-        || clGetEventProfilingInfo (pe->event, CL_PROFILING_COMMAND_START,
+    if (clGetEventProfilingInfo (pe->event, CL_PROFILING_COMMAND_START,
             sizeof (start), &start, NULL) != CL_SUCCESS
         || clGetEventProfilingInfo (pe->event, CL_PROFILING_COMMAND_END,
             sizeof (end), &end, NULL) != CL_SUCCESS) {
@@ -186,13 +221,12 @@ collect_timings (ClhEngine *engine)
     last = MAX (last, end);
   }
   engine->timings.span_ns = last > first ? last - first : 0;
-  release_events (engine);
 }
 
 static gboolean
 query_device (ClhEngine *engine, GError **error)
 {
-  cl_device_id dev = engine->device.device;
+  cl_device_id dev = engine->device->device;
   cl_bool little = CL_TRUE, unified = CL_FALSE;
 
   if (!clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
@@ -208,62 +242,97 @@ query_device (ClhEngine *engine, GError **error)
 
   engine->little_endian = little == CL_TRUE;
   engine->host_unified = unified == CL_TRUE
-      && engine->device.type == CL_DEVICE_TYPE_CPU;
+      && engine->device->type == CL_DEVICE_TYPE_CPU;
   engine->staging_limit = MIN (STAGING_LIMIT_DEFAULT, engine->max_alloc);
   return TRUE;
 }
 
 static gboolean
-build_program (ClhEngine *engine, GError **error)
-{
-  const char *source = clh_histogram_cl_source;
-  cl_int ret;
-  size_t log_size = 0;
-  gchar *log;
-
-  engine->program = clCreateProgramWithSource (engine->context, 1, &source,
-      NULL, &ret);
-  if (!clh_cl_check (ret, "clCreateProgramWithSource", error))
-    return FALSE;
-
-  ret = clBuildProgram (engine->program, 1, &engine->device.device,
-      "-cl-std=CL1.2", NULL, NULL);
-  if (ret == CL_SUCCESS)
-    return TRUE;
-
-  clGetProgramBuildInfo (engine->program, engine->device.device,
-      CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size);
-  log = g_malloc0 (log_size + 1);
-  clGetProgramBuildInfo (engine->program, engine->device.device,
-      CL_PROGRAM_BUILD_LOG, log_size, log, NULL);
-  g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_BUILD,
-      "Building the histogram kernels for %s (%s) failed with %s. "
-      "Build log:\n%s", engine->device.name, engine->device.platform_name,
-      clh_cl_error_name (ret), g_strstrip (log));
-  g_free (log);
-  return FALSE;
-}
-
-static gboolean
 create_kernels (ClhEngine *engine, GError **error)
 {
+  cl_program program = clh_context_get_program (engine->ctx);
   guint k;
   cl_int ret;
 
   for (k = 0; k < N_KERNELS; k++) {
-    engine->kernels[k] = clCreateKernel (engine->program, kernel_names[k],
-        &ret);
+    engine->kernels[k] = clCreateKernel (program, kernel_names[k], &ret);
     if (!clh_cl_check (ret, "clCreateKernel", error)
-        || !clh_device_limits_query (engine->device.device,
+        || !clh_device_limits_query (engine->device->device,
             engine->kernels[k], &engine->limits[k], error))
       return FALSE;
   }
   return TRUE;
 }
 
+/* The counting queue, and the upload queue if there is one, with or
+ * without profiling. */
+static gboolean
+create_queues (ClhEngine *engine, gboolean profiling, gboolean two,
+    GError **error)
+{
+  const cl_command_queue_properties props = profiling ?
+      CL_QUEUE_PROFILING_ENABLE : 0;
+  cl_context context = clh_context_get_cl_context (engine->ctx);
+  cl_command_queue queue, upload = NULL;
+  cl_int ret;
+
+  queue = clCreateCommandQueue (context, engine->device->device, props,
+      &ret);
+  if (!clh_cl_check (ret, "clCreateCommandQueue", error))
+    return FALSE;
+  if (two) {
+    upload = clCreateCommandQueue (context, engine->device->device, props,
+        &ret);
+    if (!clh_cl_check (ret, "clCreateCommandQueue", error)) {
+      clReleaseCommandQueue (queue);
+      return FALSE;
+    }
+  }
+  if (engine->queue)
+    clFinish (engine->queue);
+  if (engine->upload_queue)
+    clFinish (engine->upload_queue);
+  g_clear_pointer (&engine->queue, clReleaseCommandQueue);
+  g_clear_pointer (&engine->upload_queue, clReleaseCommandQueue);
+  engine->queue = queue;
+  engine->upload_queue = upload;
+  engine->profiling = profiling;
+  return TRUE;
+}
+
 static gboolean host_block_init (ClhEngine *engine, HostBlock *block,
     gsize size, GError **error);
 static void host_block_clear (ClhEngine *engine, HostBlock *block);
+static void slots_clear (ClhEngine *engine);
+
+/**
+ * clh_engine_new_for_context:
+ * @context: the device context, shared with other engines
+ * @error: %CLH_ENGINE_ERROR_OPENCL
+ *
+ * Creates an engine on @context's device: its own command queue, kernels
+ * and buffers, over the context's compiled program. One frame in flight
+ * until clh_engine_set_max_in_flight(). An engine serves one thread at a
+ * time; engines of one context may run in different threads.
+ *
+ * Returns: (transfer full) (nullable): the engine, or %NULL on error
+ */
+ClhEngine *
+clh_engine_new_for_context (ClhContext *context, GError **error)
+{
+  g_autoptr (ClhEngine) engine = g_new0 (ClhEngine, 1);
+
+  engine->ctx = clh_context_ref (context);
+  engine->device = clh_context_get_device (context);
+  engine->requested.padding = -1;
+  engine->host_blocks = g_array_new (FALSE, TRUE, sizeof (HostBlock));
+  if (!query_device (engine, error)
+      || !create_queues (engine, FALSE, FALSE, error)
+      || !create_kernels (engine, error)
+      || !clh_engine_set_max_in_flight (engine, 1, error))
+    return NULL;
+  return g_steal_pointer (&engine);
+}
 
 /**
  * clh_engine_new:
@@ -272,55 +341,24 @@ static void host_block_clear (ClhEngine *engine, HostBlock *block);
  *   %CLH_ENGINE_ERROR_BUILD (with the build log) or
  *   %CLH_ENGINE_ERROR_OPENCL
  *
- * Selects a device, creates its context and in-order command queue and
- * builds the kernels. An engine serves one thread at a time.
+ * Creates an engine on a context of its own (clh_context_new()).
  *
  * Returns: (transfer full) (nullable): the engine, or %NULL on error
  */
 ClhEngine *
 clh_engine_new (const gchar *device_spec, GError **error)
 {
-  g_autoptr (ClhEngine) engine = g_new0 (ClhEngine, 1);
-  cl_int ret;
+  g_autoptr (ClhContext) context = clh_context_new (device_spec, error);
 
-  if (!clh_device_select (device_spec, &engine->device, error)
-      || !query_device (engine, error))
-    return NULL;
-
-  engine->context = clCreateContext (NULL, 1, &engine->device.device, NULL,
-      NULL, &ret);
-  if (!clh_cl_check (ret, "clCreateContext", error))
-    return NULL;
-
-  engine->queue = clCreateCommandQueue (engine->context,
-      engine->device.device, 0, &ret);
-  if (!clh_cl_check (ret, "clCreateCommandQueue", error))
-    return NULL;
-
-  if (!build_program (engine, error) || !create_kernels (engine, error))
-    return NULL;
-
-  for (guint b = 0; b < 2; b++) {
-    engine->hist[b] = clCreateBuffer (engine->context, CL_MEM_READ_WRITE,
-        sizeof (cl_uint) * HIST_COUNTERS, NULL, &ret);
-    if (!clh_cl_check (ret, "clCreateBuffer (histogram)", error))
-      return NULL;
-    engine->dirty[b] = HIST_COUNTERS;
-  }
-  engine->requested.padding = -1;
-  engine->host_blocks = g_array_new (FALSE, TRUE, sizeof (HostBlock));
-  if (!host_block_init (engine, &engine->bins, sizeof (cl_uint)
-          * HIST_COUNTERS, error))
-    return NULL;
-
-  return g_steal_pointer (&engine);
+  return context ? clh_engine_new_for_context (context, error) : NULL;
 }
 
 /**
  * clh_engine_free:
  * @engine: (transfer full) (nullable): an engine
  *
- * Waits for the engine's queue and releases every OpenCL object it holds.
+ * Drops any pending frames (clh_engine_discard()), and releases every
+ * OpenCL object the engine holds and its reference on its context.
  */
 void
 clh_engine_free (ClhEngine *engine)
@@ -330,25 +368,32 @@ clh_engine_free (ClhEngine *engine)
   if (!engine)
     return;
   if (engine->queue)
-    clFinish (engine->queue);
-  release_events (engine);
-  g_clear_pointer (&engine->events, g_array_unref);
+    clh_engine_discard (engine);
+  slots_clear (engine);
   for (k = 0; engine->host_blocks && k < engine->host_blocks->len; k++)
     host_block_clear (engine, &g_array_index (engine->host_blocks, HostBlock,
             k));
   g_clear_pointer (&engine->host_blocks, g_array_unref);
   host_block_clear (engine, &engine->stage);
-  host_block_clear (engine, &engine->bins);
-  g_clear_pointer (&engine->staging, clReleaseMemObject);
-  g_clear_pointer (&engine->hist[0], clReleaseMemObject);
-  g_clear_pointer (&engine->hist[1], clReleaseMemObject);
+  g_clear_pointer (&engine->stage_busy, clReleaseEvent);
   for (k = 0; k < N_KERNELS; k++)
     g_clear_pointer (&engine->kernels[k], clReleaseKernel);
-  g_clear_pointer (&engine->program, clReleaseProgram);
+  g_clear_pointer (&engine->upload_queue, clReleaseCommandQueue);
   g_clear_pointer (&engine->queue, clReleaseCommandQueue);
-  g_clear_pointer (&engine->context, clReleaseContext);
-  clh_device_info_clear (&engine->device);
+  g_clear_pointer (&engine->ctx, clh_context_unref);
   g_free (engine);
+}
+
+/**
+ * clh_engine_get_context:
+ * @engine: an engine
+ *
+ * Returns: (transfer none): the device context the engine runs on
+ */
+ClhContext *
+clh_engine_get_context (const ClhEngine *engine)
+{
+  return engine->ctx;
 }
 
 /**
@@ -360,7 +405,7 @@ clh_engine_free (ClhEngine *engine)
 const gchar *
 clh_engine_get_device_name (const ClhEngine *engine)
 {
-  return engine->device.name;
+  return engine->device->name;
 }
 
 /**
@@ -372,7 +417,7 @@ clh_engine_get_device_name (const ClhEngine *engine)
 const gchar *
 clh_engine_get_platform_name (const ClhEngine *engine)
 {
-  return engine->device.platform_name;
+  return engine->device->platform_name;
 }
 
 /**
@@ -511,11 +556,7 @@ clh_engine_model_launch (const ClhEngine *engine, guint n_channels,
 gchar *
 clh_engine_get_driver_version (const ClhEngine *engine)
 {
-  gchar version[256] = "";
-
-  clGetDeviceInfo (engine->device.device, CL_DRIVER_VERSION,
-      sizeof (version) - 1, version, NULL);
-  return g_strdup (version);
+  return clh_context_get_driver_version (engine->ctx);
 }
 
 /**
@@ -534,21 +575,22 @@ clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes)
       MIN (engine->max_alloc, G_MAXINT32));
 }
 
+/* The slot's device buffer for a band of @size bytes. */
 static gboolean
-ensure_staging (ClhEngine *engine, gsize size, GError **error)
+ensure_staging (ClhEngine *engine, Slot *slot, gsize size, GError **error)
 {
   cl_int ret;
 
-  if (engine->staging && engine->staging_size >= size)
+  if (slot->staging && slot->staging_size >= size)
     return TRUE;
 
-  g_clear_pointer (&engine->staging, clReleaseMemObject);
-  engine->staging_size = 0;
-  engine->staging = clCreateBuffer (engine->context, CL_MEM_READ_ONLY,
-      size, NULL, &ret);
+  g_clear_pointer (&slot->staging, clReleaseMemObject);
+  slot->staging_size = 0;
+  slot->staging = clCreateBuffer (clh_context_get_cl_context (engine->ctx),
+      CL_MEM_READ_ONLY, size, NULL, &ret);
   if (!clh_cl_check (ret, "clCreateBuffer (frame)", error))
     return FALSE;
-  engine->staging_size = size;
+  slot->staging_size = size;
   return TRUE;
 }
 
@@ -614,30 +656,46 @@ band_rows_for (const ClhEngine *engine, const ClhFrame *frame, guint used)
   return CLAMP (rows, BAND_ROW_MULTIPLE, frame->height);
 }
 
-/* Copies each used plane's rows of @band, as stored, into the staging
- * buffer; the last row stops at the last byte a component reads. */
+/* Copies each used plane's rows of @band, as stored, into the slot's
+ * staging buffer; the last row stops at the last byte a component reads.
+ * With an upload queue, the copies wait for @after (the previous band's
+ * counting, NULL: nothing) and the band's first launch waits for them. */
 static gboolean
 upload_band (ClhEngine *engine, const ClhFrame *frame, const Band *band,
-    GError **error)
+    cl_event after, GError **error)
 {
+  cl_command_queue queue = engine->upload_queue ? engine->upload_queue :
+      engine->queue;
+  cl_event *keep = engine->upload_queue ? &engine->upload_done : NULL;
   guint p;
 
   for (p = 0; p < frame->n_planes; p++) {
     const ClhPlane *plane = &frame->planes[p];
+    cl_event ev;
+    cl_int ret;
     gsize bytes;
 
     if (band->n_rows[p] == 0)
       continue;
     bytes = plane->stride * (band->n_rows[p] - 1)
         + clh_frame_plane_row_bytes (frame, p);
-    if (!clh_cl_check (clEnqueueWriteBuffer (engine->queue, engine->staging,
-                CL_FALSE, band->base[p], bytes,
-                plane->data + plane->stride * band->row0[p], 0, NULL,
-                phase_event (engine, PHASE_UPLOAD)),
-            "clEnqueueWriteBuffer", error))
+    ret = clEnqueueWriteBuffer (queue, band->mem, CL_FALSE, band->base[p],
+        bytes, plane->data + plane->stride * band->row0[p], after ? 1 : 0,
+        after ? &after : NULL, want_event (engine, &ev, keep));
+    note_event (engine, PHASE_UPLOAD, ev, keep);
+    if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
       return FALSE;
+    after = NULL;
   }
+  if (engine->upload_queue)
+    clFlush (engine->upload_queue);
   return TRUE;
+}
+
+static Slot *
+next_slot (ClhEngine *engine)
+{
+  return &engine->slots[(engine->slot - engine->slots + 1) % engine->n_slots];
 }
 
 /* Kernel arguments, set in order; the first failure sticks. */
@@ -746,26 +804,35 @@ launch (ClhEngine *engine, KernelId id, Args *a, guint n_channels,
   ClhLaunch l;
   guint stride;
   size_t local, global;
+  cl_event ev;
+  cl_int ret;
 
   plan_launch (engine, id, n_channels, window, units, &l);
   stride = clh_launch_copy_stride (n_counters, l.padding);
   arg_uint (a, l.n_copies);
   arg_uint (a, stride);
   arg (a, clh_launch_local_bytes (l.n_copies, stride) + outside, NULL);
-  arg (a, sizeof (cl_mem), &engine->hist[engine->current]);
-  arg (a, sizeof (cl_mem), &engine->hist[1 - engine->current]);
+  arg (a, sizeof (cl_mem), &engine->slot->hist);
+  arg (a, sizeof (cl_mem), engine->zero_next ? &next_slot (engine)->hist :
+      &engine->slot->hist);
   arg_uint (a, engine->zero_next);
   if (!clh_cl_check (a->ret, "clSetKernelArg", error))
     return FALSE;
-  engine->zero_next = 0;
   engine->last_launch = l;
 
   local = l.work_group_size;
   global = (size_t) l.n_groups * local;
-  return clh_cl_check (clEnqueueNDRangeKernel (engine->queue,
-          engine->kernels[id], 1, NULL, &global, &local, 0, NULL,
-          phase_event (engine, PHASE_KERNEL)),
-      "clEnqueueNDRangeKernel", error);
+  ret = clEnqueueNDRangeKernel (engine->queue, engine->kernels[id], 1, NULL,
+      &global, &local, engine->upload_done ? 1 : 0,
+      engine->upload_done ? &engine->upload_done : NULL,
+      want_event (engine, &ev, NULL));
+  note_event (engine, PHASE_KERNEL, ev, NULL);
+  if (!clh_cl_check (ret, "clEnqueueNDRangeKernel", error))
+    return FALSE;
+  /* Cleared, and what followed the upload waits in order behind this. */
+  engine->zero_next = 0;
+  g_clear_pointer (&engine->upload_done, clReleaseEvent);
+  return TRUE;
 }
 
 static guint
@@ -1020,22 +1087,30 @@ plane_extent (const ClhFrame *frame, guint p)
       + clh_frame_plane_row_bytes (frame, p);
 }
 
+/* Whether every used plane of @frame lies in [@ptr, @ptr + @size). */
+static gboolean
+planes_inside (const ClhFrame *frame, guint used, const guint8 *ptr,
+    gsize size)
+{
+  guint p;
+
+  for (p = 0; p < frame->n_planes; p++)
+    if ((used & (1u << p)) && (frame->planes[p].data < ptr
+            || frame->planes[p].data + plane_extent (frame, p) > ptr + size))
+      return FALSE;
+  return TRUE;
+}
+
 /* The engine host block holding every used plane, or NULL. */
 static HostBlock *
 find_host_block (ClhEngine *engine, const ClhFrame *frame, guint used)
 {
-  guint i, p;
+  guint i;
 
   for (i = 0; engine->host_blocks && i < engine->host_blocks->len; i++) {
     HostBlock *block = &g_array_index (engine->host_blocks, HostBlock, i);
-    gboolean inside = TRUE;
 
-    for (p = 0; p < frame->n_planes && inside; p++)
-      inside = !(used & (1u << p))
-          || (frame->planes[p].data >= block->ptr
-          && frame->planes[p].data + plane_extent (frame, p)
-          <= block->ptr + block->size);
-    if (inside)
+    if (planes_inside (frame, used, block->ptr, block->size))
       return block;
   }
   return NULL;
@@ -1093,8 +1168,9 @@ wrap_host_planes (ClhEngine *engine, const ClhFrame *frame, guint used,
       return NULL;
     reach = MAX (reach, end[i]);
   }
-  mem = clCreateBuffer (engine->context, CL_MEM_READ_ONLY
-      | CL_MEM_USE_HOST_PTR, reach - start[0], (void *) start[0], &ret);
+  mem = clCreateBuffer (clh_context_get_cl_context (engine->ctx),
+      CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, reach - start[0],
+      (void *) start[0], &ret);
   if (ret != CL_SUCCESS)
     return NULL;
   *origin = start[0];
@@ -1107,8 +1183,8 @@ host_block_init (ClhEngine *engine, HostBlock *block, gsize size,
 {
   cl_int ret;
 
-  block->mem = clCreateBuffer (engine->context, CL_MEM_READ_ONLY
-      | CL_MEM_ALLOC_HOST_PTR, size, NULL, &ret);
+  block->mem = clCreateBuffer (clh_context_get_cl_context (engine->ctx),
+      CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, NULL, &ret);
   if (!clh_cl_check (ret, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)", error))
     return FALSE;
   block->ptr = clEnqueueMapBuffer (engine->queue, block->mem, CL_TRUE,
@@ -1134,7 +1210,8 @@ host_block_clear (ClhEngine *engine, HostBlock *block)
 }
 
 /* Copies the used planes of @frame into the engine's staging host block
- * and points @staged at them there. */
+ * and points @staged at them there, once the device is done with what a
+ * previous frame staged. */
 static gboolean
 stage_frame (ClhEngine *engine, const ClhFrame *frame, guint used,
     ClhFrame *staged, GError **error)
@@ -1142,6 +1219,12 @@ stage_frame (ClhEngine *engine, const ClhFrame *frame, guint used,
   Band whole;
   guint p;
 
+  if (engine->stage_busy) {
+    if (!clh_cl_check (clWaitForEvents (1, &engine->stage_busy),
+            "clWaitForEvents", error))
+      return FALSE;
+    g_clear_pointer (&engine->stage_busy, clReleaseEvent);
+  }
   band_layout (frame, used, 0, frame->height, &whole);
   /* Sized to the frame: a block lent in place is mapped whole. */
   if (engine->stage.size < whole.size || engine->stage.size > 2 * whole.size) {
@@ -1164,29 +1247,36 @@ stage_frame (ClhEngine *engine, const ClhFrame *frame, guint used,
 static gboolean
 lend_host_block (ClhEngine *engine, HostBlock *block, GError **error)
 {
-  if (!clh_cl_check (clEnqueueUnmapMemObject (engine->queue, block->mem,
-              block->ptr, 0, NULL, phase_event (engine, PHASE_UPLOAD)),
-          "clEnqueueUnmapMemObject", error))
+  cl_event ev;
+  cl_int ret;
+
+  ret = clEnqueueUnmapMemObject (engine->queue, block->mem, block->ptr, 0,
+      NULL, want_event (engine, &ev, NULL));
+  note_event (engine, PHASE_UPLOAD, ev, NULL);
+  if (!clh_cl_check (ret, "clEnqueueUnmapMemObject", error))
     return FALSE;
-  engine->lent = block;
+  engine->slot->lent = block;
   return TRUE;
 }
 
-/* Maps the lent block back for the host, at the same address (the
+/* Maps @slot's lent block back for the host, at the same address (the
  * caller's frame pointers point into it). @blocking: wait for it. */
 static gboolean
-return_host_block (ClhEngine *engine, gboolean blocking, GError **error)
+return_host_block (ClhEngine *engine, Slot *slot, gboolean blocking,
+    GError **error)
 {
-  HostBlock *block = engine->lent;
+  HostBlock *block = slot->lent;
+  cl_event ev, *keep = block == &engine->stage ? &engine->stage_busy : NULL;
   guint8 *ptr;
   cl_int ret;
 
   if (!block)
     return TRUE;
-  engine->lent = NULL;
+  slot->lent = NULL;
   ptr = clEnqueueMapBuffer (engine->queue, block->mem, blocking,
       CL_MAP_READ | CL_MAP_WRITE, 0, block->size, 0, NULL,
-      phase_event (engine, PHASE_READBACK), &ret);
+      want_event (engine, &ev, keep), &ret);
+  note_event (engine, PHASE_READBACK, ev, keep);
   if (!clh_cl_check (ret, "clEnqueueMapBuffer", error))
     return FALSE;
   if (ptr != block->ptr) {
@@ -1199,18 +1289,36 @@ return_host_block (ClhEngine *engine, gboolean blocking, GError **error)
   return TRUE;
 }
 
+/* The caller's context block holding the frame, read where it lies if the
+ * device can; FALSE to copy it (it is pinned: the driver copies by DMA). */
+static gboolean
+context_block_band (ClhEngine *engine, const ClhFrame *frame, guint used,
+    const ClhHostBlock *block, Band *band)
+{
+  return block && engine->transfer != CLH_TRANSFER_COPY
+      && clh_host_block_is_in_place (block)
+      && clh_host_block_get_context (block) == engine->ctx
+      && planes_inside (frame, used, clh_host_block_get_data (block),
+      clh_host_block_get_size (block))
+      && in_place_band (frame, used, clh_host_block_get_mem (block),
+      clh_host_block_get_data (block), band);
+}
+
 /* The whole frame as one band the kernels read where it lies, when the
  * transfer mode and the frame's memory allow it. A frame staged into
  * engine host memory is @staged. */
 static gboolean
 in_place_source (ClhEngine *engine, const ClhFrame *frame, guint used,
-    ClhFrame *staged, Band *band, GError **error)
+    const ClhHostBlock *context_block, ClhFrame *staged, Band *band,
+    GError **error)
 {
   const gboolean blocks_in_place = engine->host_unified
       || engine->transfer == CLH_TRANSFER_IN_PLACE;
   HostBlock *block;
-  const guint8 *origin;
+  const guint8 *origin = NULL;
 
+  if (context_block_band (engine, frame, used, context_block, band))
+    return TRUE;
   if (engine->transfer == CLH_TRANSFER_COPY)
     return FALSE;
   block = find_host_block (engine, frame, used);
@@ -1219,9 +1327,9 @@ in_place_source (ClhEngine *engine, const ClhFrame *frame, guint used,
         && in_place_band (frame, used, block->mem, block->ptr, band)
         && lend_host_block (engine, block, error);
   if (engine->host_unified) {
-    engine->wrapped = wrap_host_planes (engine, frame, used, &origin);
-    return engine->wrapped
-        && in_place_band (frame, used, engine->wrapped, origin, band);
+    engine->slot->wrapped = wrap_host_planes (engine, frame, used, &origin);
+    return engine->slot->wrapped
+        && in_place_band (frame, used, engine->slot->wrapped, origin, band);
   }
   if (engine->transfer != CLH_TRANSFER_STAGE
       || !stage_frame (engine, frame, used, staged, error))
@@ -1240,117 +1348,239 @@ count_band (ClhEngine *engine, const ClhFrame *frame,
       count_colour_band (engine, frame, spec, band, error);
 }
 
-/* Clears this frame's histogram buffer if a failure or the start left it
- * dirty, and has the frame's first launch clear the other. */
+/* Grows the slot's counters, on the device and in pinned host memory, to
+ * @n; new ones hold garbage until cleared. */
 static gboolean
-prepare_histogram (ClhEngine *engine, GError **error)
+ensure_counters (ClhEngine *engine, Slot *slot, gsize n, GError **error)
 {
-  const cl_uint zero = 0;
+  cl_int ret;
 
-  if (engine->dirty[engine->current] > 0) {
-    if (!clh_cl_check (clEnqueueFillBuffer (engine->queue,
-                engine->hist[engine->current], &zero, sizeof (zero), 0,
-                sizeof (cl_uint) * engine->dirty[engine->current], 0, NULL,
-                phase_event (engine, PHASE_KERNEL)), "clEnqueueFillBuffer",
-            error))
-      return FALSE;
-    engine->dirty[engine->current] = 0;
-  }
-  engine->zero_next = engine->dirty[1 - engine->current];
+  if (slot->hist_counters >= n)
+    return TRUE;
+  /* Whole pages: no regrowth for small changes of bins. */
+  n = (n + 1023) / 1024 * 1024;
+  g_clear_pointer (&slot->hist, clReleaseMemObject);
+  host_block_clear (engine, &slot->bins);
+  slot->hist_counters = slot->dirty = 0;
+  slot->hist = clCreateBuffer (clh_context_get_cl_context (engine->ctx),
+      CL_MEM_READ_WRITE, sizeof (cl_uint) * n, NULL, &ret);
+  if (!clh_cl_check (ret, "clCreateBuffer (histogram)", error)
+      || !host_block_init (engine, &slot->bins, sizeof (cl_uint) * n, error))
+    return FALSE;
+  slot->hist_counters = slot->dirty = n;
   return TRUE;
+}
+
+/* Clears this frame's counters if a failure or their creation left them
+ * dirty, and has the frame's first launch clear the next slot's. */
+static gboolean
+prepare_histogram (ClhEngine *engine, gsize n_counters, GError **error)
+{
+  Slot *slot = engine->slot;
+  const cl_uint zero = 0;
+  cl_event ev;
+  cl_int ret;
+
+  if (!ensure_counters (engine, slot, n_counters, error))
+    return FALSE;
+  if (slot->dirty > 0) {
+    ret = clEnqueueFillBuffer (engine->queue, slot->hist, &zero,
+        sizeof (zero), 0, sizeof (cl_uint) * slot->dirty, 0, NULL,
+        want_event (engine, &ev, NULL));
+    note_event (engine, PHASE_KERNEL, ev, NULL);
+    if (!clh_cl_check (ret, "clEnqueueFillBuffer", error))
+      return FALSE;
+    slot->dirty = 0;
+  }
+  engine->zero_next = next_slot (engine)->dirty;
+  return TRUE;
+}
+
+/* Has the next band's upload wait for this band's counting. */
+static gboolean
+band_counted (ClhEngine *engine, cl_event *counted, GError **error)
+{
+  g_clear_pointer (counted, clReleaseEvent);
+  if (!engine->upload_queue)
+    return TRUE;
+  return clh_cl_check (clEnqueueMarkerWithWaitList (engine->queue, 0, NULL,
+          counted), "clEnqueueMarkerWithWaitList", error);
+}
+
+/* Uploads the frame band by band into the slot's staging buffer and counts
+ * each band. */
+static gboolean
+count_bands (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, guint used, GError **error)
+{
+  const guint band_rows = band_rows_for (engine, frame, used);
+  cl_event counted = NULL;
+  gboolean ok = TRUE;
+  Band band;
+  guint y;
+
+  band_layout (frame, used, 0, band_rows, &band);
+  if (!ensure_staging (engine, engine->slot, band.size, error))
+    return FALSE;
+  for (y = 0; ok && y < frame->height; y += band_rows) {
+    band_layout (frame, used, y, MIN (band_rows, frame->height - y), &band);
+    band.mem = engine->slot->staging;
+    ok = upload_band (engine, frame, &band, counted, error)
+        && count_band (engine, frame, spec, &band, error)
+        && (y + band_rows >= frame->height
+        || band_counted (engine, &counted, error));
+  }
+  g_clear_pointer (&counted, clReleaseEvent);
+  return ok;
 }
 
 static gboolean
 count_frame (ClhEngine *engine, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, GError **error)
+    const ClhHistogramSpec *spec, const ClhHostBlock *block, GError **error)
 {
   const guint used = planes_used (frame, spec);
   ClhFrame staged;
   Band band;
-  guint band_rows, y;
   GError *why = NULL;
 
-  if (!prepare_histogram (engine, error))
+  if (!prepare_histogram (engine, (gsize) clh_histogram_spec_n_channels
+          (spec) * (clh_histogram_spec_n_bins (spec) + 2), error))
     return FALSE;
   staged.width = 0;
-  if (in_place_source (engine, frame, used, &staged, &band, &why))
+  if (in_place_source (engine, frame, used, block, &staged, &band, &why))
     return count_band (engine, staged.width ? &staged : frame, spec, &band,
-        error) && return_host_block (engine, FALSE, error);
+        error) && return_host_block (engine, engine->slot, FALSE, error);
   if (why) {
     g_propagate_error (error, why);
     return FALSE;
   }
   /* Copied to the device: from the staging block if the frame is there. */
-  if (staged.width)
-    frame = &staged;
-
-  band_rows = band_rows_for (engine, frame, used);
-  band_layout (frame, used, 0, band_rows, &band);
-  if (!ensure_staging (engine, band.size, error))
+  if (!count_bands (engine, staged.width ? &staged : frame, spec, used,
+          error))
     return FALSE;
-  for (y = 0; y < frame->height; y += band_rows) {
-    band_layout (frame, used, y, MIN (band_rows, frame->height - y), &band);
-    band.mem = engine->staging;
-    if (!upload_band (engine, frame, &band, error)
-        || !count_band (engine, frame, spec, &band, error))
-      return FALSE;
-  }
+  if (staged.width && engine->upload_queue)
+    return clh_cl_check (clEnqueueMarkerWithWaitList (engine->upload_queue,
+            0, NULL, &engine->stage_busy), "clEnqueueMarkerWithWaitList",
+        error);
   return TRUE;
 }
 
-/* Reads the device's counters and splits each channel's bins, below and
- * above into @histogram. */
+/* Enqueues the copy of the frame's counters into the slot's pinned host
+ * memory; clh_engine_collect() waits for it. */
 static gboolean
-read_back (ClhEngine *engine, const ClhHistogramSpec *spec,
-    ClhHistogram *histogram, GError **error)
+read_back (ClhEngine *engine, GError **error)
 {
-  const guint n_channels = clh_histogram_spec_n_channels (spec);
-  const guint n_bins = clh_histogram_spec_n_bins (spec);
-  const gsize stride = n_bins + 2;
-  guint32 *all = (guint32 *) engine->bins.ptr;
-  guint c;
+  Slot *slot = engine->slot;
+  cl_int ret;
 
-  if (!clh_cl_check (clEnqueueReadBuffer (engine->queue,
-              engine->hist[engine->current], CL_TRUE, 0,
-              sizeof (guint32) * n_channels * stride, all, 0, NULL,
-              phase_event (engine, PHASE_READBACK)), "clEnqueueReadBuffer",
-          error))
-    return FALSE;
-  for (c = 0; c < n_channels; c++) {
-    memcpy (histogram->counts + c * n_bins, all + c * stride,
-        sizeof (guint32) * n_bins);
-    histogram->below[c] = all[c * stride + n_bins];
-    histogram->above[c] = all[c * stride + n_bins + 1];
+  ret = clEnqueueReadBuffer (engine->queue, slot->hist, CL_FALSE, 0,
+      sizeof (guint32) * slot->n_channels * (slot->n_bins + 2),
+      slot->bins.ptr, 0, NULL, &slot->done);
+  if (ret == CL_SUCCESS && engine->profiling) {
+    PhaseEvent pe = { slot->done, PHASE_READBACK };
+
+    clRetainEvent (slot->done);
+    g_array_append_val (slot->events, pe);
   }
-  for (; c < CLH_MAX_CHANNELS; c++)
-    histogram->below[c] = histogram->above[c] = 0;
+  return clh_cl_check (ret, "clEnqueueReadBuffer", error)
+      && clh_cl_check (clFlush (engine->queue), "clFlush", error);
+}
+
+/* Forgets what the slot's frame borrowed, waiting for the device to give
+ * back a lent block. */
+static void
+slot_finish (ClhEngine *engine, Slot *slot)
+{
+  return_host_block (engine, slot, TRUE, NULL);
+  g_clear_pointer (&slot->wrapped, clReleaseMemObject);
+  release_events (slot);
+}
+
+static void
+slots_clear (ClhEngine *engine)
+{
+  guint i;
+
+  for (i = 0; i < engine->n_slots; i++) {
+    Slot *slot = &engine->slots[i];
+
+    slot_finish (engine, slot);
+    g_clear_pointer (&slot->events, g_array_unref);
+    g_clear_pointer (&slot->hist, clReleaseMemObject);
+    g_clear_pointer (&slot->staging, clReleaseMemObject);
+    host_block_clear (engine, &slot->bins);
+  }
+  g_clear_pointer (&engine->slots, g_free);
+  engine->n_slots = engine->head = engine->n_pending = 0;
+}
+
+/**
+ * clh_engine_set_max_in_flight:
+ * @engine: an engine with no frame pending
+ * @n: how many frames may be submitted and not yet collected, >= 1
+ * @error: %CLH_ENGINE_ERROR_INVALID if frames are pending,
+ *   %CLH_ENGINE_ERROR_OPENCL
+ *
+ * With more than one, a device that copies frames gets a second command
+ * queue for the uploads, so that a frame's upload overlaps the counting and
+ * readback of the one before. Each frame in flight holds its own counters
+ * and, for copied frames, a device buffer the size of the frame.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+clh_engine_set_max_in_flight (ClhEngine *engine, guint n, GError **error)
+{
+  const gboolean two = n > 1;
+  guint i;
+
+  g_return_val_if_fail (n >= 1, FALSE);
+  if (engine->n_pending > 0) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "%u frames are in flight: collect or discard them first",
+        engine->n_pending);
+    return FALSE;
+  }
+  if (engine->n_slots == n + 1)
+    return TRUE;
+  slots_clear (engine);
+  if (two != (engine->upload_queue != NULL)
+      && !create_queues (engine, engine->profiling, two, error))
+    return FALSE;
+  engine->n_slots = n + 1;
+  engine->slots = g_new0 (Slot, engine->n_slots);
+  for (i = 0; i < engine->n_slots && engine->profiling; i++)
+    engine->slots[i].events = g_array_new (FALSE, TRUE, sizeof (PhaseEvent));
   return TRUE;
 }
 
 /**
- * clh_engine_histogram:
+ * clh_engine_get_max_in_flight:
  * @engine: an engine
- * @frame: the frame, read and not modified; it must stay unchanged until
- *   the call returns
- * @spec: what to count
- * @histogram: (out caller-allocates): the result; its counts must hold
- *   `clh_histogram_spec_n_channels () * clh_histogram_spec_n_bins ()`
- *   guint32, and are written channel-major
- * @error: %CLH_ENGINE_ERROR_INVALID for a frame outside
- *   clh_frame_is_valid() or a request clh_histogram_spec_is_valid()
- *   refuses (its message says why), %CLH_ENGINE_ERROR_OPENCL when an
- *   OpenCL call fails
  *
- * Counts @frame on the device: uploads it in bands of rows, counts each band
- * into privatized sub-histograms, merges them on the device and reads the
- * bins back. Blocks until @histogram holds the result.
- *
- * Returns: %TRUE on success; on failure @histogram is undefined and
- *   nothing is left queued.
+ * Returns: how many frames may be in flight
  */
-gboolean
-clh_engine_histogram (ClhEngine *engine, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, ClhHistogram *histogram, GError **error)
+guint
+clh_engine_get_max_in_flight (const ClhEngine *engine)
+{
+  return engine->n_slots - 1;
+}
+
+/**
+ * clh_engine_get_n_pending:
+ * @engine: an engine
+ *
+ * Returns: frames submitted and not yet collected or discarded
+ */
+guint
+clh_engine_get_n_pending (const ClhEngine *engine)
+{
+  return engine->n_pending;
+}
+
+static gboolean
+check_request (const ClhFrame *frame, const ClhHistogramSpec *spec,
+    GError **error)
 {
   GError *why = NULL;
 
@@ -1366,43 +1596,209 @@ clh_engine_histogram (ClhEngine *engine, const ClhFrame *frame,
     g_error_free (why);
     return FALSE;
   }
+  return TRUE;
+}
 
-  clh_histogram_set_samples (histogram, spec, frame);
-  engine->have_timings = FALSE;
-  if (count_frame (engine, frame, spec, error)
-      && read_back (engine, spec, histogram, error)) {
-    g_clear_pointer (&engine->wrapped, clReleaseMemObject);
-    /* This buffer now holds the frame; the first launch cleared the other,
-     * which the next frame uses. */
-    engine->dirty[engine->current] = (gsize) clh_histogram_spec_n_channels
-        (spec) * (clh_histogram_spec_n_bins (spec) + 2);
-    engine->dirty[1 - engine->current] = 0;
-    engine->current = 1 - engine->current;
-    if (engine->profiling)
-      collect_timings (engine);
-    return TRUE;
+/* Undoes a failed submission: waits for what was queued, gives memory back
+ * and marks the counters it touched dirty. */
+static void
+abandon_submission (ClhEngine *engine)
+{
+  Slot *slot = engine->slot, *next = next_slot (engine);
+
+  clFinish (engine->queue);
+  if (engine->upload_queue)
+    clFinish (engine->upload_queue);
+  slot_finish (engine, slot);
+  g_clear_pointer (&engine->upload_done, clReleaseEvent);
+  slot->dirty = slot->hist_counters;
+  next->dirty = next->hist_counters;
+  engine->slot = NULL;
+}
+
+/**
+ * clh_engine_submit:
+ * @engine: an engine with fewer than clh_engine_get_max_in_flight() frames
+ *   pending
+ * @frame: the frame; its memory must stay valid and unchanged until the
+ *   frame is collected or discarded
+ * @spec: what to count
+ * @block: (nullable): the clh_context_alloc_host() block of the engine's
+ *   context that @frame's planes lie in, if the caller knows it: such a
+ *   frame is read where it lies on CPU devices and copied by DMA on others
+ * @error: %CLH_ENGINE_ERROR_INVALID for a frame outside
+ *   clh_frame_is_valid(), a request clh_histogram_spec_is_valid() refuses
+ *   (its message says why) or too many frames in flight;
+ *   %CLH_ENGINE_ERROR_OPENCL when an OpenCL call fails
+ *
+ * Enqueues the frame's upload (in bands of rows, for large frames), its
+ * counting into privatized sub-histograms, their merge on the device and
+ * the readback of the bins, and returns without waiting.
+ *
+ * Returns: %TRUE if the frame is pending; on failure nothing of it is left
+ *   queued and frames submitted before it are still pending
+ */
+gboolean
+clh_engine_submit (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhHostBlock *block, GError **error)
+{
+  ClhHistogram samples = { NULL };
+  Slot *slot;
+
+  if (!check_request (frame, spec, error))
+    return FALSE;
+  if (engine->n_pending >= engine->n_slots - 1) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "%u frames are already in flight, the most this engine takes",
+        engine->n_pending);
+    return FALSE;
   }
 
-  /* Uploads may still read the caller's memory: let them end first, and
-   * give the caller its memory back. Which counters are clear is unknown
-   * now: the next frames clear them. */
+  slot = engine->slot = &engine->slots[(engine->head + engine->n_pending)
+      % engine->n_slots];
+  slot->n_channels = clh_histogram_spec_n_channels (spec);
+  slot->n_bins = clh_histogram_spec_n_bins (spec);
+  clh_histogram_set_samples (&samples, spec, frame);
+  memcpy (slot->samples, samples.samples, sizeof (slot->samples));
+  if (!count_frame (engine, frame, spec, block, error)
+      || !read_back (engine, error)) {
+    abandon_submission (engine);
+    return FALSE;
+  }
+  /* This slot's counters now hold the frame; its first launch cleared the
+   * next slot's. */
+  slot->dirty = (gsize) slot->n_channels * (slot->n_bins + 2);
+  next_slot (engine)->dirty = 0;
+  engine->n_pending++;
+  engine->slot = NULL;
+  return TRUE;
+}
+
+/* Splits the slot's counters into each channel's bins, below and above. */
+static void
+split_counters (const Slot *slot, ClhHistogram *histogram)
+{
+  const guint32 *all = (const guint32 *) slot->bins.ptr;
+  const gsize stride = slot->n_bins + 2;
+  guint c;
+
+  memcpy (histogram->samples, slot->samples, sizeof (slot->samples));
+  for (c = 0; c < slot->n_channels; c++) {
+    memcpy (histogram->counts + c * slot->n_bins, all + c * stride,
+        sizeof (guint32) * slot->n_bins);
+    histogram->below[c] = all[c * stride + slot->n_bins];
+    histogram->above[c] = all[c * stride + slot->n_bins + 1];
+  }
+  for (; c < CLH_MAX_CHANNELS; c++)
+    histogram->below[c] = histogram->above[c] = 0;
+}
+
+/**
+ * clh_engine_collect:
+ * @engine: an engine with a frame pending
+ * @histogram: (out caller-allocates): the oldest pending frame's result;
+ *   its counts must hold `clh_histogram_spec_n_channels () *
+ *   clh_histogram_spec_n_bins ()` guint32 of that frame's request, and are
+ *   written channel-major
+ * @error: %CLH_ENGINE_ERROR_INVALID if nothing is pending,
+ *   %CLH_ENGINE_ERROR_OPENCL if the device failed on the frame
+ *
+ * Waits for the oldest pending frame (frames are collected in the order
+ * they were submitted); its memory is the caller's again.
+ *
+ * Returns: %TRUE on success; on failure that frame is dropped and
+ *   @histogram is undefined
+ */
+gboolean
+clh_engine_collect (ClhEngine *engine, ClhHistogram *histogram,
+    GError **error)
+{
+  Slot *slot;
+  gboolean ok;
+
+  if (engine->n_pending == 0) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "No frame is in flight");
+    return FALSE;
+  }
+  slot = &engine->slots[engine->head];
+  engine->head = (engine->head + 1) % engine->n_slots;
+  engine->n_pending--;
+
+  ok = clh_cl_check (clWaitForEvents (1, &slot->done), "clWaitForEvents",
+      error);
+  if (ok) {
+    split_counters (slot, histogram);
+    if (engine->profiling)
+      collect_timings (engine, slot);
+  } else {
+    /* Which counters are clear is unknown now: clear them before use. */
+    slot->dirty = slot->hist_counters;
+  }
+  slot_finish (engine, slot);
+  return ok;
+}
+
+/**
+ * clh_engine_discard:
+ * @engine: an engine
+ *
+ * Waits until the device is done with every pending frame and drops their
+ * results: their memory is the caller's again.
+ */
+void
+clh_engine_discard (ClhEngine *engine)
+{
   clFinish (engine->queue);
-  return_host_block (engine, TRUE, NULL);
-  g_clear_pointer (&engine->wrapped, clReleaseMemObject);
-  release_events (engine);
-  engine->dirty[0] = engine->dirty[1] = HIST_COUNTERS;
-  return FALSE;
+  if (engine->upload_queue)
+    clFinish (engine->upload_queue);
+  while (engine->n_pending > 0) {
+    slot_finish (engine, &engine->slots[engine->head]);
+    engine->head = (engine->head + 1) % engine->n_slots;
+    engine->n_pending--;
+  }
+}
+
+/**
+ * clh_engine_histogram:
+ * @engine: an engine with no frame pending
+ * @frame: the frame, read and not modified; it must stay unchanged until
+ *   the call returns
+ * @spec: what to count
+ * @histogram: (out caller-allocates): the result, as clh_engine_collect()
+ *   writes it
+ * @error: as for clh_engine_submit() and clh_engine_collect()
+ *
+ * Counts @frame on the device: clh_engine_submit() then
+ * clh_engine_collect(). Blocks until @histogram holds the result.
+ *
+ * Returns: %TRUE on success; on failure @histogram is undefined and
+ *   nothing is left queued.
+ */
+gboolean
+clh_engine_histogram (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, ClhHistogram *histogram, GError **error)
+{
+  if (engine->n_pending > 0) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "%u frames are in flight: collect them first", engine->n_pending);
+    return FALSE;
+  }
+  engine->have_timings = FALSE;
+  return clh_engine_submit (engine, frame, spec, NULL, error)
+      && clh_engine_collect (engine, histogram, error);
 }
 
 /**
  * clh_engine_set_profiling:
- * @engine: an engine
+ * @engine: an engine with no frame pending
  * @profiling: whether to time each histogram's commands
- * @error: %CLH_ENGINE_ERROR_OPENCL if the queue cannot be recreated
+ * @error: %CLH_ENGINE_ERROR_OPENCL if the queues cannot be recreated
  *
- * Recreates the command queue with or without %CL_QUEUE_PROFILING_ENABLE.
- * With profiling on, clh_engine_get_timings() says where the last
- * histogram's device time went; it costs an event per command.
+ * Recreates the command queues with or without
+ * %CL_QUEUE_PROFILING_ENABLE. With profiling on, clh_engine_get_timings()
+ * says where the last collected histogram's device time went; it costs an
+ * event per command.
  *
  * Returns: %TRUE on success
  */
@@ -1410,20 +1806,17 @@ gboolean
 clh_engine_set_profiling (ClhEngine *engine, gboolean profiling,
     GError **error)
 {
-  cl_command_queue queue;
-  cl_int ret;
+  guint i;
 
-  queue = clCreateCommandQueue (engine->context, engine->device.device,
-      profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &ret);
-  if (!clh_cl_check (ret, "clCreateCommandQueue", error))
+  g_return_val_if_fail (engine->n_pending == 0, FALSE);
+  if (!create_queues (engine, profiling, engine->upload_queue != NULL,
+          error))
     return FALSE;
-  clFinish (engine->queue);
-  clReleaseCommandQueue (engine->queue);
-  engine->queue = queue;
-  engine->profiling = profiling;
   engine->have_timings = FALSE;
-  if (profiling && !engine->events)
-    engine->events = g_array_new (FALSE, TRUE, sizeof (PhaseEvent));
+  for (i = 0; i < engine->n_slots; i++)
+    if (profiling && !engine->slots[i].events)
+      engine->slots[i].events = g_array_new (FALSE, TRUE,
+          sizeof (PhaseEvent));
   return TRUE;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "clh-cl.h"
+#include "clh-context.h"
 #include "clh-frame.h"
 #include "clh-launch.h"
 
@@ -52,7 +53,9 @@ typedef enum {
 } ClhTransfer;
 
 ClhEngine *clh_engine_new (const gchar *device_spec, GError **error);
+ClhEngine *clh_engine_new_for_context (ClhContext *context, GError **error);
 void clh_engine_free (ClhEngine *engine);
+ClhContext *clh_engine_get_context (const ClhEngine *engine);
 
 const gchar *clh_engine_get_device_name (const ClhEngine *engine);
 const gchar *clh_engine_get_platform_name (const ClhEngine *engine);
@@ -60,6 +63,17 @@ gchar *clh_engine_get_driver_version (const ClhEngine *engine);
 
 gboolean clh_engine_histogram (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, ClhHistogram *histogram, GError **error);
+
+gboolean clh_engine_set_max_in_flight (ClhEngine *engine, guint n,
+    GError **error);
+guint clh_engine_get_max_in_flight (const ClhEngine *engine);
+gboolean clh_engine_submit (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhHostBlock *block,
+    GError **error);
+guint clh_engine_get_n_pending (const ClhEngine *engine);
+gboolean clh_engine_collect (ClhEngine *engine, ClhHistogram *histogram,
+    GError **error);
+void clh_engine_discard (ClhEngine *engine);
 
 gpointer clh_engine_alloc_host (ClhEngine *engine, gsize size,
     GError **error);

@@ -4,12 +4,16 @@
  * strides, ranges with samples below and above, hue masks, uploads in
  * bands, the largest frame, all 2^24 colours, device selection and invalid
  * requests; every kernel strategy and launch configuration, the launch
- * model, and frames in engine host memory. */
+ * model, frames in engine host memory, and the compiled program's cache. */
 #include <string.h>
+#include <glib/gstdio.h>
 
 #include "clh-engine.h"
 #include "clh-reference.h"
 #include "clh-test-frame.h"
+
+/* kernels/histogram.cl, as the engine embeds it. */
+extern const char clh_histogram_cl_source[];
 
 static ClhEngine *engine;
 
@@ -17,38 +21,56 @@ static const gchar *const modes[] = {
   "luma", "channels", "max", "hue", "hue-saturation", "rgb",
 };
 
+/* Fails unless @got equals @want, counter for counter. */
+static void
+check_equal (const ClhHistogramSpec *spec, const ClhHistogram *got,
+    const ClhHistogram *want, const gchar *what)
+{
+  const gsize n = (gsize) clh_histogram_spec_n_channels (spec)
+      * clh_histogram_spec_n_bins (spec);
+  guint c;
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    if (got->counts[i] != want->counts[i])
+      g_error ("%s: counter %" G_GSIZE_FORMAT " (channel %u, bin %u) is %u, "
+          "the reference says %u", what, i,
+          (guint) (i / clh_histogram_spec_n_bins (spec)),
+          (guint) (i % clh_histogram_spec_n_bins (spec)), got->counts[i],
+          want->counts[i]);
+  for (c = 0; c < CLH_MAX_CHANNELS; c++) {
+    if (got->below[c] != want->below[c] || got->above[c] != want->above[c]
+        || got->samples[c] != want->samples[c])
+      g_error ("%s: channel %u has %" G_GUINT64_FORMAT " samples, %"
+          G_GUINT64_FORMAT " below, %" G_GUINT64_FORMAT " above; the "
+          "reference says %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ", %"
+          G_GUINT64_FORMAT, what, c, got->samples[c], got->below[c],
+          got->above[c], want->samples[c], want->below[c], want->above[c]);
+  }
+}
+
+static void
+check_spec_on (ClhEngine *counter, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const gchar *what)
+{
+  const gsize n = (gsize) clh_histogram_spec_n_channels (spec)
+      * clh_histogram_spec_n_bins (spec);
+  ClhHistogram got = { g_new0 (guint32, n) }, want = { g_new0 (guint32, n) };
+  GError *err = NULL;
+
+  clh_reference_histogram (frame, spec, &want);
+  if (!clh_engine_histogram (counter, frame, spec, &got, &err))
+    g_error ("%s: %s", what, err->message);
+  check_equal (spec, &got, &want, what);
+  g_free (got.counts);
+  g_free (want.counts);
+}
+
 static void
 check_spec (const ClhFrame *frame, const ClhHistogramSpec *spec,
     const gchar *what)
 {
-  const guint n_channels = clh_histogram_spec_n_channels (spec);
-  const gsize n = (gsize) n_channels * clh_histogram_spec_n_bins (spec);
-  ClhHistogram got = { g_new0 (guint32, n) }, want = { g_new0 (guint32, n) };
-  GError *err = NULL;
-  guint c;
-  gsize i;
-
-  clh_reference_histogram (frame, spec, &want);
-  if (!clh_engine_histogram (engine, frame, spec, &got, &err))
-    g_error ("%s: %s", what, err->message);
-  for (i = 0; i < n; i++)
-    if (got.counts[i] != want.counts[i])
-      g_error ("%s: counter %" G_GSIZE_FORMAT " (channel %u, bin %u) is %u, "
-          "the reference says %u", what, i,
-          (guint) (i / clh_histogram_spec_n_bins (spec)),
-          (guint) (i % clh_histogram_spec_n_bins (spec)), got.counts[i],
-          want.counts[i]);
-  for (c = 0; c < CLH_MAX_CHANNELS; c++) {
-    if (got.below[c] != want.below[c] || got.above[c] != want.above[c]
-        || got.samples[c] != want.samples[c])
-      g_error ("%s: channel %u has %" G_GUINT64_FORMAT " samples, %"
-          G_GUINT64_FORMAT " below, %" G_GUINT64_FORMAT " above; the "
-          "reference says %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ", %"
-          G_GUINT64_FORMAT, what, c, got.samples[c], got.below[c],
-          got.above[c], want.samples[c], want.below[c], want.above[c]);
-  }
-  g_free (got.counts);
-  g_free (want.counts);
+  check_spec_on (engine, frame, spec, what);
 }
 
 /* Most bins each mode allows for a frame of @depth bits. */
@@ -588,6 +610,380 @@ test_device_selection (void)
   g_free (upper);
 }
 
+/* The program cache's file format (engine/clh-program-cache.c): magic,
+ * 64-bit little-endian length, SHA-256 of the binary, the binary. */
+#define CACHE_MAGIC "CLHPRG01"
+#define CACHE_HEADER (8 + 8 + 32)
+
+/* A new context on @cache_dir: an engine on it counts a random frame
+ * bit-exactly, whatever the program's origin. */
+static ClhProgramOrigin
+count_on_new_context (const gchar *cache_dir, const gchar *what)
+{
+  ClhTestFrame *t = clh_test_frame_new ("RGBA", 123, 45, 4,
+      CLH_TEST_RANDOM, 11);
+  ClhHistogramSpec spec;
+  ClhContext *ctx;
+  ClhEngine *counter;
+  ClhProgramOrigin origin;
+  GError *err = NULL;
+
+  ctx = clh_context_new_full (g_getenv ("CLH_TEST_DEVICE"), cache_dir, &err);
+  g_assert_no_error (err);
+  origin = clh_context_get_program_origin (ctx);
+  counter = clh_engine_new_for_context (ctx, &err);
+  g_assert_no_error (err);
+  g_assert_true (clh_reference_spec (t->klass, &t->frame, "channels", 64,
+          &spec));
+  check_spec_on (counter, &t->frame, &spec, what);
+  clh_engine_free (counter);
+  clh_context_unref (ctx);
+  clh_test_frame_free (t);
+  return origin;
+}
+
+/* One byte in the middle of the binary flipped: only the digest sees it. */
+static void
+corrupt_flip (guint8 *file, gsize *size)
+{
+  file[CACHE_HEADER + (*size - CACHE_HEADER) / 2] ^= 0x5a;
+}
+
+/* A write cut short. */
+static void
+corrupt_truncate (guint8 *file, gsize *size)
+{
+  *size /= 2;
+}
+
+/* Random bytes under a header that describes them correctly, so that only
+ * the driver can refuse them. */
+static void
+corrupt_garbage (guint8 *file, gsize *size)
+{
+  const guint64 length = GUINT64_TO_LE (*size - CACHE_HEADER);
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize digest_size = 32, i;
+
+  for (i = CACHE_HEADER; i < *size; i++)
+    file[i] = g_test_rand_int_range (0, 256);
+  memcpy (file, CACHE_MAGIC, 8);
+  memcpy (file + 8, &length, 8);
+  g_checksum_update (sum, file + CACHE_HEADER, *size - CACHE_HEADER);
+  g_checksum_get_digest (sum, file + 16, &digest_size);
+  g_checksum_free (sum);
+}
+
+static void
+remove_dir (const gchar *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const gchar *name;
+
+  while (dir && (name = g_dir_read_name (dir))) {
+    gchar *file = g_build_filename (path, name, NULL);
+    g_assert_cmpint (g_remove (file), ==, 0);
+    g_free (file);
+  }
+  g_dir_close (dir);
+  g_assert_cmpint (g_rmdir (path), ==, 0);
+}
+
+static gboolean
+dir_is_empty (const gchar *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  gboolean empty = dir && !g_dir_read_name (dir);
+
+  g_dir_close (dir);
+  return empty;
+}
+
+/* The kernels' program is compiled once and then loaded from the cache;
+ * a cache file that is damaged, truncated or refused by the driver is
+ * never used but rebuilt; "" turns the cache off and NULL means
+ * $CLHISTOGRAM_CACHE_DIR. */
+static void
+test_program_cache (void)
+{
+  static void (*const corrupt[]) (guint8 *, gsize *) = {
+    corrupt_flip, corrupt_truncate, corrupt_garbage,
+  };
+  static const gchar *const corruption[] = {
+    "flipped byte", "truncated", "garbage binary",
+  };
+  const gchar *saved_env = g_getenv ("CLHISTOGRAM_CACHE_DIR");
+  gchar *saved = g_strdup (saved_env);
+  gchar *dir, *path, *what;
+  ClhContext *ctx;
+  GError *err = NULL;
+  guint c;
+
+  dir = g_dir_make_tmp ("clhistogram-cache-XXXXXX", &err);
+  g_assert_no_error (err);
+
+  ctx = clh_context_new_full (g_getenv ("CLH_TEST_DEVICE"), dir, &err);
+  g_assert_no_error (err);
+  g_assert_cmpint (clh_context_get_program_origin (ctx), ==,
+      CLH_PROGRAM_BUILT);
+  path = clh_program_cache_file (dir, clh_context_get_device (ctx),
+      clh_histogram_cl_source, "-cl-std=CL1.2");
+  clh_context_unref (ctx);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpint (count_on_new_context (dir, "from the cache"), ==,
+      CLH_PROGRAM_CACHED);
+
+  for (c = 0; c < G_N_ELEMENTS (corrupt); c++) {
+    gchar *file;
+    gsize size;
+
+    g_assert_true (g_file_get_contents (path, &file, &size, &err));
+    corrupt[c] ((guint8 *) file, &size);
+    g_assert_true (g_file_set_contents (path, file, size, &err));
+    g_free (file);
+    what = g_strdup_printf ("rebuilt after a %s", corruption[c]);
+    g_assert_cmpint (count_on_new_context (dir, what), ==,
+        CLH_PROGRAM_REBUILT);
+    g_free (what);
+    what = g_strdup_printf ("cached after a %s", corruption[c]);
+    g_assert_cmpint (count_on_new_context (dir, what), ==,
+        CLH_PROGRAM_CACHED);
+    g_free (what);
+  }
+
+  /* "" writes nothing, even where the environment points; NULL follows
+   * the environment. */
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_setenv ("CLHISTOGRAM_CACHE_DIR", dir, TRUE);
+  g_assert_cmpint (count_on_new_context ("", "no cache"), ==,
+      CLH_PROGRAM_BUILT);
+  g_assert_true (dir_is_empty (dir));
+  g_assert_cmpint (count_on_new_context (NULL, "default cache"), ==,
+      CLH_PROGRAM_BUILT);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  if (saved)
+    g_setenv ("CLHISTOGRAM_CACHE_DIR", saved, TRUE);
+  else
+    g_unsetenv ("CLHISTOGRAM_CACHE_DIR");
+
+  remove_dir (dir);
+  g_free (path);
+  g_free (dir);
+  g_free (saved);
+}
+
+/* A frame submitted and its reference result, computed before submission
+ * (the frame may live in memory the device holds until collected). */
+typedef struct {
+  ClhTestFrame *src;
+  ClhFrame frame;
+  ClhHistogramSpec spec;
+  ClhHistogram want;
+  ClhHostBlock *block;
+  gchar *what;
+} Flight;
+
+static const gchar *const flight_formats[][2] = {
+  {"GRAY8", "luma"}, {"RGBA", "channels"}, {"NV12", "channels"},
+  {"I420", "hue"}, {"GRAY16_LE", "channels"}, {"RGBx", "rgb"},
+};
+
+/* Frame @i of a stream: formats, contents and sizes change every frame;
+ * every third lies in a host block of @context, planes one after the
+ * other as a buffer pool lays them. */
+static Flight *
+flight_new (ClhContext *context, guint i, const gchar *what)
+{
+  const gchar *const *f = flight_formats[i % G_N_ELEMENTS (flight_formats)];
+  Flight *fl = g_new0 (Flight, 1);
+  GError *err = NULL;
+  gsize n, offset = 0;
+  guint p;
+
+  fl->src = clh_test_frame_new (f[0], i % 2 ? 601 : 64, i % 2 ? 479 : 33,
+      i % 3 ? 0 : 7, i % CLH_TEST_N_CONTENTS, i);
+  fl->frame = fl->src->frame;
+  g_assert_true (clh_reference_spec (fl->src->klass, &fl->frame, f[1],
+          i % 2 ? 16 : 64, &fl->spec));
+  if (i % 3 == 0) {
+    for (p = 0; p < fl->frame.n_planes; p++)
+      offset += clh_frame_plane_span (&fl->frame, p) + 100;
+    fl->block = clh_context_alloc_host (context, offset, &err);
+    g_assert_no_error (err);
+    offset = 0;
+    for (p = 0; p < fl->frame.n_planes; p++) {
+      guint8 *data = clh_host_block_get_data (fl->block) + offset;
+
+      memcpy (data, fl->frame.planes[p].data,
+          clh_frame_plane_span (&fl->frame, p));
+      fl->frame.planes[p].data = data;
+      offset += clh_frame_plane_span (&fl->frame, p) + 100;
+    }
+  }
+  n = (gsize) clh_histogram_spec_n_channels (&fl->spec)
+      * clh_histogram_spec_n_bins (&fl->spec);
+  fl->want.counts = g_new0 (guint32, n);
+  clh_reference_histogram (&fl->frame, &fl->spec, &fl->want);
+  fl->what = g_strdup_printf ("%s, frame %u (%s %s)", what, i, f[0], f[1]);
+  return fl;
+}
+
+static void
+flight_free (Flight *fl)
+{
+  clh_host_block_free (fl->block);
+  clh_test_frame_free (fl->src);
+  g_free (fl->want.counts);
+  g_free (fl->what);
+  g_free (fl);
+}
+
+/* Collects the oldest pending frame and checks it. */
+static void
+collect_and_check (ClhEngine *counter, GQueue *pending)
+{
+  Flight *fl = g_queue_pop_head (pending);
+  const gsize n = (gsize) clh_histogram_spec_n_channels (&fl->spec)
+      * clh_histogram_spec_n_bins (&fl->spec);
+  ClhHistogram got = { g_new0 (guint32, n) };
+  GError *err = NULL;
+
+  if (!clh_engine_collect (counter, &got, &err))
+    g_error ("%s: %s", fl->what, err->message);
+  check_equal (&fl->spec, &got, &fl->want, fl->what);
+  g_free (got.counts);
+  flight_free (fl);
+}
+
+/* @n_frames frames through @counter with up to @max in flight. */
+static void
+run_stream (ClhEngine *counter, guint max, guint n_frames, const gchar *what)
+{
+  GQueue pending = G_QUEUE_INIT;
+  GError *err = NULL;
+  guint i;
+
+  g_assert_true (clh_engine_set_max_in_flight (counter, max, &err));
+  g_assert_no_error (err);
+  for (i = 0; i < n_frames; i++) {
+    Flight *fl = flight_new (clh_engine_get_context (counter), i, what);
+
+    if (clh_engine_get_n_pending (counter) == max)
+      collect_and_check (counter, &pending);
+    if (!clh_engine_submit (counter, &fl->frame, &fl->spec, fl->block, &err))
+      g_error ("%s: %s", fl->what, err->message);
+    g_queue_push_tail (&pending, fl);
+  }
+  while (!g_queue_is_empty (&pending))
+    collect_and_check (counter, &pending);
+  g_assert_cmpuint (clh_engine_get_n_pending (counter), ==, 0);
+}
+
+static void
+test_in_flight (void)
+{
+  static const ClhTransfer transfers[] = {
+    CLH_TRANSFER_AUTO, CLH_TRANSFER_COPY, CLH_TRANSFER_STAGE,
+  };
+  static const guint maxes[] = { 1, 2, 4 };
+  g_autoptr (ClhEngine) counter =
+      clh_engine_new_for_context (clh_engine_get_context (engine), NULL);
+  GError *err = NULL;
+  guint t, m, banded;
+
+  g_assert_nonnull (counter);
+  for (t = 0; t < G_N_ELEMENTS (transfers); t++)
+    for (m = 0; m < G_N_ELEMENTS (maxes); m++)
+      for (banded = 0; banded < 2; banded++) {
+        gchar *what = g_strdup_printf ("transfer %u, %u in flight%s",
+            transfers[t], maxes[m], banded ? ", in bands" : "");
+
+        clh_engine_set_transfer (counter, transfers[t]);
+        clh_engine_set_staging_limit (counter, banded ? 5000 : 64u << 20);
+        run_stream (counter, maxes[m], 13, what);
+        g_free (what);
+      }
+
+  /* Full, and changing the depth with frames pending, are refused. */
+  {
+    Flight *a = flight_new (clh_engine_get_context (counter), 1, "full");
+    Flight *b = flight_new (clh_engine_get_context (counter), 2, "full");
+
+    g_assert_true (clh_engine_set_max_in_flight (counter, 1, &err));
+    g_assert_true (clh_engine_submit (counter, &a->frame, &a->spec, NULL,
+            &err));
+    g_assert_false (clh_engine_submit (counter, &b->frame, &b->spec, NULL,
+            &err));
+    g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+    g_clear_error (&err);
+    g_assert_false (clh_engine_set_max_in_flight (counter, 3, &err));
+    g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+    g_clear_error (&err);
+    g_assert_false (clh_engine_histogram (counter, &b->frame, &b->spec,
+            &b->want, &err));
+    g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+    g_clear_error (&err);
+    clh_engine_discard (counter);
+    flight_free (a);
+    flight_free (b);
+  }
+}
+
+/* Frames dropped with clh_engine_discard() leave no trace on the next. */
+static void
+test_discard (void)
+{
+  g_autoptr (ClhEngine) counter =
+      clh_engine_new_for_context (clh_engine_get_context (engine), NULL);
+  GError *err = NULL;
+  guint i, round;
+
+  g_assert_true (clh_engine_set_max_in_flight (counter, 3, &err));
+  for (round = 0; round < 3; round++) {
+    GQueue pending = G_QUEUE_INIT;
+
+    for (i = 0; i < 3; i++) {
+      Flight *fl = flight_new (clh_engine_get_context (counter), i + round,
+          "discarded");
+
+      g_assert_true (clh_engine_submit (counter, &fl->frame, &fl->spec,
+              fl->block, &err));
+      g_queue_push_tail (&pending, fl);
+    }
+    clh_engine_discard (counter);
+    g_assert_cmpuint (clh_engine_get_n_pending (counter), ==, 0);
+    g_queue_clear_full (&pending, (GDestroyNotify) flight_free);
+    run_stream (counter, 3, 4, "after a discard");
+  }
+}
+
+static gpointer
+count_in_thread (gpointer data)
+{
+  ClhEngine *counter = data;
+
+  run_stream (counter, 2, 12, "one of two threads");
+  return NULL;
+}
+
+/* Two engines of one context count at once in two threads. */
+static void
+test_shared_context_threads (void)
+{
+  ClhContext *context = clh_engine_get_context (engine);
+  ClhEngine *a = clh_engine_new_for_context (context, NULL);
+  ClhEngine *b = clh_engine_new_for_context (context, NULL);
+  GThread *ta, *tb;
+
+  g_assert_true (clh_engine_get_context (a) == clh_engine_get_context (b));
+  ta = g_thread_new ("a", count_in_thread, a);
+  tb = g_thread_new ("b", count_in_thread, b);
+  g_thread_join (ta);
+  g_thread_join (tb);
+  clh_engine_free (a);
+  clh_engine_free (b);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -620,6 +1016,11 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/invalid-requests", test_invalid_requests);
   g_test_add_func ("/engine/device-selection", test_device_selection);
   g_test_add_func ("/engine/profiling", test_profiling);
+  g_test_add_func ("/engine/program-cache", test_program_cache);
+  g_test_add_func ("/engine/in-flight", test_in_flight);
+  g_test_add_func ("/engine/discard", test_discard);
+  g_test_add_func ("/engine/shared-context-threads",
+      test_shared_context_threads);
 
   ret = g_test_run ();
   clh_engine_free (engine);

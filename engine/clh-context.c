@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "clh-context.h"
+
+#include <string.h>
+
+/* kernels/histogram.cl, embedded at build time. */
+extern const char clh_histogram_cl_source[];
+
+#define BUILD_OPTIONS "-cl-std=CL1.2"
+
+struct _ClhContext {
+  gatomicrefcount ref;
+  ClhDeviceInfo device;
+  cl_context context;
+  cl_program program;
+  ClhProgramOrigin origin;
+  gsize alignment;
+  /* Kernels read host blocks where they lie: a CPU device. */
+  gboolean in_place;
+  /* Maps host blocks for the host; OpenCL queues are thread-safe, but a
+   * block's map and unmap must not interleave with another's release. */
+  GMutex lock;
+  cl_command_queue service;
+};
+
+struct _ClhHostBlock {
+  ClhContext *context;
+  cl_mem mem;
+  guint8 *data;
+  gsize size;
+  /* CPU devices: our own allocation under a CL_MEM_USE_HOST_PTR buffer. */
+  gpointer allocation;
+};
+
+static gboolean
+query_context_device (ClhContext *ctx, GError **error)
+{
+  cl_device_id dev = ctx->device.device;
+  cl_bool unified = CL_FALSE;
+  cl_uint align_bits = 0;
+
+  if (!clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_HOST_UNIFIED_MEMORY,
+              sizeof (unified), &unified, NULL),
+          "clGetDeviceInfo (CL_DEVICE_HOST_UNIFIED_MEMORY)", error)
+      || !clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+              sizeof (align_bits), &align_bits, NULL),
+          "clGetDeviceInfo (CL_DEVICE_MEM_BASE_ADDR_ALIGN)", error))
+    return FALSE;
+  ctx->in_place = unified == CL_TRUE && ctx->device.type == CL_DEVICE_TYPE_CPU;
+  /* At least a cache line, and a power of two for GstAllocationParams. */
+  ctx->alignment = 64;
+  while (ctx->alignment < align_bits / 8)
+    ctx->alignment *= 2;
+  return TRUE;
+}
+
+/**
+ * clh_context_new_full:
+ * @device_spec: (nullable): which device, as clh_device_select() reads it
+ * @cache_dir: (nullable): where compiled programs are cached: %NULL for
+ *   clh_program_cache_default_dir(), "" for no cache
+ * @error: %CLH_ENGINE_ERROR_NO_DEVICE, %CLH_ENGINE_ERROR_DEVICE_NOT_FOUND,
+ *   %CLH_ENGINE_ERROR_BUILD (with the build log) or
+ *   %CLH_ENGINE_ERROR_OPENCL
+ *
+ * Selects a device, creates its OpenCL context and the kernels' program,
+ * from the cache when it holds a valid binary for this device, driver and
+ * kernel source.
+ *
+ * Returns: (transfer full) (nullable): the context, or %NULL on error
+ */
+ClhContext *
+clh_context_new_full (const gchar *device_spec, const gchar *cache_dir,
+    GError **error)
+{
+  g_autoptr (ClhContext) ctx = g_new0 (ClhContext, 1);
+  cl_int ret;
+
+  g_atomic_ref_count_init (&ctx->ref);
+  g_mutex_init (&ctx->lock);
+  if (!clh_device_select (device_spec, &ctx->device, error)
+      || !query_context_device (ctx, error))
+    return NULL;
+
+  ctx->context = clCreateContext (NULL, 1, &ctx->device.device, NULL, NULL,
+      &ret);
+  if (!clh_cl_check (ret, "clCreateContext", error))
+    return NULL;
+  ctx->service = clCreateCommandQueue (ctx->context, ctx->device.device, 0,
+      &ret);
+  if (!clh_cl_check (ret, "clCreateCommandQueue", error))
+    return NULL;
+  ctx->program = clh_program_cache_build (ctx->context, &ctx->device,
+      clh_histogram_cl_source, BUILD_OPTIONS, cache_dir, &ctx->origin, error);
+  if (!ctx->program)
+    return NULL;
+  return g_steal_pointer (&ctx);
+}
+
+/**
+ * clh_context_new:
+ * @device_spec: (nullable): which device, as clh_device_select() reads it
+ * @error: as for clh_context_new_full()
+ *
+ * clh_context_new_full() with the default program cache.
+ *
+ * Returns: (transfer full) (nullable): the context, or %NULL on error
+ */
+ClhContext *
+clh_context_new (const gchar *device_spec, GError **error)
+{
+  return clh_context_new_full (device_spec, NULL, error);
+}
+
+/**
+ * clh_context_ref:
+ * @context: a context
+ *
+ * Returns: (transfer full): @context
+ */
+ClhContext *
+clh_context_ref (ClhContext *context)
+{
+  g_atomic_ref_count_inc (&context->ref);
+  return context;
+}
+
+/**
+ * clh_context_unref:
+ * @context: (transfer full) (nullable): a context
+ *
+ * Releases the device context when its last engine and host block are
+ * gone.
+ */
+void
+clh_context_unref (ClhContext *context)
+{
+  if (!context || !g_atomic_ref_count_dec (&context->ref))
+    return;
+  if (context->service)
+    clFinish (context->service);
+  g_clear_pointer (&context->program, clReleaseProgram);
+  g_clear_pointer (&context->service, clReleaseCommandQueue);
+  g_clear_pointer (&context->context, clReleaseContext);
+  clh_device_info_clear (&context->device);
+  g_mutex_clear (&context->lock);
+  g_free (context);
+}
+
+/**
+ * clh_context_matches:
+ * @context: a context
+ * @device_spec: (nullable): a device, as clh_device_select() reads it
+ *
+ * Returns: whether @device_spec selects @context's device
+ */
+gboolean
+clh_context_matches (const ClhContext *context, const gchar *device_spec)
+{
+  ClhDeviceInfo info = { NULL };
+  gboolean same;
+
+  if (!clh_device_select (device_spec, &info, NULL))
+    return FALSE;
+  same = info.device == context->device.device;
+  clh_device_info_clear (&info);
+  return same;
+}
+
+/**
+ * clh_context_get_device:
+ * @context: a context
+ *
+ * Returns: (transfer none): the device
+ */
+const ClhDeviceInfo *
+clh_context_get_device (const ClhContext *context)
+{
+  return &context->device;
+}
+
+/**
+ * clh_context_get_device_name:
+ * @context: a context
+ *
+ * Returns: (transfer none): the device's %CL_DEVICE_NAME
+ */
+const gchar *
+clh_context_get_device_name (const ClhContext *context)
+{
+  return context->device.name;
+}
+
+/**
+ * clh_context_get_driver_version:
+ * @context: a context
+ *
+ * Returns: (transfer full): the device's %CL_DRIVER_VERSION
+ */
+gchar *
+clh_context_get_driver_version (const ClhContext *context)
+{
+  gchar version[256] = "";
+
+  clGetDeviceInfo (context->device.device, CL_DRIVER_VERSION,
+      sizeof (version) - 1, version, NULL);
+  return g_strdup (version);
+}
+
+/**
+ * clh_context_get_program_origin:
+ * @context: a context
+ *
+ * Returns: whether the program was compiled or loaded from the cache
+ */
+ClhProgramOrigin
+clh_context_get_program_origin (const ClhContext *context)
+{
+  return context->origin;
+}
+
+/**
+ * clh_context_get_alignment:
+ * @context: a context
+ *
+ * Returns: the alignment, in bytes (a power of two, at least 64), of the
+ *   device's buffers (%CL_DEVICE_MEM_BASE_ADDR_ALIGN): host memory for
+ *   frames should start at a multiple of it
+ */
+gsize
+clh_context_get_alignment (const ClhContext *context)
+{
+  return context->alignment;
+}
+
+/**
+ * clh_context_get_cl_context:
+ * @context: a context
+ *
+ * Returns: (transfer none): the OpenCL context
+ */
+cl_context
+clh_context_get_cl_context (const ClhContext *context)
+{
+  return context->context;
+}
+
+/**
+ * clh_context_get_program:
+ * @context: a context
+ *
+ * Returns: (transfer none): the built program of kernels/histogram.cl
+ */
+cl_program
+clh_context_get_program (const ClhContext *context)
+{
+  return context->program;
+}
+
+/* A CPU device reads our own aligned memory where it lies. */
+static gboolean
+host_block_wrap (ClhHostBlock *block, GError **error)
+{
+  ClhContext *ctx = block->context;
+  cl_int ret;
+
+  block->allocation = g_aligned_alloc0 (1, block->size, ctx->alignment);
+  block->mem = clCreateBuffer (ctx->context, CL_MEM_READ_ONLY
+      | CL_MEM_USE_HOST_PTR, block->size, block->allocation, &ret);
+  if (!clh_cl_check (ret, "clCreateBuffer (CL_MEM_USE_HOST_PTR)", error))
+    return FALSE;
+  block->data = block->allocation;
+  return TRUE;
+}
+
+/* Other devices: pinned memory the driver copies from by DMA, mapped for
+ * the host for the block's whole life. */
+static gboolean
+host_block_pin (ClhHostBlock *block, GError **error)
+{
+  ClhContext *ctx = block->context;
+  cl_int ret;
+
+  block->mem = clCreateBuffer (ctx->context, CL_MEM_READ_ONLY
+      | CL_MEM_ALLOC_HOST_PTR, block->size, NULL, &ret);
+  if (!clh_cl_check (ret, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)", error))
+    return FALSE;
+  g_mutex_lock (&ctx->lock);
+  block->data = clEnqueueMapBuffer (ctx->service, block->mem, CL_TRUE,
+      CL_MAP_READ | CL_MAP_WRITE, 0, block->size, 0, NULL, NULL, &ret);
+  g_mutex_unlock (&ctx->lock);
+  return clh_cl_check (ret, "clEnqueueMapBuffer", error);
+}
+
+/**
+ * clh_context_alloc_host:
+ * @context: a context
+ * @size: bytes
+ * @error: %CLH_ENGINE_ERROR_OPENCL if the driver cannot allocate it
+ *
+ * Allocates host memory the device reads without a host copy: on a CPU
+ * device the kernels read it where it lies; on others it is pinned memory
+ * (%CL_MEM_ALLOC_HOST_PTR, mapped for the host) that the driver copies to
+ * the device by DMA. Its data starts at a multiple of
+ * clh_context_get_alignment(). Pass the block to clh_engine_submit() with
+ * frames in it. Any thread may use and free it.
+ *
+ * Returns: (transfer full) (nullable): the block, or %NULL on error
+ */
+ClhHostBlock *
+clh_context_alloc_host (ClhContext *context, gsize size, GError **error)
+{
+  ClhHostBlock *block = g_new0 (ClhHostBlock, 1);
+
+  block->context = clh_context_ref (context);
+  block->size = MAX (size, 1);
+  if (context->in_place ? host_block_wrap (block, error) :
+      host_block_pin (block, error))
+    return block;
+  block->data = NULL;
+  clh_host_block_free (block);
+  return NULL;
+}
+
+/**
+ * clh_host_block_free:
+ * @block: (transfer full) (nullable): from clh_context_alloc_host(), no
+ *   longer read by any pending frame
+ */
+void
+clh_host_block_free (ClhHostBlock *block)
+{
+  ClhContext *ctx;
+
+  if (!block)
+    return;
+  ctx = block->context;
+  if (block->mem && block->data && !block->allocation) {
+    g_mutex_lock (&ctx->lock);
+    clEnqueueUnmapMemObject (ctx->service, block->mem, block->data, 0, NULL,
+        NULL);
+    clFinish (ctx->service);
+    g_mutex_unlock (&ctx->lock);
+  }
+  g_clear_pointer (&block->mem, clReleaseMemObject);
+  g_clear_pointer (&block->allocation, g_aligned_free);
+  clh_context_unref (ctx);
+  g_free (block);
+}
+
+/**
+ * clh_host_block_get_data:
+ * @block: a host block
+ *
+ * Returns: (transfer none): its first byte
+ */
+guint8 *
+clh_host_block_get_data (const ClhHostBlock *block)
+{
+  return block->data;
+}
+
+/**
+ * clh_host_block_get_size:
+ * @block: a host block
+ *
+ * Returns: its size in bytes
+ */
+gsize
+clh_host_block_get_size (const ClhHostBlock *block)
+{
+  return block->size;
+}
+
+/**
+ * clh_host_block_get_mem:
+ * @block: a host block
+ *
+ * Returns: (transfer none): the OpenCL buffer over it
+ */
+cl_mem
+clh_host_block_get_mem (const ClhHostBlock *block)
+{
+  return block->mem;
+}
+
+/**
+ * clh_host_block_is_in_place:
+ * @block: a host block
+ *
+ * Returns: whether kernels read the block's buffer where the host sees it
+ *   (else copy from its data, which is pinned)
+ */
+gboolean
+clh_host_block_is_in_place (const ClhHostBlock *block)
+{
+  return block->allocation != NULL;
+}
+
+/**
+ * clh_host_block_get_context:
+ * @block: a host block
+ *
+ * Returns: (transfer none): the context it belongs to
+ */
+ClhContext *
+clh_host_block_get_context (const ClhHostBlock *block)
+{
+  return block->context;
+}

@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "clh-program-cache.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* A cache file: MAGIC, the binary's length (8 bytes, little-endian), the
+ * binary's SHA-256 digest, then the binary. Drivers are not trusted to
+ * notice a damaged binary (PoCL 3.1 crashes in clCreateProgramWithBinary
+ * on one whose own header is intact), so the length and digest are
+ * checked before the driver sees it. */
+#define MAGIC "CLHPRG01"
+#define MAGIC_SIZE 8
+#define LENGTH_SIZE 8
+#define DIGEST_SIZE 32
+#define HEADER_SIZE (MAGIC_SIZE + LENGTH_SIZE + DIGEST_SIZE)
+
+/**
+ * clh_program_cache_default_dir:
+ *
+ * Where programs are cached unless told otherwise: `$CLHISTOGRAM_CACHE_DIR`
+ * if set, else `clhistogram` in the user's cache directory
+ * (`~/.cache/clhistogram`). `CLHISTOGRAM_CACHE_DIR=` (empty) turns the
+ * cache off.
+ *
+ * Returns: (transfer full): the directory, or `""` when the cache is off
+ */
+gchar *
+clh_program_cache_default_dir (void)
+{
+  const gchar *dir = g_getenv ("CLHISTOGRAM_CACHE_DIR");
+
+  if (dir)
+    return g_strdup (dir);
+  return g_build_filename (g_get_user_cache_dir (), "clhistogram", NULL);
+}
+
+/* Platform and device strings as the driver reports them; "?" when the
+ * query fails, which only makes the key differ from a working query's. */
+static gchar *
+platform_string (cl_platform_id platform, cl_platform_info what)
+{
+  size_t size = 0;
+  gchar *s;
+
+  if (clGetPlatformInfo (platform, what, 0, NULL, &size) != CL_SUCCESS)
+    return g_strdup ("?");
+  s = g_malloc0 (size + 1);
+  clGetPlatformInfo (platform, what, size, s, NULL);
+  return s;
+}
+
+static gchar *
+device_string (cl_device_id device, cl_device_info what)
+{
+  size_t size = 0;
+  gchar *s;
+
+  if (clGetDeviceInfo (device, what, 0, NULL, &size) != CL_SUCCESS)
+    return g_strdup ("?");
+  s = g_malloc0 (size + 1);
+  clGetDeviceInfo (device, what, size, s, NULL);
+  return s;
+}
+
+/* Each part is followed by its NUL, so that moving bytes from one part to
+ * the next changes the key. */
+static void
+checksum_add (GChecksum *sum, const gchar *part)
+{
+  g_checksum_update (sum, (const guchar *) part, strlen (part) + 1);
+}
+
+static void
+checksum_add_owned (GChecksum *sum, gchar *part)
+{
+  checksum_add (sum, part);
+  g_free (part);
+}
+
+/**
+ * clh_program_cache_file:
+ * @cache_dir: the cache directory (not empty)
+ * @device: the device the program is built for
+ * @source: the kernels' OpenCL C source
+ * @options: the build options
+ *
+ * The file that caches @source built with @options for @device: named by
+ * the SHA-256 of the platform's name and version, the device's name and
+ * version, the driver version, @options and @source, so that a driver
+ * update or an edited kernel finds no stale file.
+ *
+ * Returns: (transfer full): `<cache_dir>/<sha256>.bin`; the file need not
+ *   exist
+ */
+gchar *
+clh_program_cache_file (const gchar *cache_dir, const ClhDeviceInfo *device,
+    const gchar *source, const gchar *options)
+{
+  GChecksum *sum;
+  gchar *name, *path;
+
+  g_return_val_if_fail (cache_dir != NULL && *cache_dir != '\0', NULL);
+
+  sum = g_checksum_new (G_CHECKSUM_SHA256);
+  checksum_add_owned (sum, platform_string (device->platform,
+          CL_PLATFORM_NAME));
+  checksum_add_owned (sum, platform_string (device->platform,
+          CL_PLATFORM_VERSION));
+  checksum_add_owned (sum, device_string (device->device, CL_DEVICE_NAME));
+  checksum_add_owned (sum, device_string (device->device,
+          CL_DEVICE_VERSION));
+  checksum_add_owned (sum, device_string (device->device,
+          CL_DRIVER_VERSION));
+  checksum_add (sum, options ? options : "");
+  checksum_add (sum, source);
+
+  name = g_strconcat (g_checksum_get_string (sum), ".bin", NULL);
+  path = g_build_filename (cache_dir, name, NULL);
+  g_free (name);
+  g_checksum_free (sum);
+  return path;
+}
+
+static void
+digest (const guint8 *data, gsize size, guint8 out[DIGEST_SIZE])
+{
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize out_size = DIGEST_SIZE;
+
+  g_checksum_update (sum, data, size);
+  g_checksum_get_digest (sum, out, &out_size);
+  g_checksum_free (sum);
+}
+
+/* Writes the header for the @size bytes of binary that follow it. */
+static void
+write_header (guint8 *file, gsize size)
+{
+  guint64 le = GUINT64_TO_LE ((guint64) size);
+
+  memcpy (file, MAGIC, MAGIC_SIZE);
+  memcpy (file + MAGIC_SIZE, &le, LENGTH_SIZE);
+  digest (file + HEADER_SIZE, size, file + MAGIC_SIZE + LENGTH_SIZE);
+}
+
+/* Whether @file (@size bytes) is a whole cache file whose binary is the
+ * one that was written; G_FILE_ERROR_INVAL saying why not. */
+static gboolean
+check_file (const guint8 *file, gsize size, GError **error)
+{
+  guint64 length;
+  guint8 sum[DIGEST_SIZE];
+
+  if (size < HEADER_SIZE || memcmp (file, MAGIC, MAGIC_SIZE) != 0) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "not a program cache file");
+    return FALSE;
+  }
+  memcpy (&length, file + MAGIC_SIZE, LENGTH_SIZE);
+  length = GUINT64_FROM_LE (length);
+  if (length == 0 || length != size - HEADER_SIZE) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "the header says %" G_GUINT64_FORMAT " bytes of binary, the file "
+        "holds %" G_GSIZE_FORMAT, length, size - HEADER_SIZE);
+    return FALSE;
+  }
+  digest (file + HEADER_SIZE, length, sum);
+  if (memcmp (sum, file + MAGIC_SIZE + LENGTH_SIZE, DIGEST_SIZE) != 0) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "the binary's SHA-256 digest does not match the header's");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* The driver may still refuse a binary it wrote (another compiler build
+ * under the same version string, say): both the call's result and the
+ * binary's status are checked, and clBuildProgram must accept it. */
+static cl_program
+program_from_binary (cl_context context, const ClhDeviceInfo *device,
+    const guint8 *binary, gsize size, const gchar *options, GError **error)
+{
+  const unsigned char *binaries[1] = { binary };
+  size_t sizes[1] = { size };
+  cl_int ret, status = CL_INVALID_BINARY;
+  cl_program program;
+
+  program = clCreateProgramWithBinary (context, 1, &device->device, sizes,
+      binaries, &status, &ret);
+  if (!clh_cl_check (ret, "clCreateProgramWithBinary", error)
+      || !clh_cl_check (status, "clCreateProgramWithBinary (binary status)",
+          error)
+      || !clh_cl_check (clBuildProgram (program, 1, &device->device, options,
+              NULL, NULL), "clBuildProgram (from a binary)", error)) {
+    if (program)
+      clReleaseProgram (program);
+    return NULL;
+  }
+  return program;
+}
+
+/* The program from the cache file at @path, or NULL with @origin saying
+ * whether there was no file (BUILT) or a file that could not be used
+ * (REBUILT, logged). */
+static cl_program
+load_cached (cl_context context, const ClhDeviceInfo *device,
+    const gchar *options, const gchar *path, ClhProgramOrigin *origin)
+{
+  gchar *file = NULL;
+  gsize size = 0;
+  GError *why = NULL;
+  cl_program program = NULL;
+
+  *origin = CLH_PROGRAM_BUILT;
+  if (!g_file_get_contents (path, &file, &size, &why)) {
+    if (g_error_matches (why, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
+      g_error_free (why);
+      return NULL;
+    }
+  } else if (check_file ((const guint8 *) file, size, &why)) {
+    program = program_from_binary (context, device,
+        (const guint8 *) file + HEADER_SIZE, size - HEADER_SIZE, options,
+        &why);
+  }
+  g_free (file);
+
+  if (program) {
+    *origin = CLH_PROGRAM_CACHED;
+    return program;
+  }
+  g_info ("Not using the cached program %s, compiling the kernels: %s",
+      path, why->message);
+  g_error_free (why);
+  *origin = CLH_PROGRAM_REBUILT;
+  return NULL;
+}
+
+/* CLH_ENGINE_ERROR_BUILD for @program's failed build, with the driver's
+ * build log: the log is what tells a kernel bug from a driver problem. */
+static void
+set_build_error (cl_program program, const ClhDeviceInfo *device, cl_int ret,
+    GError **error)
+{
+  size_t log_size = 0;
+  gchar *log;
+
+  clGetProgramBuildInfo (program, device->device, CL_PROGRAM_BUILD_LOG, 0,
+      NULL, &log_size);
+  log = g_malloc0 (log_size + 1);
+  clGetProgramBuildInfo (program, device->device, CL_PROGRAM_BUILD_LOG,
+      log_size, log, NULL);
+  g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_BUILD,
+      "Building the histogram kernels for %s (%s) failed with %s. "
+      "Build log:\n%s", device->name, device->platform_name,
+      clh_cl_error_name (ret), g_strstrip (log));
+  g_free (log);
+}
+
+static cl_program
+build_from_source (cl_context context, const ClhDeviceInfo *device,
+    const gchar *source, const gchar *options, GError **error)
+{
+  cl_program program;
+  cl_int ret;
+
+  program = clCreateProgramWithSource (context, 1, &source, NULL, &ret);
+  if (!clh_cl_check (ret, "clCreateProgramWithSource", error))
+    return NULL;
+
+  ret = clBuildProgram (program, 1, &device->device, options, NULL, NULL);
+  if (ret != CL_SUCCESS) {
+    set_build_error (program, device, ret, error);
+    clReleaseProgram (program);
+    return NULL;
+  }
+  return program;
+}
+
+/* The size of @program's binary. Only a program of one device is cached:
+ * its context holds the one device it was built for. */
+static gboolean
+binary_size (cl_program program, gsize *size, GError **error)
+{
+  cl_uint n_devices = 0;
+  size_t n = 0;
+
+  if (!clh_cl_check (clGetProgramInfo (program, CL_PROGRAM_NUM_DEVICES,
+              sizeof (n_devices), &n_devices, NULL),
+          "clGetProgramInfo (CL_PROGRAM_NUM_DEVICES)", error))
+    return FALSE;
+  if (n_devices != 1) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_OPENCL,
+        "the program is for %u devices, not one", n_devices);
+    return FALSE;
+  }
+  if (!clh_cl_check (clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES,
+              sizeof (n), &n, NULL),
+          "clGetProgramInfo (CL_PROGRAM_BINARY_SIZES)", error))
+    return FALSE;
+  if (n == 0) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_OPENCL,
+        "the driver gives no binary for the program");
+    return FALSE;
+  }
+  *size = n;
+  return TRUE;
+}
+
+/* The cache file's contents for @program's binary: header and binary in
+ * one block, the driver writing the binary in place. */
+static guint8 *
+file_contents (cl_program program, gsize *file_size, GError **error)
+{
+  gsize size = 0;
+  guint8 *file;
+  unsigned char *binaries[1];
+
+  if (!binary_size (program, &size, error))
+    return NULL;
+
+  file = g_malloc (HEADER_SIZE + size);
+  binaries[0] = file + HEADER_SIZE;
+  if (!clh_cl_check (clGetProgramInfo (program, CL_PROGRAM_BINARIES,
+              sizeof (binaries), binaries, NULL),
+          "clGetProgramInfo (CL_PROGRAM_BINARIES)", error)) {
+    g_free (file);
+    return NULL;
+  }
+  write_header (file, size);
+  *file_size = HEADER_SIZE + size;
+  return file;
+}
+
+/* Saves @program's binary at @path. The file is replaced by a rename, so
+ * that another process never reads half of it; the digest catches what
+ * goes wrong anyway (a full disk, a crash without fsync). */
+static gboolean
+save_binary (cl_program program, const gchar *cache_dir, const gchar *path,
+    GError **error)
+{
+  gsize size = 0;
+  guint8 *file;
+  gboolean ok;
+
+  if (g_mkdir_with_parents (cache_dir, 0700) != 0) {
+    int saved = errno;
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+        "cannot create %s: %s", cache_dir, g_strerror (saved));
+    return FALSE;
+  }
+  file = file_contents (program, &size, error);
+  if (!file)
+    return FALSE;
+  ok = g_file_set_contents_full (path, (const gchar *) file, size,
+      G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+  g_free (file);
+  return ok;
+}
+
+/**
+ * clh_program_cache_build:
+ * @context: an OpenCL context holding @device only
+ * @device: the device to build for
+ * @source: the kernels' OpenCL C source
+ * @options: the build options
+ * @cache_dir: (nullable): the cache directory; %NULL for
+ *   clh_program_cache_default_dir(), `""` for no cache
+ * @origin: (out) (optional): where the program came from
+ * @error: %CLH_ENGINE_ERROR_BUILD (naming the device and platform, with the
+ *   driver's build log) when @source does not compile, or
+ *   %CLH_ENGINE_ERROR_OPENCL when the driver refuses to create the program
+ *
+ * Builds @source with @options for @device, from the binary cached by an
+ * earlier build when one exists. A cache file that is truncated, damaged
+ * (checked by its SHA-256 digest) or refused by the driver is never used:
+ * the source is compiled again and the file replaced. After compiling,
+ * the binary is written to the cache, creating @cache_dir (mode 0700) if
+ * needed; a cache that cannot be read or written is logged with g_info()
+ * and is not an error.
+ *
+ * Returns: (transfer full) (nullable): the built program, or %NULL on error
+ */
+cl_program
+clh_program_cache_build (cl_context context, const ClhDeviceInfo *device,
+    const gchar *source, const gchar *options, const gchar *cache_dir,
+    ClhProgramOrigin *origin, GError **error)
+{
+  gchar *default_dir = NULL, *path = NULL;
+  ClhProgramOrigin from = CLH_PROGRAM_BUILT;
+  cl_program program = NULL;
+  GError *why = NULL;
+
+  if (!cache_dir)
+    cache_dir = default_dir = clh_program_cache_default_dir ();
+  if (*cache_dir) {
+    path = clh_program_cache_file (cache_dir, device, source, options);
+    program = load_cached (context, device, options, path, &from);
+  }
+
+  if (!program) {
+    program = build_from_source (context, device, source, options, error);
+    if (program && path && !save_binary (program, cache_dir, path, &why)) {
+      g_info ("Not caching the compiled kernels in %s: %s", path,
+          why->message);
+      g_clear_error (&why);
+    }
+  }
+
+  if (program && origin)
+    *origin = from;
+  g_free (path);
+  g_free (default_dir);
+  return program;
+}
