@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the benchmarks share: a monotonic clock with sub-microsecond
  * resolution (g_get_monotonic_time() rounds to whole microseconds, as long
- * as some of the times measured) and nearest-rank percentiles. */
+ * as some of the times measured), the process's CPU time and nearest-rank
+ * percentiles. */
 #pragma once
 
 #include <glib.h>
 #include <time.h>
+#include <sys/resource.h>
 
 static inline gdouble
 clh_bench_now_us (void)
@@ -14,6 +16,17 @@ clh_bench_now_us (void)
 
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* The process's CPU time, user + system, all threads. */
+static inline gdouble
+clh_bench_cpu_us (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6
+      + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec;
 }
 
 static inline gint

@@ -7,6 +7,10 @@
  * 1920x1080, uniform random, all one value and real (raw files made from
  * vtest.avi), rotating over enough frames that caches do not hold them.
  *
+ *   stream    frames/s and host CPU per frame of a stream of frames with
+ *             1..8 in flight (submitted before the previous are
+ *             collected), from ordinary memory and from context host blocks
+ *             (the element's buffer pool)
  *   e2e       host frame to bins in host memory, wall clock, profiling off,
  *             for each way a frame reaches the device: from ordinary
  *             (pageable) memory as the engine chooses, copied by the
@@ -416,6 +420,155 @@ run_e2e (GPtrArray *cases, guint n_frames, guint passes, GString *json)
   g_string_append (json, "\n  ],\n");
 }
 
+/* The set's frames copied into blocks of the engine's context, as the
+ * element's buffer pool hands them out. */
+static ClhHostBlock **
+context_blocks_new (const FrameSet *set)
+{
+  ClhHostBlock **blocks = g_new0 (ClhHostBlock *, set->n_frames);
+  GError *err = NULL;
+  guint i;
+
+  for (i = 0; i < set->n_frames; i++) {
+    if (!(blocks[i] = clh_context_alloc_host (clh_engine_get_context
+                (engine), set->frame_bytes, &err)))
+      g_error ("%s", err->message);
+    memcpy (clh_host_block_get_data (blocks[i]), set->pageable
+        + (gsize) i * set->frame_bytes, set->frame_bytes);
+  }
+  return blocks;
+}
+
+/* Frame @index of the set as it lies in @block. */
+static void
+block_view (const FrameSet *set, ClhHostBlock *block, guint index,
+    ClhFrame *frame)
+{
+  const gsize delta = clh_host_block_get_data (block)
+      - (set->pageable + (gsize) index * set->frame_bytes);
+  guint p;
+
+  frame_view (set, MEMORY_PAGEABLE, index, frame);
+  for (p = 0; p < frame->n_planes; p++)
+    frame->planes[p].data += delta;
+}
+
+static void
+collect_checked (FrameSet *set, guint index, guint32 *counts)
+{
+  ClhHistogram hist = { counts };
+  GError *err = NULL;
+
+  if (!clh_engine_collect (engine, &hist, &err))
+    g_error ("%s", err->message);
+  if (memcmp (counts, set->want + (gsize) index * set->n_counts,
+          sizeof (guint32) * set->n_counts) != 0)
+    g_error ("%s, frame %u: the engine disagrees with the golden reference",
+        case_name (&set->c), index);
+}
+
+/* Frames per second and host CPU us per frame over @n frames with up to
+ * @depth in flight, from ordinary memory or context blocks. */
+static void
+time_stream (FrameSet *set, ClhHostBlock **blocks, guint depth, guint n,
+    gdouble *fps, gdouble *cpu_us)
+{
+  guint32 *counts = g_new (guint32, set->n_counts);
+  GError *err = NULL;
+  gdouble t0, c0;
+  guint i;
+
+  if (!clh_engine_set_max_in_flight (engine, depth, &err))
+    g_error ("%s", err->message);
+  t0 = clh_bench_now_us ();
+  c0 = clh_bench_cpu_us ();
+  for (i = 0; i < n; i++) {
+    const guint f = i % set->n_frames;
+    ClhFrame frame;
+
+    if (clh_engine_get_n_pending (engine) == depth)
+      collect_checked (set, (i - depth) % set->n_frames, counts);
+    if (blocks)
+      block_view (set, blocks[f], f, &frame);
+    else
+      frame_view (set, MEMORY_PAGEABLE, f, &frame);
+    if (!clh_engine_submit (engine, &frame, &set->spec, blocks ? blocks[f] :
+            NULL, &err))
+      g_error ("%s", err->message);
+  }
+  for (i = n - clh_engine_get_n_pending (engine); i < n; i++)
+    collect_checked (set, i % set->n_frames, counts);
+  *fps = n / ((clh_bench_now_us () - t0) / 1e6);
+  *cpu_us = (clh_bench_cpu_us () - c0) / n;
+  clh_engine_set_max_in_flight (engine, 1, NULL);
+  g_free (counts);
+}
+
+/* Throughput of a stream of frames with frames in flight: what the element
+ * sustains with its pool (context blocks) or without (ordinary memory). */
+static void
+run_stream (GPtrArray *cases, guint n_frames, guint passes, GString *json)
+{
+  static const guint depths[] = { 1, 2, 4, 8 };
+  gboolean first = TRUE;
+  guint i, d, m, pass;
+
+  printf ("\n== stream: frames/s with frames in flight (median of %u "
+      "passes); CPU: host us per frame\n", passes);
+  printf ("%-6s %-9s %-9s %-8s | %10s %8s | %10s %8s\n", "format", "size",
+      "content", "in fl.", "pageable", "CPU", "pool", "CPU");
+  g_string_append (json, "  \"stream\": [");
+  for (i = 0; i < cases->len; i++) {
+    const Case *c = g_ptr_array_index (cases, i);
+    FrameSet *set;
+    ClhHostBlock **blocks;
+
+    if (c->width != 600 || !g_str_equal (c->content, "uniform"))
+      continue;
+    set = frame_set_new (c, n_frames);
+    blocks = context_blocks_new (set);
+    for (d = 0; d < G_N_ELEMENTS (depths); d++) {
+      gdouble med[2][2];
+
+      for (m = 0; m < 2; m++) {
+        GArray *fps = g_array_new (FALSE, FALSE, sizeof (gdouble));
+        GArray *cpu = g_array_new (FALSE, FALSE, sizeof (gdouble));
+
+        for (pass = 0; pass < passes + 1; pass++) {
+          gdouble f, u;
+
+          time_stream (set, m ? blocks : NULL, depths[d], 20 * n_frames, &f,
+              &u);
+          if (pass > 0) {
+            g_array_append_val (fps, f);
+            g_array_append_val (cpu, u);
+          }
+        }
+        med[m][0] = clh_bench_percentile (fps, 50);
+        med[m][1] = clh_bench_percentile (cpu, 50);
+        g_array_unref (fps);
+        g_array_unref (cpu);
+      }
+      printf ("%-6s %ux%-5u %-9s %-8u | %10.0f %8.1f | %10.0f %8.1f\n",
+          c->format, c->width, c->height, c->content, depths[d], med[0][0],
+          med[0][1], med[1][0], med[1][1]);
+      fflush (stdout);
+      json_next (json, &first);
+      g_string_append_printf (json, "{\"format\": \"%s\", \"width\": %u, "
+          "\"height\": %u, \"content\": \"%s\", \"in_flight\": %u, "
+          "\"pageable_fps\": %.0f, \"pageable_cpu_us\": %.2f, "
+          "\"pool_fps\": %.0f, \"pool_cpu_us\": %.2f}", c->format, c->width,
+          c->height, c->content, depths[d], med[0][0], med[0][1], med[1][0],
+          med[1][1]);
+    }
+    for (d = 0; d < set->n_frames; d++)
+      clh_host_block_free (blocks[d]);
+    g_free (blocks);
+    frame_set_free (set);
+  }
+  g_string_append (json, "\n  ],\n");
+}
+
 static const ClhVariant variants[] = {
   CLH_VARIANT_LOCAL_ATOMICS, CLH_VARIANT_REPLICATED,
   CLH_VARIANT_PER_WORK_ITEM,
@@ -709,6 +862,7 @@ main (int argc, char **argv)
       }
 
   run_e2e (cases, n_frames, passes, json);
+  run_stream (cases, n_frames, passes, json);
 
   /* GRAY8 and RGBA: 600x480 uniform and one value (the anchors' frames),
    * 1920x1080 uniform. */
