@@ -32,6 +32,19 @@
  * * #gchararray `video-range`: `full`, `limited` or `unknown`, from the caps
  * * #guint `range-min`, `range-max`: the values binned (first axis)
  *
+ * Every clhistogram element on one device shares one OpenCL context and
+ * compiled program, found through a `gst.opencl.context` #GstContext (an
+ * application may set one); each has its own command queue. When
+ * downstream proposes no buffer pool, the element proposes one of host
+ * memory the device reads without a host copy, with #GstVideoMeta and the
+ * device's alignment.
+ *
+ * With #GstClHistogram:max-frames-in-flight above 1 the upload of one
+ * frame overlaps the counting of the ones before: a frame leaves with its
+ * meta once that many - 1 later frames have come in, or at EOS, a caps
+ * change or any other serialized event, which push every pending frame
+ * first; a flush drops them. The latency query reports the frames' delay.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 -m videotestsrc num-buffers=3 ! video/x-raw,format=GRAY8 ! \
@@ -52,6 +65,8 @@
 #endif
 
 #include "gstclhistogram.h"
+#include "gstclcontext.h"
+#include "gstclhostmemory.h"
 
 #include <string.h>
 
@@ -67,6 +82,12 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
 #define DEFAULT_POST_MESSAGES TRUE
 #define DEFAULT_ATTACH_META TRUE
 #define DEFAULT_DEVICE "auto"
+#define DEFAULT_MAX_FRAMES_IN_FLIGHT 0
+/* Frames in flight for a source that is not live when the property is 0:
+ * enough for the upload of one frame to overlap the counting and readback
+ * of the one before. To be set from measurements on the GPU. */
+#define DEFAULT_FRAMES_IN_FLIGHT 4
+#define MAX_FRAMES_IN_FLIGHT 16
 
 enum {
   PROP_0,
@@ -80,6 +101,7 @@ enum {
   PROP_RANGE_MAX,
   PROP_MIN_SATURATION,
   PROP_MIN_VALUE,
+  PROP_MAX_FRAMES_IN_FLIGHT,
 };
 
 /* Read in place: every component of these is a byte or a 16-bit word at a
@@ -353,36 +375,52 @@ spec_range (const ClhHistogramSpec *spec, guint *min, guint *max)
     *min = 0, *max = 255;
 }
 
+/* A frame from submit_input_buffer to generate_output: the buffer, the
+ * mapping the engine reads until the frame is collected, and what its meta
+ * and message say, taken when it arrived. */
+typedef struct {
+  GstBuffer *buffer;
+  /* Submitted to the engine; FALSE for a frame nothing is counted for,
+   * queued only to keep its place. */
+  gboolean counted;
+  gboolean video_mapped;
+  GstVideoFrame vframe;
+  gboolean buffer_mapped;
+  GstMapInfo map;
+
+  GstClHistogramSettings settings;
+  ClhHistogramSpec spec;
+  const gchar *const *names;
+  guint width;
+  guint height;
+  guint depth;
+  GstVideoColorRange video_range;
+  GstClockTime running_time;
+  GstClockTime stream_time;
+} GstClHistogramFrame;
+
 static GstMessage *
 histogram_message_new (GstClHistogram *self, GstBuffer *buffer,
-    GstHistogramMode mode, const ClhHistogramSpec *spec,
-    const gchar *const *names, const ClhHistogram *hist)
+    const GstClHistogramFrame *frame, const ClhHistogram *hist)
 {
-  GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
+  const ClhHistogramSpec *spec = &frame->spec;
   const guint n_channels = clh_histogram_spec_n_channels (spec);
   const guint n_bins = clh_histogram_spec_n_bins (spec);
-  GstClockTime ts = GST_BUFFER_PTS (buffer);
-  GstClockTime running_time = GST_CLOCK_TIME_NONE;
-  GstClockTime stream_time = GST_CLOCK_TIME_NONE;
   GValue counts = G_VALUE_INIT;
   guint shape[3], n_dims = spec_shape (spec, shape), range_min, range_max;
   GstStructure *s;
   guint c, b;
 
-  if (segment->format == GST_FORMAT_TIME) {
-    running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME, ts);
-    stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME, ts);
-  }
   spec_range (spec, &range_min, &range_max);
 
   s = gst_structure_new ("histogram",
-      "timestamp", G_TYPE_UINT64, ts,
-      "stream-time", G_TYPE_UINT64, stream_time,
-      "running-time", G_TYPE_UINT64, running_time,
+      "timestamp", G_TYPE_UINT64, GST_BUFFER_PTS (buffer),
+      "stream-time", G_TYPE_UINT64, frame->stream_time,
+      "running-time", G_TYPE_UINT64, frame->running_time,
       "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buffer),
-      "mode", G_TYPE_STRING, gst_histogram_mode_get_nick (mode),
+      "mode", G_TYPE_STRING, gst_histogram_mode_get_nick (frame->settings.mode),
       "bins", G_TYPE_UINT, n_bins, NULL);
-  take_array (s, "channels", G_TYPE_STRING, names, 0, n_channels);
+  take_array (s, "channels", G_TYPE_STRING, frame->names, 0, n_channels);
 
   g_value_init (&counts, GST_TYPE_ARRAY);
   for (c = 0; c < n_channels; c++) {
@@ -396,8 +434,7 @@ histogram_message_new (GstClHistogram *self, GstBuffer *buffer,
   gst_structure_take_value (s, "counts", &counts);
 
   gst_structure_set (s, "pixels", G_TYPE_UINT64,
-      (guint64) GST_VIDEO_INFO_WIDTH (&self->info)
-      * GST_VIDEO_INFO_HEIGHT (&self->info), NULL);
+      (guint64) frame->width * frame->height, NULL);
   take_array (s, "samples", G_TYPE_UINT64, hist->samples, sizeof (guint64),
       n_channels);
   take_array (s, "below", G_TYPE_UINT64, hist->below, sizeof (guint64),
@@ -406,9 +443,8 @@ histogram_message_new (GstClHistogram *self, GstBuffer *buffer,
       n_channels);
   take_array (s, "shape", G_TYPE_UINT, shape, sizeof (guint), n_dims);
   gst_structure_set (s,
-      "depth", G_TYPE_UINT, self->layout.depth,
-      "video-range", G_TYPE_STRING,
-      video_range_name (GST_VIDEO_INFO_COLORIMETRY (&self->info).range),
+      "depth", G_TYPE_UINT, frame->depth,
+      "video-range", G_TYPE_STRING, video_range_name (frame->video_range),
       "range-min", G_TYPE_UINT, range_min,
       "range-max", G_TYPE_UINT, range_max, NULL);
 
@@ -416,23 +452,23 @@ histogram_message_new (GstClHistogram *self, GstBuffer *buffer,
 }
 
 static void
-attach_meta (GstClHistogram *self, GstBuffer *buffer, GstHistogramMode mode,
-    const ClhHistogramSpec *spec, const gchar *const *names,
+attach_meta (GstBuffer *buffer, const GstClHistogramFrame *frame,
     const ClhHistogram *hist)
 {
+  const ClhHistogramSpec *spec = &frame->spec;
   const guint n_channels = clh_histogram_spec_n_channels (spec);
   guint shape[3], n_dims = spec_shape (spec, shape), range_min, range_max, c;
   GstHistogramMeta *meta;
 
-  meta = gst_buffer_add_histogram_meta (buffer, mode, n_channels, names,
-      clh_histogram_spec_n_bins (spec), hist->counts, 0, 0,
-      GST_VIDEO_INFO_WIDTH (&self->info), GST_VIDEO_INFO_HEIGHT (&self->info));
+  meta = gst_buffer_add_histogram_meta (buffer, frame->settings.mode,
+      n_channels, frame->names, clh_histogram_spec_n_bins (spec),
+      hist->counts, 0, 0, frame->width, frame->height);
   for (c = 0; c < n_channels; c++)
     gst_histogram_meta_set_channel_stats (meta, c, hist->samples[c],
         hist->below[c], hist->above[c]);
   spec_range (spec, &range_min, &range_max);
-  gst_histogram_meta_set_sample_format (meta, self->layout.depth,
-      GST_VIDEO_INFO_COLORIMETRY (&self->info).range, range_min, range_max);
+  gst_histogram_meta_set_sample_format (meta, frame->depth,
+      frame->video_range, range_min, range_max);
   gst_histogram_meta_set_shape (meta, n_dims, shape);
 }
 
@@ -472,15 +508,10 @@ planes_from_buffer_map (ClhFrame *frame, const GstMapInfo *map,
   }
 }
 
-static gboolean
-count_mapped (GstClHistogram *self, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, ClhHistogram *hist)
+/* Posts the element error for an engine failure on a frame. */
+static void
+post_engine_error (GstClHistogram *self, const GError *err)
 {
-  GError *err = NULL;
-
-  if (clh_engine_histogram (self->engine, frame, spec, hist, &err))
-    return TRUE;
-
   if (g_error_matches (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID))
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("The %s frame cannot be read as its caps and GstVideoMeta describe "
@@ -492,59 +523,257 @@ count_mapped (GstClHistogram *self, const ClhFrame *frame,
             "out of memory or lost; restart the pipeline or choose another "
             "device.", clh_engine_get_device_name (self->engine),
             err->message), ("%s", err->message));
-  g_clear_error (&err);
+}
+
+static void
+frame_unmap (GstClHistogramFrame *frame)
+{
+  if (frame->video_mapped)
+    gst_video_frame_unmap (&frame->vframe);
+  if (frame->buffer_mapped)
+    gst_buffer_unmap (frame->buffer, &frame->map);
+  frame->video_mapped = frame->buffer_mapped = FALSE;
+}
+
+/* Only once the engine has collected or discarded the frame. */
+static void
+frame_free (GstClHistogramFrame *frame)
+{
+  frame_unmap (frame);
+  gst_clear_buffer (&frame->buffer);
+  g_free (frame);
+}
+
+/* Checks the buffer is long enough for its caps and GstVideoMeta; FALSE
+ * after posting an element error. */
+static gboolean
+check_frame_size (GstClHistogram *self, GstBuffer *buffer)
+{
+  const GstVideoInfo *info = &self->info;
+  gsize needed = frame_bytes_needed (info, &self->layout, buffer);
+  gsize size = gst_buffer_get_size (buffer);
+
+  if (needed != 0 && size >= needed)
+    return TRUE;
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+      ("Buffer of %" G_GSIZE_FORMAT " bytes is too small for a %dx%d %s "
+          "frame; the element upstream sent a truncated or malformed frame.",
+          size, GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+          GST_VIDEO_INFO_NAME (info)),
+      ("needs %" G_GSIZE_FORMAT " bytes (0: a GstVideoMeta stride shorter "
+          "than a row)", needed));
   return FALSE;
 }
 
-/* Maps the frame and counts it; FALSE after posting an element error. */
+/* Maps the frame for reading, as long as the engine reads it, and points
+ * @planes into it; FALSE after posting an element error. */
 static gboolean
-count_frame (GstClHistogram *self, GstBuffer *buffer,
-    const ClhHistogramSpec *spec, ClhHistogram *hist)
+map_frame (GstClHistogram *self, GstClHistogramFrame *frame,
+    ClhFrame *planes)
 {
   const GstVideoInfo *info = &self->info;
-  GstVideoMeta *vmeta = gst_buffer_get_video_meta (buffer);
-  gsize needed = frame_bytes_needed (info, &self->layout, buffer);
-  gsize size = gst_buffer_get_size (buffer);
-  GstVideoFrame vframe;
-  GstMapInfo map;
-  ClhFrame frame = self->layout;
-  gboolean ok;
+  GstVideoMeta *vmeta = gst_buffer_get_video_meta (frame->buffer);
 
-  if (needed == 0 || size < needed) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("Buffer of %" G_GSIZE_FORMAT " bytes is too small for a %dx%d %s "
-            "frame; the element upstream sent a truncated or malformed frame.",
-            size, GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
-            GST_VIDEO_INFO_NAME (info)),
-        ("needs %" G_GSIZE_FORMAT " bytes (0: a GstVideoMeta stride shorter "
-            "than a row)", needed));
-    return FALSE;
-  }
-
-  if (!gst_video_frame_map (&vframe, info, buffer, GST_MAP_READ)) {
+  if (!gst_video_frame_map (&frame->vframe, info, frame->buffer,
+          GST_MAP_READ)) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Could not map a %s frame for reading.", GST_VIDEO_INFO_NAME (info)),
-        ("gst_video_frame_map() failed on %" GST_PTR_FORMAT, buffer));
+        ("gst_video_frame_map() failed on %" GST_PTR_FORMAT, frame->buffer));
     return FALSE;
   }
-  if (planes_from_video_frame (&frame, &vframe, vmeta != NULL)) {
-    ok = count_mapped (self, &frame, spec, hist);
-    gst_video_frame_unmap (&vframe);
-    return ok;
-  }
-  gst_video_frame_unmap (&vframe);
+  frame->video_mapped = TRUE;
+  if (planes_from_video_frame (planes, &frame->vframe, vmeta != NULL))
+    return TRUE;
+  frame_unmap (frame);
 
   GST_DEBUG_OBJECT (self, "a plane spans memory blocks: mapping the buffer");
-  if (!gst_buffer_map (buffer, &map, GST_MAP_READ)) {
+  if (!gst_buffer_map (frame->buffer, &frame->map, GST_MAP_READ)) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Could not map a %s frame for reading.", GST_VIDEO_INFO_NAME (info)),
-        ("gst_buffer_map() failed on %" GST_PTR_FORMAT, buffer));
+        ("gst_buffer_map() failed on %" GST_PTR_FORMAT, frame->buffer));
     return FALSE;
   }
-  planes_from_buffer_map (&frame, &map, vmeta);
-  ok = count_mapped (self, &frame, spec, hist);
-  gst_buffer_unmap (buffer, &map);
-  return ok;
+  frame->buffer_mapped = TRUE;
+  planes_from_buffer_map (planes, &frame->map, vmeta);
+  return TRUE;
+}
+
+/* The host block of a buffer in our pool's memory (or that of another
+ * element on our context), which the engine reads without a host copy;
+ * NULL for any other memory, which takes the engine's copy path. */
+static const ClhHostBlock *
+frame_block (GstClHistogram *self, GstBuffer *buffer)
+{
+  GstMemory *mem;
+
+  if (gst_buffer_n_memory (buffer) != 1)
+    return NULL;
+  mem = gst_buffer_peek_memory (buffer, 0);
+  if (!gst_is_cl_host_memory (mem)
+      || gst_cl_host_allocator_get_context (mem->allocator) != self->context)
+    return NULL;
+  return gst_cl_host_memory_get_block (mem);
+}
+
+/* Maps the frame and enqueues its counting; FALSE after posting an element
+ * error. */
+static gboolean
+submit_frame (GstClHistogram *self, GstClHistogramFrame *frame)
+{
+  ClhFrame planes = self->layout;
+  const ClhHostBlock *block;
+  GError *err = NULL;
+
+  if (!check_frame_size (self, frame->buffer)
+      || !map_frame (self, frame, &planes))
+    return FALSE;
+
+  block = frame_block (self, frame->buffer);
+  GST_LOG_OBJECT (self, "%s: %" GST_PTR_FORMAT, block ?
+      "our host memory, no host copy" : "other memory, copy path",
+      frame->buffer);
+  if (!clh_engine_submit (self->engine, &planes, &frame->spec, block, &err)) {
+    post_engine_error (self, err);
+    g_clear_error (&err);
+    return FALSE;
+  }
+  frame->counted = TRUE;
+  return TRUE;
+}
+
+/* A new frame for @buffer (taken) with what its meta and message will say:
+ * the settings and format now, and its times in the segment now. */
+static GstClHistogramFrame *
+frame_new (GstClHistogram *self, GstBuffer *buffer)
+{
+  GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
+  GstClHistogramFrame *frame = g_new0 (GstClHistogramFrame, 1);
+  const GstClockTime ts = GST_BUFFER_PTS (buffer);
+
+  frame->buffer = buffer;
+  frame->running_time = frame->stream_time = GST_CLOCK_TIME_NONE;
+  if (segment->format == GST_FORMAT_TIME) {
+    frame->running_time = gst_segment_to_running_time (segment,
+        GST_FORMAT_TIME, ts);
+    frame->stream_time = gst_segment_to_stream_time (segment,
+        GST_FORMAT_TIME, ts);
+  }
+  return frame;
+}
+
+/* What the frame is counted with, from the settings now; FALSE with @err
+ * if they cannot count this format. Called with the object lock. */
+static gboolean
+frame_configure (GstClHistogram *self, GstClHistogramFrame *frame,
+    GError **err)
+{
+  frame->settings = self->settings;
+  frame->width = GST_VIDEO_INFO_WIDTH (&self->info);
+  frame->height = GST_VIDEO_INFO_HEIGHT (&self->info);
+  frame->depth = self->layout.depth;
+  frame->video_range = GST_VIDEO_INFO_COLORIMETRY (&self->info).range;
+  return build_spec (&frame->settings, &self->info, &self->layout,
+      &frame->spec, &frame->names, err);
+}
+
+/* Frames the engine keeps at once: the property, or when it is 0 one for
+ * live sources (each frame goes on at once) and DEFAULT_FRAMES_IN_FLIGHT
+ * for others. */
+static guint
+in_flight_for (guint property, gboolean live)
+{
+  if (property > 0)
+    return property;
+  return live ? 1 : DEFAULT_FRAMES_IN_FLIGHT;
+}
+
+static guint
+wanted_in_flight (GstClHistogram *self)
+{
+  guint n;
+
+  GST_OBJECT_LOCK (self);
+  n = in_flight_for (self->max_frames_in_flight, self->upstream_live);
+  GST_OBJECT_UNLOCK (self);
+  return n;
+}
+
+/* Gives the engine the frames in flight wanted now; only with nothing
+ * pending, which the engine requires. */
+static void
+apply_in_flight (GstClHistogram *self)
+{
+  const guint n = wanted_in_flight (self);
+  GError *err = NULL;
+
+  if (n == self->in_flight)
+    return;
+  if (!clh_engine_set_max_in_flight (self->engine, n, &err)) {
+    GST_WARNING_OBJECT (self, "keeping %u frames in flight: %s",
+        self->in_flight, err->message);
+    g_clear_error (&err);
+    return;
+  }
+  GST_DEBUG_OBJECT (self, "%u frames in flight (was %u)", n, self->in_flight);
+  self->in_flight = n;
+}
+
+/* Drops every pending frame unpushed, once the device is done with it. */
+static void
+discard_pending (GstClHistogram *self)
+{
+  GstClHistogramFrame *frame;
+
+  if (self->engine && clh_engine_get_n_pending (self->engine) > 0)
+    clh_engine_discard (self->engine);
+  if (!g_queue_is_empty (&self->pending))
+    GST_DEBUG_OBJECT (self, "discarding %u pending frames",
+        g_queue_get_length (&self->pending));
+  while ((frame = g_queue_pop_head (&self->pending)))
+    frame_free (frame);
+}
+
+static GstFlowReturn
+gst_cl_histogram_submit_input_buffer (GstBaseTransform *trans,
+    gboolean is_discont, GstBuffer *input)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+  GstClHistogramFrame *frame;
+  GError *err = NULL;
+  gboolean count, valid = TRUE;
+  GstFlowReturn ret;
+
+  /* The parent negotiates, applies QoS and leaves the buffer queued. */
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (trans,
+      is_discont, input);
+  if (ret != GST_FLOW_OK || !trans->queued_buf)
+    return ret;
+
+  frame = frame_new (self, trans->queued_buf);
+  trans->queued_buf = NULL;
+  if (g_queue_is_empty (&self->pending))
+    apply_in_flight (self);
+
+  GST_OBJECT_LOCK (self);
+  count = self->settings.post_messages || self->settings.attach_meta;
+  if (count)
+    valid = frame_configure (self, frame, &err);
+  GST_OBJECT_UNLOCK (self);
+
+  if (!valid) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s.", err->message), (NULL));
+    g_clear_error (&err);
+    ret = GST_FLOW_NOT_NEGOTIATED;
+  } else if (count && !submit_frame (self, frame)) {
+    ret = GST_FLOW_ERROR;
+  }
+  if (ret != GST_FLOW_OK) {
+    frame_free (frame);
+    discard_pending (self);
+    return ret;
+  }
+  g_queue_push_tail (&self->pending, frame);
+  return GST_FLOW_OK;
 }
 
 static guint32 *
@@ -561,45 +790,272 @@ counts_for (GstClHistogram *self, const ClhHistogramSpec *spec)
   return self->counts;
 }
 
+/* Collects the oldest frame's histogram, attaches and posts it and hands
+ * back its buffer; frees @frame. */
+static GstFlowReturn
+finish_frame (GstClHistogram *self, GstClHistogramFrame *frame,
+    GstBuffer **outbuf)
+{
+  const gboolean counted = frame->counted;
+  ClhHistogram hist;
+  GError *err = NULL;
+  GstBuffer *buffer;
+
+  if (counted) {
+    hist.counts = counts_for (self, &frame->spec);
+    if (!clh_engine_collect (self->engine, &hist, &err)) {
+      post_engine_error (self, err);
+      g_clear_error (&err);
+      frame_free (frame);
+      return GST_FLOW_ERROR;
+    }
+  }
+  frame_unmap (frame);
+  buffer = g_steal_pointer (&frame->buffer);
+
+  /* In place, as GstBaseTransform makes a buffer writable for
+   * transform_ip; without meta (passthrough) it stays as it came. */
+  if (counted && frame->settings.attach_meta) {
+    buffer = gst_buffer_make_writable (buffer);
+    attach_meta (buffer, frame, &hist);
+  }
+  if (counted && frame->settings.post_messages)
+    gst_element_post_message (GST_ELEMENT (self),
+        histogram_message_new (self, buffer, frame, &hist));
+  frame_free (frame);
+  *outbuf = buffer;
+  return GST_FLOW_OK;
+}
+
+/* Whether the oldest frame goes on now: frames counted for nothing at
+ * once, others when the engine keeps as many as it may (a frame waits for
+ * in_flight - 1 later ones), and all of them when the frames in flight
+ * wanted changed, so that the change applies from the next frame. */
+static gboolean
+head_is_due (GstClHistogram *self)
+{
+  GstClHistogramFrame *head = g_queue_peek_head (&self->pending);
+
+  return head && (!head->counted
+      || clh_engine_get_n_pending (self->engine) >= self->in_flight
+      || wanted_in_flight (self) != self->in_flight);
+}
+
+static GstFlowReturn
+gst_cl_histogram_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+  GstFlowReturn ret;
+
+  *outbuf = NULL;
+  if (!head_is_due (self))
+    return GST_FLOW_OK;
+  ret = finish_frame (self, g_queue_pop_head (&self->pending), outbuf);
+  if (ret != GST_FLOW_OK)
+    discard_pending (self);
+  return ret;
+}
+
+/* Pushes every pending frame, oldest first, from the streaming thread:
+ * before a serialized event or query, so that nothing overtakes them. */
+static GstFlowReturn
+drain (GstClHistogram *self)
+{
+  GstClHistogramFrame *frame;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  if (!g_queue_is_empty (&self->pending))
+    GST_DEBUG_OBJECT (self, "draining %u frames",
+        g_queue_get_length (&self->pending));
+  while (ret == GST_FLOW_OK && (frame = g_queue_pop_head (&self->pending))) {
+    GstBuffer *out = NULL;
+
+    ret = finish_frame (self, frame, &out);
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
+  }
+  if (ret != GST_FLOW_OK) {
+    GST_DEBUG_OBJECT (self, "drain stopped: %s", gst_flow_get_name (ret));
+    discard_pending (self);
+  }
+  return ret;
+}
+
+/* Never called: submit_input_buffer and generate_output replace the
+ * default path, but GstBaseTransform works in place only for an element
+ * that has transform_ip. */
 static GstFlowReturn
 gst_cl_histogram_transform_ip (GstBaseTransform *trans, GstBuffer *buffer)
 {
+  g_return_val_if_reached (GST_FLOW_ERROR);
+}
+
+static gboolean
+gst_cl_histogram_sink_event (GstBaseTransform *trans, GstEvent *event)
+{
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
-  GstClHistogramSettings st;
-  ClhHistogramSpec spec;
-  ClhHistogram hist;
-  const gchar *const *names;
-  GError *err = NULL;
-  gboolean valid;
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    discard_pending (self);
+  else if (GST_EVENT_IS_SERIALIZED (event))
+    drain (self);
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+/* The duration of a frame at the caps' framerate; NONE if it varies. */
+static GstClockTime
+frame_duration (GstClHistogram *self)
+{
+  GstClockTime duration = GST_CLOCK_TIME_NONE;
 
   GST_OBJECT_LOCK (self);
-  st = self->settings;
-  if (!st.post_messages && !st.attach_meta) {
-    GST_OBJECT_UNLOCK (self);
-    return GST_FLOW_OK;
-  }
-  valid = build_spec (&st, &self->info, &self->layout, &spec, &names, &err);
+  if (GST_VIDEO_INFO_FPS_N (&self->info) > 0)
+    duration = gst_util_uint64_scale_int (GST_SECOND,
+        GST_VIDEO_INFO_FPS_D (&self->info), GST_VIDEO_INFO_FPS_N (&self->info));
   GST_OBJECT_UNLOCK (self);
+  return duration;
+}
 
-  if (!valid) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s.", err->message), (NULL));
-    g_clear_error (&err);
-    return GST_FLOW_NOT_NEGOTIATED;
+/* Adds what frames in flight delay a frame by: in_flight - 1 frames. */
+static void
+add_in_flight_latency (GstClHistogram *self, GstQuery *query)
+{
+  GstClockTime min, max, duration = frame_duration (self), added;
+  gboolean live;
+  guint n;
+
+  gst_query_parse_latency (query, &live, &min, &max);
+  GST_OBJECT_LOCK (self);
+  n = in_flight_for (self->max_frames_in_flight, live);
+  GST_OBJECT_UNLOCK (self);
+  if (n <= 1 || !GST_CLOCK_TIME_IS_VALID (duration))
+    return;
+  added = (n - 1) * duration;
+  GST_DEBUG_OBJECT (self, "%u frames in flight add %" GST_TIME_FORMAT, n,
+      GST_TIME_ARGS (added));
+  gst_query_set_latency (query, live, min + added,
+      GST_CLOCK_TIME_IS_VALID (max) ? max + added : max);
+}
+
+static gboolean
+gst_cl_histogram_query (GstBaseTransform *trans, GstPadDirection direction,
+    GstQuery *query)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+  ClhContext *context = NULL;
+  gboolean ret;
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT) {
+    GST_OBJECT_LOCK (self);
+    if (self->context)
+      context = gst_cl_context_handle_ref (self->context);
+    GST_OBJECT_UNLOCK (self);
+    ret = gst_cl_handle_context_query (GST_ELEMENT (self), query, context);
+    g_clear_pointer (&context, gst_cl_context_handle_unref);
+    if (ret)
+      return TRUE;
   }
+  /* Upstream may change its pool or wait for every frame back (DRAIN). */
+  if (direction == GST_PAD_SINK && GST_QUERY_IS_SERIALIZED (query))
+    drain (self);
 
-  hist.counts = counts_for (self, &spec);
-  if (!count_frame (self, buffer, &spec, &hist))
-    return GST_FLOW_ERROR;
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+      query);
+  if (ret && direction == GST_PAD_SRC
+      && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY)
+    add_in_flight_latency (self, query);
+  return ret;
+}
 
-  if (st.attach_meta && gst_buffer_is_writable (buffer))
-    attach_meta (self, buffer, st.mode, &spec, names, &hist);
-  else if (st.attach_meta)
-    GST_WARNING_OBJECT (self, "buffer not writable (attach-meta changed "
-        "while it was in flight): no meta on %" GST_PTR_FORMAT, buffer);
-  if (st.post_messages)
-    gst_element_post_message (GST_ELEMENT (self),
-        histogram_message_new (self, buffer, st.mode, &spec, names, &hist));
-  return GST_FLOW_OK;
+/* A pool of our host memory, sized for @caps, with GstVideoMeta and the
+ * device's alignment; added to @query unless something fails. */
+static void
+propose_pool (GstClHistogram *self, GstQuery *query, GstCaps *caps,
+    GstAllocator *allocator)
+{
+  ClhContext *context = gst_cl_host_allocator_get_context (allocator);
+  GstAllocationParams params;
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstVideoInfo info;
+  guint size, min = wanted_in_flight (self) + 1;
+
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return;
+  gst_allocation_params_init (&params);
+  params.align = clh_context_get_alignment (context) - 1;
+
+  pool = gst_video_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, info.size, min, 0);
+  gst_buffer_pool_config_set_allocator (config, allocator, &params);
+  gst_buffer_pool_config_add_option (config,
+      GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    GST_WARNING_OBJECT (self, "our pool refused its config");
+    gst_object_unref (pool);
+    return;
+  }
+  /* The pool may have grown the size. */
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+  gst_structure_free (config);
+
+  GST_DEBUG_OBJECT (self, "proposing a pool of %u-byte buffers in host "
+      "memory, at least %u", size, min);
+  gst_query_add_allocation_pool (query, pool, size, min, 0);
+  if (gst_query_get_n_allocation_params (query) == 0)
+    gst_query_add_allocation_param (query, allocator, &params);
+  gst_object_unref (pool);
+}
+
+static gboolean
+gst_cl_histogram_propose_allocation (GstBaseTransform *trans,
+    GstQuery *decide_query, GstQuery *query)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+  GstAllocator *allocator = NULL;
+  GstCaps *caps;
+  gboolean need_pool;
+
+  /* In place, downstream sees our input buffers: it proposes first. */
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+          decide_query, query))
+    GST_DEBUG_OBJECT (self, "downstream answered no allocation query");
+
+  /* We read GstVideoMeta's offsets and strides. */
+  if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (!need_pool || gst_query_get_n_allocation_pools (query) > 0)
+    return TRUE;
+
+  GST_OBJECT_LOCK (self);
+  if (self->allocator)
+    allocator = gst_object_ref (self->allocator);
+  GST_OBJECT_UNLOCK (self);
+  if (allocator) {
+    propose_pool (self, query, caps, allocator);
+    gst_object_unref (allocator);
+  }
+  return TRUE;
+}
+
+/* Whether upstream is live, for the automatic frames in flight; unknown
+ * counts as live, which keeps one frame in flight as before. */
+static gboolean
+query_upstream_live (GstClHistogram *self)
+{
+  GstQuery *query = gst_query_new_latency ();
+  gboolean live = TRUE;
+
+  if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), query))
+    gst_query_parse_latency (query, &live, NULL, NULL);
+  else
+    GST_DEBUG_OBJECT (self, "upstream answered no latency query");
+  gst_query_unref (query);
+  return live;
 }
 
 static gboolean
@@ -612,19 +1068,21 @@ gst_cl_histogram_set_caps (GstBaseTransform *trans, GstCaps *incaps,
   ClhHistogramSpec spec;
   const gchar *const *names;
   GError *err = NULL;
-  gboolean valid;
+  gboolean valid, live;
 
   if (!gst_video_info_from_caps (&info, incaps)
       || !layout_from_info (&info, &layout)) {
     GST_WARNING_OBJECT (self, "unsupported caps %" GST_PTR_FORMAT, incaps);
     return FALSE;
   }
+  live = query_upstream_live (self);
 
   GST_OBJECT_LOCK (self);
   valid = build_spec (&self->settings, &info, &layout, &spec, &names, &err);
   if (valid) {
     self->info = info;
     self->layout = layout;
+    self->upstream_live = live;
   }
   GST_OBJECT_UNLOCK (self);
 
@@ -636,32 +1094,11 @@ gst_cl_histogram_set_caps (GstBaseTransform *trans, GstCaps *incaps,
   return valid;
 }
 
-/* Opens the OpenCL device; FALSE after posting an element error that says
- * what to do. */
-static gboolean
-open_engine (GstClHistogram *self)
+/* Posts the element error for a device that could not be opened: what to
+ * do, by cause. */
+static void
+post_open_error (GstClHistogram *self, const gchar *spec, const GError *err)
 {
-  GError *err = NULL;
-  gchar *spec;
-  ClhEngine *engine;
-
-  GST_OBJECT_LOCK (self);
-  spec = g_strdup (self->device);
-  GST_OBJECT_UNLOCK (self);
-
-  engine = clh_engine_new (spec, &err);
-  if (engine) {
-    GST_INFO_OBJECT (self, "using OpenCL device %s (%s)",
-        clh_engine_get_device_name (engine),
-        clh_engine_get_platform_name (engine));
-    GST_OBJECT_LOCK (self);
-    self->engine = engine;
-    self->device_name = g_strdup (clh_engine_get_device_name (engine));
-    GST_OBJECT_UNLOCK (self);
-    g_free (spec);
-    return TRUE;
-  }
-
   switch (err->code) {
     case CLH_ENGINE_ERROR_NO_DEVICE:
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
@@ -687,18 +1124,69 @@ open_engine (GstClHistogram *self)
           ("%s", err->message));
       break;
   }
-  g_clear_error (&err);
-  g_free (spec);
-  return FALSE;
 }
 
 static void
 close_engine (GstClHistogram *self)
 {
+  GstAllocator *allocator;
+  ClhContext *context;
+
+  discard_pending (self);
+  g_clear_pointer (&self->engine, clh_engine_free);
   GST_OBJECT_LOCK (self);
   g_clear_pointer (&self->device_name, g_free);
+  allocator = g_steal_pointer (&self->allocator);
+  context = g_steal_pointer (&self->context);
   GST_OBJECT_UNLOCK (self);
-  g_clear_pointer (&self->engine, clh_engine_free);
+  /* The last references may close the device: not under the lock. */
+  gst_clear_object (&allocator);
+  g_clear_pointer (&context, gst_cl_context_handle_unref);
+}
+
+/* Finds the shared device context (see gstclcontext.c) and makes our own
+ * engine on it; FALSE after posting an element error that says what to
+ * do. */
+static gboolean
+open_engine (GstClHistogram *self)
+{
+  GstElement *element = GST_ELEMENT (self);
+  GError *err = NULL;
+  ClhContext *context = NULL;
+  ClhEngine *engine = NULL;
+  gchar *spec;
+
+  GST_OBJECT_LOCK (self);
+  spec = g_strdup (self->device);
+  GST_OBJECT_UNLOCK (self);
+
+  if (gst_cl_ensure_element_context (element, spec, &self->context, &err)) {
+    GST_OBJECT_LOCK (self);
+    context = gst_cl_context_handle_ref (self->context);
+    GST_OBJECT_UNLOCK (self);
+    engine = clh_engine_new_for_context (context, &err);
+  }
+  if (!engine) {
+    post_open_error (self, spec, err);
+    g_clear_error (&err);
+    g_clear_pointer (&context, gst_cl_context_handle_unref);
+    close_engine (self);
+    g_free (spec);
+    return FALSE;
+  }
+
+  GST_INFO_OBJECT (self, "using OpenCL device %s (%s)",
+      clh_engine_get_device_name (engine),
+      clh_engine_get_platform_name (engine));
+  self->in_flight = clh_engine_get_max_in_flight (engine);
+  GST_OBJECT_LOCK (self);
+  self->engine = engine;
+  self->device_name = g_strdup (clh_context_get_device_name (context));
+  self->allocator = gst_cl_host_allocator_new (context);
+  GST_OBJECT_UNLOCK (self);
+  gst_cl_context_handle_unref (context);
+  g_free (spec);
+  return TRUE;
 }
 
 static GstStateChangeReturn
@@ -707,17 +1195,44 @@ gst_cl_histogram_change_state (GstElement *element, GstStateChange transition)
   GstClHistogram *self = GST_CL_HISTOGRAM (element);
   GstStateChangeReturn ret;
 
-  if (transition == GST_STATE_CHANGE_NULL_TO_READY) {
-    close_engine (self);
-    if (!open_engine (self))
-      return GST_STATE_CHANGE_FAILURE;
-  }
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY && !open_engine (self))
+    return GST_STATE_CHANGE_FAILURE;
 
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 
   if (transition == GST_STATE_CHANGE_READY_TO_NULL)
     close_engine (self);
   return ret;
+}
+
+static void
+gst_cl_histogram_set_context (GstElement *element, GstContext *context)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (element);
+  gboolean store = TRUE;
+  gchar *spec;
+
+  if (g_strcmp0 (gst_context_get_context_type (context),
+          GST_CL_CONTEXT_TYPE) == 0) {
+    GST_OBJECT_LOCK (self);
+    spec = g_strdup (self->device);
+    GST_OBJECT_UNLOCK (self);
+    /* One on another device, or while we have one, is not ours to keep:
+     * gst_element_get_context() tells what we use. */
+    store = gst_cl_handle_set_context (element, context, spec,
+        &self->context);
+    g_free (spec);
+  }
+  if (store)
+    GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+/* Streaming has stopped (PAUSED->READY): drop what is still pending. */
+static gboolean
+gst_cl_histogram_stop (GstBaseTransform *trans)
+{
+  discard_pending (GST_CL_HISTOGRAM (trans));
+  return TRUE;
 }
 
 /* Stores one counting property. The combination is checked where it is
@@ -790,6 +1305,14 @@ gst_cl_histogram_set_property (GObject *object, guint prop_id,
         self->device = g_strdup (DEFAULT_DEVICE);
       GST_OBJECT_UNLOCK (self);
       break;
+    case PROP_MAX_FRAMES_IN_FLIGHT:
+      GST_OBJECT_LOCK (self);
+      self->max_frames_in_flight = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      /* What frames in flight add to the latency changes. */
+      gst_element_post_message (GST_ELEMENT (self),
+          gst_message_new_latency (GST_OBJECT (self)));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -834,6 +1357,9 @@ gst_cl_histogram_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_DEVICE_NAME:
       g_value_set_string (value, self->device_name);
+      break;
+    case PROP_MAX_FRAMES_IN_FLIGHT:
+      g_value_set_uint (value, self->max_frames_in_flight);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -906,6 +1432,14 @@ install_properties (GObjectClass *gobject_class)
       g_param_spec_string ("device-name", "Device name",
           "Name of the OpenCL device in use (NULL before READY)", NULL,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_MAX_FRAMES_IN_FLIGHT,
+      g_param_spec_uint ("max-frames-in-flight", "Max frames in flight",
+          "Frames counted at once, so that one frame's upload overlaps the "
+          "counting of the one before; each waits for that many - 1 later "
+          "frames and adds as much latency (0: automatic: 1 when upstream "
+          "is live, else " G_STRINGIFY (DEFAULT_FRAMES_IN_FLIGHT) ")", 0,
+          MAX_FRAMES_IN_FLIGHT, DEFAULT_MAX_FRAMES_IN_FLIGHT,
+          PLAYING_PROPERTY));
 }
 
 static void
@@ -933,7 +1467,18 @@ gst_cl_histogram_class_init (GstClHistogramClass *klass)
 
   element_class->change_state =
       GST_DEBUG_FUNCPTR (gst_cl_histogram_change_state);
+  element_class->set_context =
+      GST_DEBUG_FUNCPTR (gst_cl_histogram_set_context);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cl_histogram_stop);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_histogram_set_caps);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_histogram_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_histogram_query);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_histogram_propose_allocation);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_cl_histogram_submit_input_buffer);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cl_histogram_generate_output);
   trans_class->transform_ip =
       GST_DEBUG_FUNCPTR (gst_cl_histogram_transform_ip);
 
@@ -956,7 +1501,11 @@ gst_cl_histogram_init (GstClHistogram *self)
   st->post_messages = DEFAULT_POST_MESSAGES;
   st->attach_meta = DEFAULT_ATTACH_META;
   self->device = g_strdup (DEFAULT_DEVICE);
+  self->max_frames_in_flight = DEFAULT_MAX_FRAMES_IN_FLIGHT;
+  self->upstream_live = TRUE;
+  self->in_flight = 1;
   gst_video_info_init (&self->info);
+  g_queue_init (&self->pending);
 
   gst_base_transform_set_in_place (trans, TRUE);
   gst_base_transform_set_passthrough (trans, !DEFAULT_ATTACH_META);

@@ -34,12 +34,25 @@ struct _GstClHistogram {
   GstClHistogramSettings settings;
   gchar *device;
   gchar *device_name;
+  guint max_frames_in_flight;
   GstVideoInfo info;
   /* The negotiated format's planes and components; plane pointers unset. */
   ClhFrame layout;
+  /* Upstream answered the latency query as live when the caps came. */
+  gboolean upstream_live;
 
-  /* From NULL->READY to READY->NULL; used by the streaming thread. */
+  /* The shared device context, under the object lock: from set_context
+   * (in any state) or NULL->READY, to READY->NULL. */
+  ClhContext *context;
+  /* From NULL->READY to READY->NULL: our own engine (queues, buffers) on
+   * that context, and the allocator of the pool we propose. */
   ClhEngine *engine;
+  GstAllocator *allocator;
+
+  /* Streaming thread: frames submitted and not pushed yet, oldest first
+   * (GstClHistogramFrame), and how many the engine keeps now. */
+  GQueue pending;
+  guint in_flight;
 
   /* The last frame's counts, grown as needed (streaming thread). */
   guint32 *counts;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The clhistogram element, through GstHarness: every format x mode x bins x
  * size x content bit-exact against the golden reference, padded strides,
- * messages, meta, properties and the errors a user can cause. */
+ * messages, meta, properties and the errors a user can cause; the shared
+ * device context, the proposed pool of host memory and frames in flight. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
@@ -1018,6 +1019,866 @@ GST_START_TEST (test_unaligned_16bit)
 }
 GST_END_TEST;
 
+/* The ClhContext a clhistogram element uses, from the GstContext stored on
+ * it (transfer none: the pointer, for comparing). */
+static gconstpointer
+element_cl_context (GstElement *e, gchar **device_name)
+{
+  GstContext *context = gst_element_get_context (e, "gst.opencl.context");
+  const GstStructure *s;
+  gconstpointer handle;
+
+  fail_unless (context != NULL, "%s holds no gst.opencl.context",
+      GST_OBJECT_NAME (e));
+  fail_unless (gst_context_is_persistent (context));
+  s = gst_context_get_structure (context);
+  handle = g_value_get_boxed (gst_structure_get_value (s, "context"));
+  fail_unless (handle != NULL);
+  if (device_name)
+    *device_name = g_strdup (gst_structure_get_string (s, "device-name"));
+  gst_context_unref (context);
+  return handle;
+}
+
+/* Pops every message and counts the need-context and have-context ones
+ * for our context type. */
+static void
+count_context_messages (GstBus *bus, guint *need, guint *have)
+{
+  GstMessage *msg;
+  const gchar *type;
+  GstContext *context;
+
+  *need = *have = 0;
+  while ((msg = gst_bus_pop (bus))) {
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_NEED_CONTEXT
+        && gst_message_parse_context_type (msg, &type)
+        && g_str_equal (type, "gst.opencl.context"))
+      (*need)++;
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_HAVE_CONTEXT) {
+      gst_message_parse_have_context (msg, &context);
+      if (g_str_equal (gst_context_get_context_type (context),
+              "gst.opencl.context"))
+        (*have)++;
+      gst_context_unref (context);
+    }
+    gst_message_unref (msg);
+  }
+}
+
+static GstElement *
+pipeline_new (const gchar *description)
+{
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (description, &err);
+
+  fail_unless (pipeline != NULL, "%s", err ? err->message : "");
+  return pipeline;
+}
+
+static gconstpointer
+ready_and_get_context (GstElement *pipeline, const gchar *name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  gconstpointer handle;
+  gchar *device_name, *prop;
+
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  handle = element_cl_context (e, &device_name);
+  g_object_get (e, "device-name", &prop, NULL);
+  fail_unless_equals_string (device_name, prop);
+  g_free (device_name);
+  g_free (prop);
+  gst_object_unref (e);
+  return handle;
+}
+
+static GstBusSyncReply
+answer_need_context (GstBus *bus, GstMessage *msg, gpointer context)
+{
+  const gchar *type;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_NEED_CONTEXT
+      && gst_message_parse_context_type (msg, &type)
+      && g_str_equal (type, "gst.opencl.context"))
+    gst_element_set_context (GST_ELEMENT (GST_MESSAGE_SRC (msg)), context);
+  return GST_BUS_PASS;
+}
+
+/* Two linked elements outside any bin: the second to go to READY finds
+ * the first's context with a context query, downstream or upstream, and
+ * neither asks the application nor announces it. */
+static void
+check_query_finds_context (gboolean downstream_first)
+{
+  GstElement *a = gst_element_factory_make ("clhistogram", NULL);
+  GstElement *b = gst_element_factory_make ("clhistogram", NULL);
+  GstElement *early = downstream_first ? b : a;
+  GstElement *late = downstream_first ? a : b;
+  GstPad *src = gst_element_get_static_pad (a, "src");
+  GstPad *sink = gst_element_get_static_pad (b, "sink");
+  GstBus *bus = gst_bus_new ();
+  guint need, have;
+
+  gst_element_set_bus (a, bus);
+  gst_element_set_bus (b, bus);
+  fail_unless_equals_int (gst_pad_link (src, sink), GST_PAD_LINK_OK);
+  fail_unless_equals_int (gst_element_set_state (early, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  count_context_messages (bus, &need, &have);
+  fail_unless (need == 1 && have == 1, "first: %u need, %u have", need, have);
+  fail_unless_equals_int (gst_element_set_state (late, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  count_context_messages (bus, &need, &have);
+  fail_unless (need == 0 && have == 0, "%s: %u need, %u have",
+      downstream_first ? "a asking downstream" : "b asking upstream", need,
+      have);
+  fail_unless (element_cl_context (a, NULL) == element_cl_context (b, NULL));
+
+  gst_element_set_state (a, GST_STATE_NULL);
+  gst_element_set_state (b, GST_STATE_NULL);
+  gst_element_set_bus (a, NULL);
+  gst_element_set_bus (b, NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (bus);
+  gst_object_unref (a);
+  gst_object_unref (b);
+}
+
+/* Two elements of a pipeline share one device context: the first to go
+ * to READY (downstream) makes and announces it, the other finds it with a
+ * context query. A second pipeline shares it through the process-wide
+ * registry; a context the application sets, before READY or when asked,
+ * is used as it is, with no announcement. */
+GST_START_TEST (test_context_shared)
+{
+  GstElement *p1 = pipeline_new ("videotestsrc ! clhistogram name=a ! "
+      "clhistogram name=b ! fakesink");
+  GstElement *p2, *p3;
+  GstBus *bus1 = gst_element_get_bus (p1), *bus;
+  gconstpointer ctx_a, ctx_b;
+  GstElement *a;
+  GstContext *context;
+  guint need, have;
+
+  ctx_b = ready_and_get_context (p1, "b");
+  ctx_a = ready_and_get_context (p1, "a");
+  fail_unless (ctx_a == ctx_b, "two elements, two contexts");
+  count_context_messages (bus1, &need, &have);
+  fail_unless_equals_int (need, 1);
+  fail_unless_equals_int (have, 1);
+  check_query_finds_context (TRUE);
+  check_query_finds_context (FALSE);
+
+  /* Another pipeline: the registry's, announced there. */
+  p2 = pipeline_new ("clhistogram name=c ! fakesink");
+  bus = gst_element_get_bus (p2);
+  fail_unless (ready_and_get_context (p2, "c") == ctx_a);
+  count_context_messages (bus, &need, &have);
+  fail_unless_equals_int (need, 1);
+  fail_unless_equals_int (have, 1);
+  gst_element_set_state (p2, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p2);
+
+  /* The application takes p1's context and sets it on a new pipeline. */
+  a = gst_bin_get_by_name (GST_BIN (p1), "a");
+  context = gst_element_get_context (a, "gst.opencl.context");
+  gst_object_unref (a);
+  p3 = pipeline_new ("clhistogram name=d ! clhistogram name=e ! fakesink");
+  bus = gst_element_get_bus (p3);
+  gst_element_set_context (p3, context);
+  fail_unless (ready_and_get_context (p3, "d") == ctx_a);
+  fail_unless (ready_and_get_context (p3, "e") == ctx_a);
+  count_context_messages (bus, &need, &have);
+  fail_unless_equals_int (need, 0);
+  fail_unless_equals_int (have, 0);
+  gst_element_set_state (p3, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p3);
+
+  /* ... or answers need-context with it. */
+  p3 = pipeline_new ("clhistogram name=f ! fakesink");
+  bus = gst_element_get_bus (p3);
+  gst_bus_set_sync_handler (bus, answer_need_context, context, NULL);
+  fail_unless (ready_and_get_context (p3, "f") == ctx_a);
+  count_context_messages (bus, &need, &have);
+  fail_unless_equals_int (need, 1);
+  fail_unless_equals_int (have, 0);
+  gst_element_set_state (p3, GST_STATE_NULL);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p3);
+
+  /* And it keeps it through NULL and back (the context is persistent). */
+  gst_element_set_state (p1, GST_STATE_NULL);
+  fail_unless (ready_and_get_context (p1, "a") == ctx_a);
+  gst_element_set_state (p1, GST_STATE_NULL);
+  gst_context_unref (context);
+  gst_object_unref (bus1);
+  gst_object_unref (p1);
+}
+GST_END_TEST;
+
+/* The counts a histogram message carries against the reference of the
+ * frame. */
+static void
+assert_message_equals_reference (const GstVideoInfo *info, GstBuffer *frame,
+    GstMessage *msg, const gchar *mode, guint bins, const gchar *what)
+{
+  const GstStructure *s = gst_message_get_structure (msg);
+  const GValue *counts = gst_structure_get_value (s, "counts");
+  ClhHistogramSpec spec;
+  ClhHistogram want;
+  guint c, b, n_bins;
+
+  fail_unless (clh_reference_histogram_of_buffer (info, frame, mode, bins, 0,
+          -1, &spec, &want));
+  n_bins = clh_histogram_spec_n_bins (&spec);
+  fail_unless_equals_int (gst_value_array_get_size (counts),
+      clh_histogram_spec_n_channels (&spec));
+  for (c = 0; c < clh_histogram_spec_n_channels (&spec); c++) {
+    const GValue *channel = gst_value_array_get_value (counts, c);
+
+    for (b = 0; b < n_bins; b++)
+      fail_unless_equals_int (g_value_get_uint (gst_value_array_get_value
+              (channel, b)), want.counts[c * n_bins + b]);
+  }
+  GST_INFO ("%s: %u channels of %u bins as the reference", what, c, n_bins);
+  g_free (want.counts);
+}
+
+/* Two elements on two devices (PoCL's basic and pthread devices, which
+ * tests/meson.build sets up) do not share: two contexts, two device names,
+ * both counting right. */
+GST_START_TEST (test_two_devices)
+{
+  GstHarness *h;
+  GstBus *bus;
+  GstElement *a, *b;
+  gconstpointer ctx_a, ctx_b;
+  gchar *name_a, *name_b;
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  GstMessage *msg;
+  guint i, n_messages;
+
+  if (!g_getenv ("POCL_DEVICES")) {
+    GST_INFO ("POCL_DEVICES is not set: run through 'meson test'");
+    return;
+  }
+  h = gst_harness_new_parse ("clhistogram name=a device=0:0 mode=channels "
+      "! clhistogram name=b device=0:1 mode=channels attach-meta=false");
+  bus = harness_bus (h);
+  a = gst_bin_get_by_name (GST_BIN (h->element), "a");
+  b = gst_bin_get_by_name (GST_BIN (h->element), "b");
+  ctx_a = element_cl_context (a, &name_a);
+  ctx_b = element_cl_context (b, &name_b);
+  fail_unless (ctx_a != ctx_b, "two devices, one context");
+  fail_if (g_str_equal (name_a, name_b), "both on %s", name_a);
+  GST_INFO ("a on %s, b on %s", name_a, name_b);
+
+  set_caps (h, "RGBA", 601, 479);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 601, 479);
+  for (i = 0; i < 3; i++) {
+    in = frame_new (&info, i ? CLH_TEST_RANDOM : CLH_TEST_GRADIENT, i, 0);
+    out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+    assert_meta_equals_reference (&info, out, "channels", 256, 0, -1, name_a);
+    for (n_messages = 0; (msg = pop_histogram_message (bus)); n_messages++) {
+      assert_message_equals_reference (&info, in, msg, "channels", 256,
+          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)));
+      gst_message_unref (msg);
+    }
+    fail_unless_equals_int (n_messages, 2);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  g_free (name_a);
+  g_free (name_b);
+  gst_object_unref (a);
+  gst_object_unref (b);
+  harness_teardown_with_bus (h, bus);
+}
+GST_END_TEST;
+
+/* The pool the element proposes for @caps, through an allocation query
+ * from upstream; active. */
+static GstBufferPool *
+get_proposed_pool (GstHarness *h, const gchar *caps_str)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *pool = NULL;
+  GstAllocationParams params;
+  GstAllocator *allocator = NULL;
+  GstStructure *config;
+  guint size, min, max;
+
+  fail_unless (gst_pad_peer_query (h->srcpad, query));
+  fail_unless (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
+          NULL), "no GstVideoMeta in the answer");
+  fail_unless (gst_query_get_n_allocation_pools (query) > 0, "no pool");
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  fail_unless (pool != NULL);
+  fail_unless (min >= 2, "min %u buffers", min);
+  fail_unless_equals_int (max, 0);
+
+  config = gst_buffer_pool_get_config (pool);
+  fail_unless (gst_buffer_pool_config_get_allocator (config, &allocator,
+          &params));
+  fail_unless (allocator != NULL);
+  fail_unless_equals_string (allocator->mem_type, "ClHostMemory");
+  fail_unless (params.align + 1 >= 64, "align mask %" G_GSIZE_FORMAT,
+      params.align);
+  fail_unless (gst_buffer_pool_config_has_option (config,
+          GST_BUFFER_POOL_OPTION_VIDEO_META));
+  gst_structure_free (config);
+
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  gst_query_unref (query);
+  gst_caps_unref (caps);
+  return pool;
+}
+
+/* Fills every plane's rows of a mapped frame with @content. */
+static void
+fill_video_frame (GstVideoFrame *vframe, ClhTestContent content, guint seed)
+{
+  ClhFrame layout = { 0 };
+  ClhFormatClass klass;
+  guint p;
+
+  fail_unless (clh_reference_layout (GST_VIDEO_INFO_NAME (&vframe->info),
+          &layout, &klass));
+  layout.width = GST_VIDEO_FRAME_WIDTH (vframe);
+  layout.height = GST_VIDEO_FRAME_HEIGHT (vframe);
+  for (p = 0; p < layout.n_planes; p++) {
+    guint rows = clh_frame_plane_rows (&layout, p);
+    gsize stride = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, p);
+
+    clh_test_fill (GST_VIDEO_FRAME_PLANE_DATA (vframe, p), stride * rows, 0,
+        stride, clh_frame_plane_row_bytes (&layout, p), rows, content,
+        seed * 7 + p);
+  }
+}
+
+/* A buffer from @pool holding @content, and the same bytes, video meta and
+ * timestamps in plain system memory. */
+static GstBuffer *
+pool_frame_new (GstBufferPool *pool, const GstVideoInfo *info,
+    ClhTestContent content, guint seed, GstBuffer **plain)
+{
+  GstBuffer *buffer = NULL;
+  GstVideoMeta *vmeta;
+  GstVideoFrame vframe;
+  GstMapInfo map;
+
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buffer,
+          NULL), GST_FLOW_OK);
+  fail_unless_equals_int (gst_buffer_n_memory (buffer), 1);
+  fail_unless (gst_memory_is_type (gst_buffer_peek_memory (buffer, 0),
+          "ClHostMemory"), "pool memory of another type");
+  fail_unless (gst_video_frame_map (&vframe, info, buffer, GST_MAP_WRITE));
+  fail_unless (((guintptr) GST_VIDEO_FRAME_PLANE_DATA (&vframe, 0) & 63) == 0);
+  fill_video_frame (&vframe, content, seed);
+  gst_video_frame_unmap (&vframe);
+  GST_BUFFER_PTS (buffer) = seed * GST_SECOND / 30;
+  GST_BUFFER_DURATION (buffer) = GST_SECOND / 30;
+
+  gst_buffer_map (buffer, &map, GST_MAP_READ);
+  *plain = gst_buffer_new_memdup (map.data, map.size);
+  gst_buffer_unmap (buffer, &map);
+  vmeta = gst_buffer_get_video_meta (buffer);
+  fail_unless (vmeta != NULL);
+  gst_buffer_add_video_meta_full (*plain, GST_VIDEO_FRAME_FLAG_NONE,
+      vmeta->format, vmeta->width, vmeta->height, vmeta->n_planes,
+      vmeta->offset, vmeta->stride);
+  GST_BUFFER_PTS (*plain) = GST_BUFFER_PTS (buffer);
+  GST_BUFFER_DURATION (*plain) = GST_BUFFER_DURATION (buffer);
+  return buffer;
+}
+
+static void
+count_host_path (GstDebugCategory *category, GstDebugLevel level,
+    const gchar *file, const gchar *function, gint line, GObject *object,
+    GstDebugMessage *message, gpointer user_data)
+{
+  const gchar *text = gst_debug_message_get (message);
+
+  if (g_str_equal (gst_debug_category_get_name (category), "clhistogram")
+      && text && strstr (text, "no host copy"))
+    g_atomic_int_inc ((gint *) user_data);
+}
+
+/* Pushes @in and checks its meta against the reference; returns the
+ * output. */
+static GstBuffer *
+push_and_check (GstHarness *h, const GstVideoInfo *info, GstBuffer *in,
+    const gchar *mode, const gchar *what)
+{
+  GstBuffer *out = gst_harness_push_and_pull (h, in);
+
+  assert_meta_equals_reference (info, out, mode, 256, 0, -1, what);
+  return out;
+}
+
+static void
+assert_same_meta (GstBuffer *a, GstBuffer *b, const gchar *what)
+{
+  GstHistogramMeta *ma = gst_buffer_get_histogram_meta (a);
+  GstHistogramMeta *mb = gst_buffer_get_histogram_meta (b);
+
+  fail_unless_equals_int (ma->n_channels, mb->n_channels);
+  fail_unless_equals_int (ma->n_bins, mb->n_bins);
+  fail_unless (memcmp (ma->counts, mb->counts,
+          (gsize) ma->n_channels * ma->n_bins * sizeof (guint32)) == 0,
+      "%s: pool and plain memory differ", what);
+}
+
+/* Frames in the proposed pool (read by the device without a host copy)
+ * and the same frames in plain memory (the copy path) give the same,
+ * reference-exact bins, at even and odd sizes, packed and planar. */
+GST_START_TEST (test_pool_path)
+{
+  static const struct {
+    const gchar *format;
+    guint width, height;
+  } cases[] = {
+    {"RGBA", 600, 480}, {"RGBA", 601, 479}, {"GRAY8", 601, 479},
+    {"NV12", 601, 479}, {"I420", 600, 480}, {"I420", 5, 3},
+  };
+  static const gchar *const check_modes[] = { "luma", "channels" };
+  static const ClhTestContent contents[] = { CLH_TEST_RANDOM,
+    CLH_TEST_GRADIENT
+  };
+  gint host_path = 0, frames = 0;
+  guint i, m, c;
+
+  /* The element logs which path each frame takes; count, do not print. */
+  gst_debug_set_threshold_for_name ("clhistogram", GST_LEVEL_LOG);
+  gst_debug_remove_log_function (gst_debug_log_default);
+  gst_debug_add_log_function (count_host_path, &host_path, NULL);
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%u,"
+        "height=%u,framerate=30/1", cases[i].format, cases[i].width,
+        cases[i].height);
+    GstHarness *h = gst_harness_new ("clhistogram");
+    GstBufferPool *pool;
+    GstVideoInfo info;
+
+    gst_harness_set_src_caps_str (h, caps);
+    pool = get_proposed_pool (h, caps);
+    gst_video_info_set_format (&info,
+        gst_video_format_from_string (cases[i].format), cases[i].width,
+        cases[i].height);
+    for (c = 0; c < G_N_ELEMENTS (contents); c++)
+      for (m = 0; m < G_N_ELEMENTS (check_modes); m++) {
+        gchar *what = g_strdup_printf ("%s %s %s", caps, check_modes[m],
+            clh_test_content_name (contents[c]));
+        GstBuffer *plain, *in = pool_frame_new (pool, &info, contents[c], i,
+            &plain);
+        GstBuffer *out_pool, *out_plain;
+
+        g_object_set (h->element, "mode", mode_from_nick (check_modes[m]),
+            NULL);
+        out_pool = push_and_check (h, &info, in, check_modes[m], what);
+        out_plain = push_and_check (h, &info, plain, check_modes[m], what);
+        assert_same_meta (out_pool, out_plain, what);
+        gst_buffer_unref (out_pool);
+        gst_buffer_unref (out_plain);
+        frames++;
+        g_free (what);
+      }
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+    gst_harness_teardown (h);
+    g_free (caps);
+  }
+  gst_debug_remove_log_function (count_host_path);
+  gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
+  gst_debug_unset_threshold_for_name ("clhistogram");
+  fail_unless_equals_int (g_atomic_int_get (&host_path), frames);
+}
+GST_END_TEST;
+
+/* The host memory's sub-memories, spans and copies; a frame in a
+ * sub-memory is counted as the whole. */
+GST_START_TEST (test_host_memory)
+{
+  const gchar *caps = "video/x-raw,format=GRAY8,width=64,height=48,"
+      "framerate=30/1";
+  GstHarness *h = harness_new ("GRAY8", 64, 48);
+  GstBufferPool *pool = get_proposed_pool (h, caps);
+  GstBuffer *plain, *in, *sub, *out_sub, *out_plain;
+  GstMemory *mem, *a, *b, *copy;
+  GstMapInfo map, map_copy;
+  GstVideoInfo info;
+  gsize offset = 1;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  in = pool_frame_new (pool, &info, CLH_TEST_RANDOM, 3, &plain);
+  mem = gst_buffer_peek_memory (in, 0);
+
+  a = gst_memory_share (mem, 0, 100);
+  b = gst_memory_share (mem, 100, 100);
+  fail_unless (gst_memory_is_type (a, "ClHostMemory"));
+  fail_unless (gst_memory_is_span (a, b, &offset));
+  fail_unless_equals_int (offset, 0);
+  fail_if (gst_memory_is_span (b, a, NULL));
+  copy = gst_memory_copy (mem, 10, 1000);
+  fail_unless (gst_memory_is_type (copy, "ClHostMemory"));
+  gst_memory_map (mem, &map, GST_MAP_READ);
+  gst_memory_map (copy, &map_copy, GST_MAP_READ);
+  fail_unless_equals_int (map_copy.size, 1000);
+  fail_unless (memcmp (map.data + 10, map_copy.data, 1000) == 0);
+  gst_memory_unmap (copy, &map_copy);
+  gst_memory_unmap (mem, &map);
+  gst_memory_unref (a);
+  gst_memory_unref (b);
+  gst_memory_unref (copy);
+
+  sub = gst_buffer_new ();
+  gst_buffer_append_memory (sub, gst_memory_share (mem, 0, -1));
+  gst_buffer_copy_into (sub, in, GST_BUFFER_COPY_METADATA, 0, -1);
+  out_sub = push_and_check (h, &info, sub, "luma", "sub-memory");
+  out_plain = push_and_check (h, &info, plain, "luma", "plain");
+  assert_same_meta (out_sub, out_plain, "sub-memory");
+  gst_buffer_unref (out_sub);
+  gst_buffer_unref (out_plain);
+  gst_buffer_unref (in);
+
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+/* Records the buffers' timestamps and the events leaving the element, in
+ * order: "B0 B1 caps B2 eos". */
+static GstPadProbeReturn
+record_flow (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
+{
+  GString *flow = user_data;
+
+  if (GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_BUFFER)
+    g_string_append_printf (flow, "B%" G_GUINT64_FORMAT " ",
+        gst_util_uint64_scale_round (GST_BUFFER_PTS (GST_PAD_PROBE_INFO_BUFFER
+                (info)), 30, GST_SECOND));
+  else if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_CAPS
+      || GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_EOS
+      || GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_GAP)
+    g_string_append_printf (flow, "%s ",
+        GST_EVENT_TYPE_NAME (GST_PAD_PROBE_INFO_EVENT (info)));
+  return GST_PAD_PROBE_OK;
+}
+
+/* A harness around clhistogram keeping @n frames in flight, upstream not
+ * live, recording what leaves into @flow. */
+static GstHarness *
+harness_in_flight (const gchar *format, guint width, guint height, guint n,
+    GString *flow)
+{
+  GstHarness *h = gst_harness_new ("clhistogram");
+
+  g_object_set (h->element, "max-frames-in-flight", n, NULL);
+  gst_harness_set_live (h, FALSE);
+  gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, record_flow, flow, NULL);
+  set_caps (h, format, width, height);
+  return h;
+}
+
+/* Pulls the next output and checks it is frame @seed, with the meta of
+ * that frame's own reference. */
+static void
+pull_frame_checked (GstHarness *h, const GstVideoInfo *info, guint seed)
+{
+  /* Pushes are synchronous: the frame is out already or never. */
+  GstBuffer *out = gst_harness_try_pull (h);
+  GstBuffer *want = frame_new (info, CLH_TEST_RANDOM, seed, 0);
+  gchar *what = g_strdup_printf ("frame %u", seed);
+
+  fail_unless (out != NULL, "frame %u is not out", seed);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), GST_BUFFER_PTS (want));
+  assert_meta_equals_reference (info, out, "luma", 256, 0, -1, what);
+  gst_buffer_unref (want);
+  gst_buffer_unref (out);
+  g_free (what);
+}
+
+static void
+push_frames (GstHarness *h, const GstVideoInfo *info, guint first, guint n)
+{
+  guint i;
+
+  for (i = first; i < first + n; i++)
+    fail_unless_equals_int (gst_harness_push (h, frame_new (info,
+                CLH_TEST_RANDOM, i, 0)), GST_FLOW_OK);
+}
+
+/* With 4 frames in flight a frame leaves when the 4th after it... came in,
+ * with its own meta; EOS pushes the rest first, in order. */
+GST_START_TEST (test_in_flight_eos)
+{
+  GString *flow = g_string_new (NULL);
+  GstHarness *h = harness_in_flight ("GRAY8", 64, 48, 4, flow);
+  GstBus *bus = harness_bus (h);
+  GstVideoInfo info;
+  GstMessage *msg;
+  guint i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  push_frames (h, &info, 0, 3);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  fail_unless (pop_histogram_message (bus) == NULL);
+  push_frames (h, &info, 3, 1);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 1);
+  pull_frame_checked (h, &info, 0);
+  push_frames (h, &info, 4, 2);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 3);
+
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_received (h), 6);
+  for (i = 1; i < 6; i++)
+    pull_frame_checked (h, &info, i);
+  fail_unless_equals_string (flow->str, "caps B0 B1 B2 B3 B4 B5 eos ");
+  for (i = 0; i < 6; i++) {
+    msg = pop_histogram_message (bus);
+    fail_unless (msg != NULL);
+    fail_unless_equals_uint64 (field_u64 (gst_message_get_structure (msg),
+            "timestamp"), i * GST_SECOND / 30);
+    gst_message_unref (msg);
+  }
+  harness_teardown_with_bus (h, bus);
+  g_string_free (flow, TRUE);
+}
+GST_END_TEST;
+
+/* A flush drops the pending frames unpushed (the leaks tracer checks they
+ * are freed) and streaming goes on; a GAP event and a DRAIN query push
+ * them first. */
+GST_START_TEST (test_in_flight_flush)
+{
+  GString *flow = g_string_new (NULL);
+  GstHarness *h = harness_in_flight ("GRAY8", 64, 48, 4, flow);
+  GstVideoInfo info;
+  GstSegment segment;
+  GstQuery *query;
+  guint i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  push_frames (h, &info, 0, 3);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  push_frames (h, &info, 10, 4);
+  pull_frame_checked (h, &info, 10);
+  fail_unless (gst_harness_push_event (h, gst_event_new_gap (GST_SECOND,
+              GST_SECOND / 30)));
+  for (i = 11; i < 14; i++)
+    pull_frame_checked (h, &info, i);
+
+  push_frames (h, &info, 20, 2);
+  query = gst_query_new_drain ();
+  fail_unless (gst_pad_peer_query (h->srcpad, query));
+  gst_query_unref (query);
+  pull_frame_checked (h, &info, 20);
+  pull_frame_checked (h, &info, 21);
+  fail_unless (g_str_has_suffix (flow->str, "B10 B11 B12 B13 gap B20 B21 "),
+      "%s", flow->str);
+  for (i = 0; i < 3; i++) {
+    gchar *flushed = g_strdup_printf ("B%u ", i);
+    fail_if (strstr (flow->str, flushed), "%s pushed: %s", flushed,
+        flow->str);
+    g_free (flushed);
+  }
+
+  /* Pending at teardown: dropped at PAUSED->READY, nothing leaks. */
+  push_frames (h, &info, 30, 2);
+  gst_harness_teardown (h);
+  g_string_free (flow, TRUE);
+}
+GST_END_TEST;
+
+/* A frame that fails releases every pending frame (the leaks tracer
+ * checks), and streaming can go on. */
+GST_START_TEST (test_in_flight_error)
+{
+  GString *flow = g_string_new (NULL);
+  GstHarness *h = harness_in_flight ("GRAY8", 64, 48, 4, flow);
+  GstBus *bus = harness_bus (h);
+  GstVideoInfo info;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  push_frames (h, &info, 0, 2);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
+              100, NULL)), GST_FLOW_ERROR);
+  clh_check_expect_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+      "too small", NULL);
+  push_frames (h, &info, 10, 4);
+  pull_frame_checked (h, &info, 10);
+  fail_unless_equals_string (flow->str, "caps B10 ");
+  harness_teardown_with_bus (h, bus);
+  g_string_free (flow, TRUE);
+}
+GST_END_TEST;
+
+/* A caps change pushes the frames of the old caps first, counted in the
+ * old format, then lets the new caps through. */
+GST_START_TEST (test_in_flight_caps_change)
+{
+  GString *flow = g_string_new (NULL);
+  GstHarness *h = harness_in_flight ("GRAY8", 64, 48, 4, flow);
+  GstVideoInfo gray, rgba;
+  GstBuffer *out;
+  GstHistogramMeta *meta;
+  guint i;
+
+  gst_video_info_set_format (&gray, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  gst_video_info_set_format (&rgba, GST_VIDEO_FORMAT_RGBA, 33, 17);
+  g_object_set (h->element, "mode", GST_HISTOGRAM_MODE_CHANNELS, NULL);
+  push_frames (h, &gray, 0, 2);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+
+  set_caps (h, "RGBA", 33, 17);
+  fail_unless_equals_string (flow->str, "caps B0 B1 caps ");
+  for (i = 0; i < 2; i++) {
+    out = gst_harness_try_pull (h);
+    fail_unless (out != NULL, "GRAY8 frame %u is not out", i);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 30);
+    assert_meta_equals_reference (&gray, out, "channels", 256, 0, -1,
+        "GRAY8 before the caps change");
+    meta = gst_buffer_get_histogram_meta (out);
+    fail_unless_equals_int (meta->width, 64);
+    fail_unless_equals_int (meta->n_channels, 1);
+    gst_buffer_unref (out);
+  }
+
+  fail_unless_equals_int (gst_harness_push (h, frame_new (&rgba,
+              CLH_TEST_RANDOM, 2, 0)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  out = gst_harness_try_pull (h);
+  fail_unless (out != NULL, "RGBA frame is not out");
+  assert_meta_equals_reference (&rgba, out, "channels", 256, 0, -1,
+      "RGBA after the caps change");
+  fail_unless_equals_int (gst_buffer_get_histogram_meta (out)->n_channels, 4);
+  gst_buffer_unref (out);
+  fail_unless_equals_string (flow->str, "caps B0 B1 caps B2 eos ");
+  gst_harness_teardown (h);
+  g_string_free (flow, TRUE);
+}
+GST_END_TEST;
+
+static GstClockTime
+query_min_latency (GstHarness *h)
+{
+  GstQuery *query = gst_query_new_latency ();
+  GstClockTime min, max;
+  gboolean live;
+
+  fail_unless (gst_pad_peer_query (h->sinkpad, query));
+  gst_query_parse_latency (query, &live, &min, &max);
+  fail_unless (!GST_CLOCK_TIME_IS_VALID (max) || max >= min);
+  gst_query_unref (query);
+  return min;
+}
+
+/* The latency query adds in_flight - 1 frames at the caps' framerate; 0
+ * means one frame for a live source, several for others. A change while
+ * playing applies from the next frame, after the pending ones. */
+GST_START_TEST (test_in_flight_latency_and_changes)
+{
+  GString *flow = g_string_new (NULL);
+  GstHarness *h = harness_in_flight ("GRAY8", 64, 48, 4, flow);
+  const GstClockTime frame = gst_util_uint64_scale_int (GST_SECOND, 1, 30);
+  GstVideoInfo info;
+  guint i;
+
+  gst_harness_set_upstream_latency (h, 10 * GST_MSECOND);
+  fail_unless_equals_uint64 (query_min_latency (h),
+      10 * GST_MSECOND + 3 * frame);
+  g_object_set (h->element, "max-frames-in-flight", 1, NULL);
+  fail_unless_equals_uint64 (query_min_latency (h), 10 * GST_MSECOND);
+  g_object_set (h->element, "max-frames-in-flight", 0, NULL);
+  fail_unless (query_min_latency (h) > 10 * GST_MSECOND + frame / 2,
+      "automatic, not live: several frames");
+  gst_harness_set_live (h, TRUE);
+  fail_unless_equals_uint64 (query_min_latency (h), 10 * GST_MSECOND);
+
+  /* 4 in flight, 2 pending; down to 1: the next frame pushes all three. */
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  g_object_set (h->element, "max-frames-in-flight", 4, NULL);
+  push_frames (h, &info, 0, 2);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  g_object_set (h->element, "max-frames-in-flight", 1, NULL);
+  push_frames (h, &info, 2, 1);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 3);
+  push_frames (h, &info, 3, 1);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 4);
+  for (i = 0; i < 4; i++)
+    pull_frame_checked (h, &info, i);
+  gst_harness_teardown (h);
+  g_string_free (flow, TRUE);
+}
+GST_END_TEST;
+
+static GstPadProbeReturn
+check_meta (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
+{
+  GstVideoInfo vinfo;
+
+  gst_video_info_set_format (&vinfo, GST_VIDEO_FORMAT_I420, 97, 61);
+  assert_meta_equals_reference (&vinfo, GST_PAD_PROBE_INFO_BUFFER (info),
+      "channels", 256, 0, -1, "videotestsrc frame");
+  g_atomic_int_inc ((gint *) user_data);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Frames in flight on a real non-live pipeline (automatic count): every
+ * frame comes out, in order, each with its own meta. */
+GST_START_TEST (test_in_flight_pipeline)
+{
+  GstElement *pipeline = pipeline_new ("videotestsrc num-buffers=20 "
+      "pattern=ball ! video/x-raw,format=I420,width=97,height=61 ! "
+      "clhistogram mode=channels ! fakesink name=sink signal-handoffs=true");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GString *flow = g_string_new (NULL);
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  GstMessage *msg;
+  GString *want = g_string_new (NULL);
+  gint checked = 0;
+  guint i;
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, record_flow, flow, NULL);
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, check_meta, &checked,
+      NULL);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING)
+      != GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  for (i = 0; i < 20; i++)
+    g_string_append_printf (want, "B%u ", i);
+  fail_unless_equals_string (flow->str, want->str);
+  fail_unless_equals_int (g_atomic_int_get (&checked), 20);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  g_string_free (want, TRUE);
+  g_string_free (flow, TRUE);
+  gst_object_unref (pad);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+}
+GST_END_TEST;
+
 static Suite *
 clhistogram_suite (void)
 {
@@ -1047,6 +1908,16 @@ clhistogram_suite (void)
   tcase_add_test (tc, test_colour_modes);
   tcase_add_test (tc, test_plane_across_memories);
   tcase_add_test (tc, test_unaligned_16bit);
+  tcase_add_test (tc, test_context_shared);
+  tcase_add_test (tc, test_two_devices);
+  tcase_add_test (tc, test_pool_path);
+  tcase_add_test (tc, test_host_memory);
+  tcase_add_test (tc, test_in_flight_eos);
+  tcase_add_test (tc, test_in_flight_flush);
+  tcase_add_test (tc, test_in_flight_error);
+  tcase_add_test (tc, test_in_flight_caps_change);
+  tcase_add_test (tc, test_in_flight_latency_and_changes);
+  tcase_add_test (tc, test_in_flight_pipeline);
   return s;
 }
 
