@@ -81,9 +81,6 @@ typedef struct {
   /* The pending frame: its readback's event, what was lent or wrapped for
    * it, its shape and samples, and with profiling its commands' events. */
   cl_event done;
-  /* With frames in flight, set by the driver's callback on done: 1
-   * complete, -1 failed (under the engine's lock). */
-  gint complete;
   HostBlock *lent;
   cl_mem wrapped;
   guint n_channels;
@@ -140,14 +137,6 @@ struct _ClhEngine {
   gboolean profiling;
   ClhTimings timings;
   gboolean have_timings;
-
-  /* With frames in flight, collect sleeps on cond until a callback marks
-   * the frame complete, rather than in clWaitForEvents, which NVIDIA's
-   * driver spins in: 64 streams spinning starved each other of CPU.
-   * callbacks: registered and not yet run. */
-  GMutex lock;
-  GCond cond;
-  guint callbacks;
 };
 
 typedef enum {
@@ -335,8 +324,6 @@ clh_engine_new_for_context (ClhContext *context, GError **error)
 
   engine->ctx = clh_context_ref (context);
   engine->device = clh_context_get_device (context);
-  g_mutex_init (&engine->lock);
-  g_cond_init (&engine->cond);
   engine->requested.padding = -1;
   engine->host_blocks = g_array_new (FALSE, TRUE, sizeof (HostBlock));
   if (!query_device (engine, error)
@@ -394,8 +381,6 @@ clh_engine_free (ClhEngine *engine)
   g_clear_pointer (&engine->upload_queue, clReleaseCommandQueue);
   g_clear_pointer (&engine->queue, clReleaseCommandQueue);
   g_clear_pointer (&engine->ctx, clh_context_unref);
-  g_mutex_clear (&engine->lock);
-  g_cond_clear (&engine->cond);
   g_free (engine);
 }
 
@@ -1480,24 +1465,6 @@ count_frame (ClhEngine *engine, const ClhFrame *frame,
   return TRUE;
 }
 
-/* The driver's thread: the readback of the slot whose event this is
- * ended. */
-static void CL_CALLBACK
-on_read_back (cl_event event, cl_int status, void *data)
-{
-  ClhEngine *engine = data;
-  guint i;
-
-  g_mutex_lock (&engine->lock);
-  for (i = 0; i < engine->n_slots; i++)
-    if (engine->slots[i].done == event)
-      engine->slots[i].complete = status == CL_COMPLETE ? 1 :
-          MIN (status, -1);
-  engine->callbacks--;
-  g_cond_broadcast (&engine->cond);
-  g_mutex_unlock (&engine->lock);
-}
-
 /* Enqueues the copy of the frame's counters into the slot's pinned host
  * memory; clh_engine_collect() waits for it. */
 static gboolean
@@ -1515,56 +1482,8 @@ read_back (ClhEngine *engine, GError **error)
     clRetainEvent (slot->done);
     g_array_append_val (slot->events, pe);
   }
-  if (!clh_cl_check (ret, "clEnqueueReadBuffer", error))
-    return FALSE;
-  if (engine->n_slots > 2) {
-    slot->complete = 0;
-    g_mutex_lock (&engine->lock);
-    engine->callbacks++;
-    g_mutex_unlock (&engine->lock);
-    ret = clSetEventCallback (slot->done, CL_COMPLETE, on_read_back, engine);
-    if (!clh_cl_check (ret, "clSetEventCallback", error)) {
-      g_mutex_lock (&engine->lock);
-      engine->callbacks--;
-      g_mutex_unlock (&engine->lock);
-      return FALSE;
-    }
-  }
-  return clh_cl_check (clFlush (engine->queue), "clFlush", error);
-}
-
-/* Sleeps until the slot's readback callback has run; FALSE if the frame
- * failed on the device. */
-static gboolean
-wait_read_back (ClhEngine *engine, Slot *slot, GError **error)
-{
-  gint complete;
-
-  if (engine->n_slots <= 2)
-    return clh_cl_check (clWaitForEvents (1, &slot->done), "clWaitForEvents",
-        error);
-  g_mutex_lock (&engine->lock);
-  while (slot->complete == 0)
-    g_cond_wait (&engine->cond, &engine->lock);
-  complete = slot->complete;
-  slot->complete = 0;
-  g_mutex_unlock (&engine->lock);
-  if (complete < 0)
-    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_OPENCL,
-        "The device failed to count a frame (its readback ended with %s)",
-        clh_cl_error_name (complete));
-  return complete > 0;
-}
-
-/* Waits until no readback callback is still to run, so that none touches
- * a slot after it is reused or freed. */
-static void
-wait_callbacks (ClhEngine *engine)
-{
-  g_mutex_lock (&engine->lock);
-  while (engine->callbacks > 0)
-    g_cond_wait (&engine->cond, &engine->lock);
-  g_mutex_unlock (&engine->lock);
+  return clh_cl_check (ret, "clEnqueueReadBuffer", error)
+      && clh_cl_check (clFlush (engine->queue), "clFlush", error);
 }
 
 /* Forgets what the slot's frame borrowed, waiting for the device to give
@@ -1582,7 +1501,6 @@ slots_clear (ClhEngine *engine)
 {
   guint i;
 
-  wait_callbacks (engine);
   for (i = 0; i < engine->n_slots; i++) {
     Slot *slot = &engine->slots[i];
 
@@ -1807,7 +1725,8 @@ clh_engine_collect (ClhEngine *engine, ClhHistogram *histogram,
   engine->head = (engine->head + 1) % engine->n_slots;
   engine->n_pending--;
 
-  ok = wait_read_back (engine, slot, error);
+  ok = clh_cl_check (clWaitForEvents (1, &slot->done), "clWaitForEvents",
+      error);
   if (ok) {
     split_counters (slot, histogram);
     if (engine->profiling)
@@ -1833,7 +1752,6 @@ clh_engine_discard (ClhEngine *engine)
   clFinish (engine->queue);
   if (engine->upload_queue)
     clFinish (engine->upload_queue);
-  wait_callbacks (engine);
   while (engine->n_pending > 0) {
     slot_finish (engine, &engine->slots[engine->head]);
     engine->head = (engine->head + 1) % engine->n_slots;
