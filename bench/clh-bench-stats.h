@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the benchmarks share: a monotonic clock with sub-microsecond
  * resolution (g_get_monotonic_time() rounds to whole microseconds, as long
- * as some of the times measured), the process's CPU time and nearest-rank
- * percentiles. */
+ * as some of the times measured), the process's CPU time, nearest-rank
+ * percentiles and JSON strings. */
 #pragma once
 
 #include <glib.h>
@@ -47,4 +47,26 @@ clh_bench_percentile (GArray *values, guint p)
   g_array_sort (values, clh_bench_cmp_double);
   return g_array_index (values, gdouble,
       MIN (values->len - 1, values->len * p / 100));
+}
+
+/* @s as a JSON string, escaped; null for NULL. */
+static inline void
+clh_bench_json_string (GString *json, const gchar *s)
+{
+  const gchar *p;
+
+  if (!s) {
+    g_string_append (json, "null");
+    return;
+  }
+  g_string_append_c (json, '"');
+  for (p = s; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      g_string_append_printf (json, "\\%c", *p);
+    else if ((guchar) *p < 0x20)
+      g_string_append_printf (json, "\\u%04x", (guchar) *p);
+    else
+      g_string_append_c (json, *p);
+  }
+  g_string_append_c (json, '"');
 }

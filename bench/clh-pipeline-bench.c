@@ -554,27 +554,6 @@ add_cases (GPtrArray *cases, GstVideoFormat format, guint width,
 }
 
 static void
-json_string (GString *json, const gchar *s)
-{
-  const gchar *p;
-
-  if (!s) {
-    g_string_append (json, "null");
-    return;
-  }
-  g_string_append_c (json, '"');
-  for (p = s; *p; p++) {
-    if (*p == '"' || *p == '\\')
-      g_string_append_printf (json, "\\%c", *p);
-    else if ((guchar) *p < 0x20)
-      g_string_append_printf (json, "\\u%04x", (guchar) *p);
-    else
-      g_string_append_c (json, *p);
-  }
-  g_string_append_c (json, '"');
-}
-
-static void
 print_header (const gchar *platform, guint runs)
 {
   printf ("device: %s (%s), driver %s\n", device_name ? device_name :
@@ -628,11 +607,11 @@ write_json (const gchar *path, const gchar *platform, GString *cases)
   GString *json = g_string_new ("{\n  \"device\": ");
   GError *err = NULL;
 
-  json_string (json, device_name);
+  clh_bench_json_string (json, device_name);
   g_string_append (json, ",\n  \"platform\": ");
-  json_string (json, platform);
+  clh_bench_json_string (json, platform);
   g_string_append (json, ",\n  \"driver\": ");
-  json_string (json, driver);
+  clh_bench_json_string (json, driver);
   g_string_append_printf (json, ",\n  \"cases\": [\n%s  ]\n}\n", cases->str);
   if (!g_file_set_contents (path, json->str, -1, &err)) {
     g_printerr ("%s\n", err->message);

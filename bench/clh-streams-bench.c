@@ -1210,27 +1210,6 @@ print_row (const Row *row, const Result *r, gboolean final)
 }
 
 static void
-json_string (GString *json, const gchar *s)
-{
-  const gchar *p;
-
-  if (!s) {
-    g_string_append (json, "null");
-    return;
-  }
-  g_string_append_c (json, '"');
-  for (p = s; *p; p++) {
-    if (*p == '"' || *p == '\\')
-      g_string_append_printf (json, "\\%c", *p);
-    else if ((guchar) *p < 0x20)
-      g_string_append_printf (json, "\\u%04x", (guchar) *p);
-    else
-      g_string_append_c (json, *p);
-  }
-  g_string_append_c (json, '"');
-}
-
-static void
 json_doubles (GString *json, GArray *values)
 {
   guint i;
@@ -1274,7 +1253,7 @@ json_row (GString *json, const Row *row, const Result *r)
       r->cpu_us_per_frame);
   json_ratio (json, r->ratio);
   g_string_append (json, ", \"pool_note\": ");
-  json_string (json, r->pool_note);
+  clh_bench_json_string (json, r->pool_note);
   g_string_append_printf (json, ", \"video_meta_from_pool\": %s, "
       "\"pool_copies\": %u, \"failures\": %u}",
       row->pool && r->meta_from_pool ? "true" : "false", r->pool_copies,
@@ -1298,11 +1277,11 @@ static void
 json_header (GString *json, const Options *o)
 {
   g_string_append (json, "{\n  \"device\": ");
-  json_string (json, device_name);
+  clh_bench_json_string (json, device_name);
   g_string_append (json, ",\n  \"platform\": ");
-  json_string (json, platform);
+  clh_bench_json_string (json, platform);
   g_string_append (json, ",\n  \"driver\": ");
-  json_string (json, driver);
+  clh_bench_json_string (json, driver);
   g_string_append_printf (json, ",\n  \"width\": %u, \"height\": %u, "
       "\"bins\": %u, \"frames_per_stream\": %u, \"min_total\": %u, "
       "\"runs\": %u, \"target_ratio\": %.2f, \"target_warm_ms\": %.1f,\n",

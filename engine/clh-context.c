@@ -200,11 +200,7 @@ clh_context_get_device_name (const ClhContext *context)
 gchar *
 clh_context_get_driver_version (const ClhContext *context)
 {
-  gchar version[256] = "";
-
-  clGetDeviceInfo (context->device.device, CL_DRIVER_VERSION,
-      sizeof (version) - 1, version, NULL);
-  return g_strdup (version);
+  return clh_device_string (context->device.device, CL_DRIVER_VERSION);
 }
 
 /**

@@ -16,8 +16,16 @@ clh_device_info_clear (ClhDeviceInfo *info)
   g_clear_pointer (&info->platform_name, g_free);
 }
 
-static gchar *
-platform_string (cl_platform_id platform, cl_platform_info what)
+/**
+ * clh_platform_string:
+ * @platform: a platform
+ * @what: e.g. %CL_PLATFORM_NAME
+ *
+ * Returns: (transfer full): the string the driver reports, stripped; "?"
+ *   when the query fails
+ */
+gchar *
+clh_platform_string (cl_platform_id platform, cl_platform_info what)
 {
   size_t size = 0;
   gchar *s;
@@ -29,8 +37,16 @@ platform_string (cl_platform_id platform, cl_platform_info what)
   return g_strstrip (s);
 }
 
-static gchar *
-device_string (cl_device_id device, cl_device_info what)
+/**
+ * clh_device_string:
+ * @device: a device
+ * @what: e.g. %CL_DEVICE_NAME
+ *
+ * Returns: (transfer full): the string the driver reports, stripped; "?"
+ *   when the query fails
+ */
+gchar *
+clh_device_string (cl_device_id device, cl_device_info what)
 {
   size_t size = 0;
   gchar *s;
@@ -89,8 +105,9 @@ list_devices (GError **error)
       info->device_index = d;
       clGetDeviceInfo (ids[d], CL_DEVICE_TYPE, sizeof (info->type),
           &info->type, NULL);
-      info->name = device_string (ids[d], CL_DEVICE_NAME);
-      info->platform_name = platform_string (platforms[p], CL_PLATFORM_NAME);
+      info->name = clh_device_string (ids[d], CL_DEVICE_NAME);
+      info->platform_name = clh_platform_string (platforms[p],
+          CL_PLATFORM_NAME);
       g_ptr_array_add (devices, info);
     }
     g_free (ids);

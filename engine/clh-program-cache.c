@@ -35,34 +35,6 @@ clh_program_cache_default_dir (void)
   return g_build_filename (g_get_user_cache_dir (), "clhistogram", NULL);
 }
 
-/* Platform and device strings as the driver reports them; "?" when the
- * query fails, which only makes the key differ from a working query's. */
-static gchar *
-platform_string (cl_platform_id platform, cl_platform_info what)
-{
-  size_t size = 0;
-  gchar *s;
-
-  if (clGetPlatformInfo (platform, what, 0, NULL, &size) != CL_SUCCESS)
-    return g_strdup ("?");
-  s = g_malloc0 (size + 1);
-  clGetPlatformInfo (platform, what, size, s, NULL);
-  return s;
-}
-
-static gchar *
-device_string (cl_device_id device, cl_device_info what)
-{
-  size_t size = 0;
-  gchar *s;
-
-  if (clGetDeviceInfo (device, what, 0, NULL, &size) != CL_SUCCESS)
-    return g_strdup ("?");
-  s = g_malloc0 (size + 1);
-  clGetDeviceInfo (device, what, size, s, NULL);
-  return s;
-}
-
 /* Each part is followed by its NUL, so that moving bytes from one part to
  * the next changes the key. */
 static void
@@ -103,14 +75,14 @@ clh_program_cache_file (const gchar *cache_dir, const ClhDeviceInfo *device,
   g_return_val_if_fail (cache_dir != NULL && *cache_dir != '\0', NULL);
 
   sum = g_checksum_new (G_CHECKSUM_SHA256);
-  checksum_add_owned (sum, platform_string (device->platform,
+  checksum_add_owned (sum, clh_platform_string (device->platform,
           CL_PLATFORM_NAME));
-  checksum_add_owned (sum, platform_string (device->platform,
+  checksum_add_owned (sum, clh_platform_string (device->platform,
           CL_PLATFORM_VERSION));
-  checksum_add_owned (sum, device_string (device->device, CL_DEVICE_NAME));
-  checksum_add_owned (sum, device_string (device->device,
+  checksum_add_owned (sum, clh_device_string (device->device, CL_DEVICE_NAME));
+  checksum_add_owned (sum, clh_device_string (device->device,
           CL_DEVICE_VERSION));
-  checksum_add_owned (sum, device_string (device->device,
+  checksum_add_owned (sum, clh_device_string (device->device,
           CL_DRIVER_VERSION));
   checksum_add (sum, options ? options : "");
   checksum_add (sum, source);
