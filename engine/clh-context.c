@@ -15,6 +15,8 @@ struct _ClhContext {
   cl_program program;
   ClhProgramOrigin origin;
   gsize alignment;
+  /* The largest buffer the device allocates, bytes. */
+  gsize max_block;
   /* Kernels read host blocks where they lie: a CPU device. */
   gboolean in_place;
   /* Maps host blocks for the host; OpenCL queues are thread-safe, but a
@@ -38,14 +40,19 @@ query_context_device (ClhContext *ctx, GError **error)
   cl_device_id dev = ctx->device.device;
   cl_bool unified = CL_FALSE;
   cl_uint align_bits = 0;
+  cl_ulong max_alloc = 0;
 
   if (!clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_HOST_UNIFIED_MEMORY,
               sizeof (unified), &unified, NULL),
           "clGetDeviceInfo (CL_DEVICE_HOST_UNIFIED_MEMORY)", error)
+      || !clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+              sizeof (max_alloc), &max_alloc, NULL),
+          "clGetDeviceInfo (CL_DEVICE_MAX_MEM_ALLOC_SIZE)", error)
       || !clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
               sizeof (align_bits), &align_bits, NULL),
           "clGetDeviceInfo (CL_DEVICE_MEM_BASE_ADDR_ALIGN)", error))
     return FALSE;
+  ctx->max_block = MIN (max_alloc, G_MAXSIZE);
   ctx->in_place = unified == CL_TRUE && ctx->device.type == CL_DEVICE_TYPE_CPU;
   /* At least a cache line, and a power of two for GstAllocationParams. */
   ctx->alignment = 64;
@@ -230,6 +237,20 @@ clh_context_get_alignment (const ClhContext *context)
 }
 
 /**
+ * clh_context_get_max_host_block:
+ * @context: a context
+ *
+ * Returns: the largest block clh_context_alloc_host() can give, in bytes:
+ *   the device's %CL_DEVICE_MAX_MEM_ALLOC_SIZE, since a block is one
+ *   OpenCL buffer
+ */
+gsize
+clh_context_get_max_host_block (const ClhContext *context)
+{
+  return context->max_block;
+}
+
+/**
  * clh_context_get_cl_context:
  * @context: a context
  *
@@ -292,7 +313,8 @@ host_block_pin (ClhHostBlock *block, GError **error)
  * clh_context_alloc_host:
  * @context: a context
  * @size: bytes
- * @error: %CLH_ENGINE_ERROR_OPENCL if the driver cannot allocate it
+ * @error: %CLH_ENGINE_ERROR_OPENCL if the driver cannot allocate it, or
+ *   @size exceeds clh_context_get_max_host_block()
  *
  * Allocates host memory the device reads without a host copy: on a CPU
  * device the kernels read it where it lies; on others it is pinned memory
@@ -306,8 +328,16 @@ host_block_pin (ClhHostBlock *block, GError **error)
 ClhHostBlock *
 clh_context_alloc_host (ClhContext *context, gsize size, GError **error)
 {
-  ClhHostBlock *block = g_new0 (ClhHostBlock, 1);
+  ClhHostBlock *block;
 
+  if (size > context->max_block) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_OPENCL,
+        "%" G_GSIZE_FORMAT " bytes of host memory asked for; %s allocates "
+        "at most %" G_GSIZE_FORMAT " in one buffer", size,
+        context->device.name, context->max_block);
+    return NULL;
+  }
+  block = g_new0 (ClhHostBlock, 1);
   block->context = clh_context_ref (context);
   block->size = MAX (size, 1);
   if (context->in_place ? host_block_wrap (block, error) :

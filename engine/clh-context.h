@@ -26,6 +26,7 @@ const gchar *clh_context_get_device_name (const ClhContext *context);
 gchar *clh_context_get_driver_version (const ClhContext *context);
 ClhProgramOrigin clh_context_get_program_origin (const ClhContext *context);
 gsize clh_context_get_alignment (const ClhContext *context);
+gsize clh_context_get_max_host_block (const ClhContext *context);
 
 ClhHostBlock *clh_context_alloc_host (ClhContext *context, gsize size,
     GError **error);

@@ -9,6 +9,23 @@ sub_scale (guint size, guint sub)
   return (size + (1u << sub) - 1) >> sub;
 }
 
+static gboolean
+unsupported (GError **error, const gchar *format, ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+unsupported (GError **error, const gchar *format, ...)
+{
+  va_list args;
+
+  if (error) {
+    va_start (args, format);
+    g_propagate_error (error, g_error_new_valist (CLH_SPEC_ERROR,
+            CLH_SPEC_ERROR_UNSUPPORTED, format, args));
+    va_end (args);
+  }
+  return FALSE;
+}
+
 /**
  * clh_component_width:
  * @frame: a frame
@@ -166,6 +183,125 @@ clh_frame_is_valid (const ClhFrame *frame)
   return TRUE;
 }
 
+static gboolean
+spec_reads (const ClhHistogramSpec *spec, guint c)
+{
+  guint i;
+
+  for (i = 0; i < spec->n_components && i < CLH_MAX_COMPONENTS; i++)
+    if (spec->components[i] == c)
+      return TRUE;
+  return FALSE;
+}
+
+/* Where component @c's sample for pixel (@x, @y) lies in its plane, in
+ * bytes from the plane's first byte. */
+static gsize
+component_byte_offset (const ClhFrame *frame, guint c, guint x, guint y)
+{
+  const ClhComponent *comp = &frame->components[c];
+
+  return (gsize) (y >> comp->h_sub) * frame->planes[comp->plane].stride
+      + (gsize) (x >> comp->w_sub) * comp->pixel_stride;
+}
+
+/* How far @plane's first byte moves for a rectangle at (@x, @y): the move
+ * of the components @spec reads there, or of the first component there if
+ * it reads none; FALSE if two components it reads disagree (a packed group
+ * of samples split). */
+static gboolean
+plane_crop_offset (const ClhFrame *frame, guint plane,
+    const ClhHistogramSpec *spec, guint x, guint y, gsize *offset)
+{
+  gboolean found = FALSE, read_found = FALSE;
+  guint c;
+
+  for (c = 0; c < frame->n_components; c++) {
+    const gsize off = component_byte_offset (frame, c, x, y);
+    const gboolean read = spec_reads (spec, c);
+
+    if (frame->components[c].plane != plane)
+      continue;
+    if (read && read_found && off != *offset)
+      return FALSE;
+    if (!found || (read && !read_found))
+      *offset = off;
+    found = TRUE;
+    read_found = read_found || read;
+  }
+  return TRUE;
+}
+
+/* Whether every component @spec reads starts a sample at (@x, @y). */
+static gboolean
+on_sample_grid (const ClhFrame *frame, const ClhHistogramSpec *spec,
+    guint x, guint y, guint *component)
+{
+  guint c;
+
+  for (c = 0; c < frame->n_components; c++) {
+    const ClhComponent *comp = &frame->components[c];
+
+    if (spec_reads (spec, c) && ((x & ((1u << comp->w_sub) - 1))
+            || (y & ((1u << comp->h_sub) - 1)))) {
+      *component = c;
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/**
+ * clh_frame_crop:
+ * @frame: a valid frame, its planes set; narrowed in place
+ * @x: the rectangle's left column, in pixels
+ * @y: the rectangle's top row, in pixels
+ * @width: the rectangle's width, in pixels, >= 1
+ * @height: the rectangle's height, in pixels, >= 1
+ * @spec: the request the narrowed frame will be counted with
+ * @error: (out) (optional): %CLH_SPEC_ERROR_UNSUPPORTED if the rectangle
+ *   is not inside the frame, or if a subsampled component @spec reads
+ *   does not start a sample at (@x, @y) (4:2:0 chroma at an odd @x or @y)
+ *
+ * Narrows @frame to a rectangle of its pixels without copying: each plane
+ * starts at the rectangle's first sample and the frame takes its size.
+ * Since a component @spec reads starts on its subsampling grid, the
+ * narrowed frame holds exactly the samples whose co-sited luma pixel
+ * (`x << w_sub`, `y << h_sub`) lies in the rectangle. On failure @frame is
+ * unchanged.
+ *
+ * Returns: %TRUE if @frame now describes the rectangle
+ */
+gboolean
+clh_frame_crop (ClhFrame *frame, guint x, guint y, guint width, guint height,
+    const ClhHistogramSpec *spec, GError **error)
+{
+  gsize offsets[CLH_MAX_PLANES];
+  guint p, c;
+
+  if (width < 1 || height < 1 || x > frame->width
+      || width > frame->width - x || y > frame->height
+      || height > frame->height - y)
+    return unsupported (error, "the rectangle %ux%u at (%u, %u) is not "
+        "inside the %ux%u frame", width, height, x, y, frame->width,
+        frame->height);
+  if (!on_sample_grid (frame, spec, x, y, &c))
+    return unsupported (error, "the rectangle's corner (%u, %u) is not on "
+        "component %u's %ux%u subsampling grid, so its samples cannot be "
+        "told apart from its neighbours'", x, y, c,
+        1u << frame->components[c].w_sub, 1u << frame->components[c].h_sub);
+  for (p = 0; p < frame->n_planes; p++)
+    if (!plane_crop_offset (frame, p, spec, x, y, &offsets[p]))
+      return unsupported (error, "the rectangle's left edge x = %u splits "
+          "a group of samples packed together in plane %u", x, p);
+
+  for (p = 0; p < frame->n_planes; p++)
+    frame->planes[p].data += offsets[p];
+  frame->width = width;
+  frame->height = height;
+  return TRUE;
+}
+
 /**
  * clh_histogram_spec_n_channels:
  * @spec: a request
@@ -207,23 +343,6 @@ max_bins_for_depth (guint depth)
   if (depth <= 8)
     return 256;
   return depth <= 12 ? 4096 : 65536;
-}
-
-static gboolean
-unsupported (GError **error, const gchar *format, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-unsupported (GError **error, const gchar *format, ...)
-{
-  va_list args;
-
-  if (error) {
-    va_start (args, format);
-    g_propagate_error (error, g_error_new_valist (CLH_SPEC_ERROR,
-            CLH_SPEC_ERROR_UNSUPPORTED, format, args));
-    va_end (args);
-  }
-  return FALSE;
 }
 
 static gboolean

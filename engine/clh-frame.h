@@ -195,6 +195,8 @@ gsize clh_frame_plane_row_bytes (const ClhFrame *frame, guint plane);
 guint clh_frame_plane_rows (const ClhFrame *frame, guint plane);
 guint clh_frame_plane_h_sub (const ClhFrame *frame, guint plane);
 gboolean clh_frame_is_valid (const ClhFrame *frame);
+gboolean clh_frame_crop (ClhFrame *frame, guint x, guint y, guint width,
+    guint height, const ClhHistogramSpec *spec, GError **error);
 
 guint clh_histogram_spec_n_channels (const ClhHistogramSpec *spec);
 guint clh_histogram_spec_n_bins (const ClhHistogramSpec *spec);

@@ -87,6 +87,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
  * enough for the upload of one frame to overlap the counting and readback
  * of the one before. To be set from measurements on the GPU. */
 #define DEFAULT_FRAMES_IN_FLIGHT 4
+/* How long frames may wait for later ones with none coming: far above the
+ * gap between frames of a stream at full speed (tens of microseconds),
+ * far below a frame of video. */
+#define IDLE_DRAIN_DELAY GST_MSECOND
 #define MAX_FRAMES_IN_FLIGHT 16
 
 enum {
@@ -281,30 +285,6 @@ build_spec (const GstClHistogramSettings *st, const GstVideoInfo *info,
     return FALSE;
   }
   return TRUE;
-}
-
-/* Bytes the frame's caps, or its GstVideoMeta, say the buffer holds; 0 if
- * a plane's rows would overlap. */
-static gsize
-frame_bytes_needed (const GstVideoInfo *info, const ClhFrame *layout,
-    GstBuffer *buffer)
-{
-  GstVideoMeta *vmeta = gst_buffer_get_video_meta (buffer);
-  ClhFrame frame = *layout;
-  gsize needed = 0;
-  guint p;
-
-  if (!vmeta)
-    return GST_VIDEO_INFO_SIZE (info);
-
-  for (p = 0; p < frame.n_planes; p++) {
-    if (vmeta->stride[p] < 0 || (gsize) vmeta->stride[p]
-        < clh_frame_plane_row_bytes (&frame, p))
-      return 0;
-    frame.planes[p].stride = vmeta->stride[p];
-    needed = MAX (needed, vmeta->offset[p] + clh_frame_plane_span (&frame, p));
-  }
-  return needed;
 }
 
 static void
@@ -544,24 +524,115 @@ frame_free (GstClHistogramFrame *frame)
   g_free (frame);
 }
 
-/* Checks the buffer is long enough for its caps and GstVideoMeta; FALSE
- * after posting an element error. */
+/* The frame a buffer's memory holds, from its GstVideoMeta (whose size
+ * may exceed the caps': videocrop's crop meta leaves the caps at the
+ * cropped size) or its caps; FALSE after posting a STREAM error if the
+ * meta disagrees with the caps, which gst_video_frame_map() asserts on. */
 static gboolean
-check_frame_size (GstClHistogram *self, GstBuffer *buffer)
+memory_frame (GstClHistogram *self, const GstVideoMeta *vmeta,
+    ClhFrame *frame)
 {
   const GstVideoInfo *info = &self->info;
-  gsize needed = frame_bytes_needed (info, &self->layout, buffer);
-  gsize size = gst_buffer_get_size (buffer);
+  guint p;
 
-  if (needed != 0 && size >= needed)
+  *frame = self->layout;
+  if (!vmeta)
+    return TRUE;
+  if (vmeta->format != GST_VIDEO_INFO_FORMAT (info)
+      || vmeta->n_planes != GST_VIDEO_INFO_N_PLANES (info)
+      || vmeta->width < (guint) GST_VIDEO_INFO_WIDTH (info)
+      || vmeta->height < (guint) GST_VIDEO_INFO_HEIGHT (info)
+      || vmeta->width > CLH_MAX_DIMENSION
+      || vmeta->height > CLH_MAX_DIMENSION) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("A buffer's GstVideoMeta describes a %ux%u %s frame of %u planes, "
+            "which does not hold the %dx%d %s frame of its caps; the element "
+            "upstream attached a wrong GstVideoMeta.", vmeta->width,
+            vmeta->height, gst_video_format_to_string (vmeta->format),
+            vmeta->n_planes, GST_VIDEO_INFO_WIDTH (info),
+            GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_NAME (info)),
+        ("at most %ux%u; caps have %u planes", CLH_MAX_DIMENSION,
+            CLH_MAX_DIMENSION, GST_VIDEO_INFO_N_PLANES (info)));
+    return FALSE;
+  }
+  frame->width = vmeta->width;
+  frame->height = vmeta->height;
+  for (p = 0; p < frame->n_planes; p++) {
+    const gsize row = clh_frame_plane_row_bytes (frame, p);
+
+    if (vmeta->stride[p] <= 0 || (gsize) vmeta->stride[p] < row) {
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+          ("A buffer's GstVideoMeta gives plane %u a stride of %d bytes, "
+              "too small for its %" G_GSIZE_FORMAT "-byte rows of %s; the "
+              "element upstream attached a wrong GstVideoMeta.", p,
+              vmeta->stride[p], row, GST_VIDEO_INFO_NAME (info)), (NULL));
+      return FALSE;
+    }
+    frame->planes[p].stride = vmeta->stride[p];
+  }
+  return TRUE;
+}
+
+/* Checks every plane of @frame, at the GstVideoMeta's offsets, lies inside
+ * the buffer; FALSE after posting a STREAM error. */
+static gboolean
+check_frame_size (GstClHistogram *self, GstBuffer *buffer,
+    const GstVideoMeta *vmeta, const ClhFrame *frame)
+{
+  const GstVideoInfo *info = &self->info;
+  const gsize size = gst_buffer_get_size (buffer);
+  gsize needed = GST_VIDEO_INFO_SIZE (info), end;
+  gboolean fits = TRUE;
+  guint p;
+
+  if (vmeta) {
+    needed = 0;
+    for (p = 0; p < frame->n_planes; p++) {
+      fits = fits && g_size_checked_add (&end, vmeta->offset[p],
+          clh_frame_plane_span (frame, p));
+      needed = fits ? MAX (needed, end) : G_MAXSIZE;
+    }
+  }
+  if (fits && size >= needed)
     return TRUE;
   GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-      ("Buffer of %" G_GSIZE_FORMAT " bytes is too small for a %dx%d %s "
+      ("Buffer of %" G_GSIZE_FORMAT " bytes is too small for a %ux%u %s "
           "frame; the element upstream sent a truncated or malformed frame.",
-          size, GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
-          GST_VIDEO_INFO_NAME (info)),
-      ("needs %" G_GSIZE_FORMAT " bytes (0: a GstVideoMeta stride shorter "
-          "than a row)", needed));
+          size, frame->width, frame->height, GST_VIDEO_INFO_NAME (info)),
+      ("needs %" G_GSIZE_FORMAT " bytes%s", needed,
+          fits ? "" : " (a GstVideoMeta offset past the largest size)"));
+  return FALSE;
+}
+
+/* Narrows @planes (the memory's frame) to what is counted: the
+ * GstVideoCropMeta's rectangle, or the caps' size from the top-left; FALSE
+ * after posting a STREAM error for a rectangle that cannot be read. */
+static gboolean
+crop_frame (GstClHistogram *self, GstClHistogramFrame *frame,
+    ClhFrame *planes)
+{
+  GstVideoCropMeta *crop = gst_buffer_get_video_crop_meta (frame->buffer);
+  guint x = 0, y = 0, width = frame->width, height = frame->height;
+  GError *err = NULL;
+
+  if (crop) {
+    x = crop->x;
+    y = crop->y;
+    width = crop->width;
+    height = crop->height;
+  }
+  if (clh_frame_crop (planes, x, y, width, height, &frame->spec, &err)) {
+    frame->width = width;
+    frame->height = height;
+    return TRUE;
+  }
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+      ("A %s frame's GstVideoCropMeta cannot be counted in place: %s.",
+          GST_VIDEO_INFO_NAME (&self->info), err->message),
+      ("crop %ux%u at (%u, %u) of a %ux%u frame; a crop on the chroma grid "
+          "(even x and y for 4:2:0), or mode=luma, can be counted", width,
+          height, x, y, planes->width, planes->height));
+  g_error_free (err);
   return FALSE;
 }
 
@@ -620,12 +691,15 @@ frame_block (GstClHistogram *self, GstBuffer *buffer)
 static gboolean
 submit_frame (GstClHistogram *self, GstClHistogramFrame *frame)
 {
-  ClhFrame planes = self->layout;
+  GstVideoMeta *vmeta = gst_buffer_get_video_meta (frame->buffer);
   const ClhHostBlock *block;
+  ClhFrame planes;
   GError *err = NULL;
 
-  if (!check_frame_size (self, frame->buffer)
-      || !map_frame (self, frame, &planes))
+  if (!memory_frame (self, vmeta, &planes)
+      || !check_frame_size (self, frame->buffer, vmeta, &planes)
+      || !map_frame (self, frame, &planes) || !crop_frame (self, frame,
+          &planes))
     return FALSE;
 
   block = frame_block (self, frame->buffer);
@@ -731,6 +805,7 @@ discard_pending (GstClHistogram *self)
         g_queue_get_length (&self->pending));
   while ((frame = g_queue_pop_head (&self->pending)))
     frame_free (frame);
+  gst_cl_idle_drain_note (self->idle, FALSE);
 }
 
 static GstFlowReturn
@@ -742,6 +817,12 @@ gst_cl_histogram_submit_input_buffer (GstBaseTransform *trans,
   GError *err = NULL;
   gboolean count, valid = TRUE;
   GstFlowReturn ret;
+
+  /* What downstream said to frames the idle drain pushed. */
+  if (self->idle_flow != GST_FLOW_OK) {
+    gst_buffer_unref (input);
+    return self->idle_flow;
+  }
 
   /* The parent negotiates, applies QoS and leaves the buffer queued. */
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (trans,
@@ -841,6 +922,20 @@ head_is_due (GstClHistogram *self)
       || wanted_in_flight (self) != self->in_flight);
 }
 
+/* Frames stay pending for later ones; the idle drain pushes them if none
+ * come. */
+static GstFlowReturn
+hold_pending (GstClHistogram *self)
+{
+  if (gst_cl_idle_drain_note (self->idle, !g_queue_is_empty (&self->pending)))
+    return GST_FLOW_OK;
+  GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+      ("Could not start a thread to push frames held in flight."),
+      ("set max-frames-in-flight=1 to hold none"));
+  discard_pending (self);
+  return GST_FLOW_ERROR;
+}
+
 static GstFlowReturn
 gst_cl_histogram_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
 {
@@ -849,7 +944,7 @@ gst_cl_histogram_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
 
   *outbuf = NULL;
   if (!head_is_due (self))
-    return GST_FLOW_OK;
+    return hold_pending (self);
   ret = finish_frame (self, g_queue_pop_head (&self->pending), outbuf);
   if (ret != GST_FLOW_OK)
     discard_pending (self);
@@ -878,7 +973,19 @@ drain (GstClHistogram *self)
     GST_DEBUG_OBJECT (self, "drain stopped: %s", gst_flow_get_name (ret));
     discard_pending (self);
   }
+  gst_cl_idle_drain_note (self->idle, FALSE);
   return ret;
+}
+
+/* From the idle-drain thread, with the streaming lock: no frame came for a
+ * while, so the ones held go on; the next frame returns upstream what
+ * downstream said. */
+static void
+drain_idle (GstElement *element)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (element);
+
+  self->idle_flow = drain (self);
 }
 
 /* Never called: submit_input_buffer and generate_output replace the
@@ -895,8 +1002,10 @@ gst_cl_histogram_sink_event (GstBaseTransform *trans, GstEvent *event)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
 
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     discard_pending (self);
+    self->idle_flow = GST_FLOW_OK;
+  }
   else if (GST_EVENT_IS_SERIALIZED (event))
     drain (self);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
@@ -984,6 +1093,16 @@ propose_pool (GstClHistogram *self, GstQuery *query, GstCaps *caps,
     return;
   gst_allocation_params_init (&params);
   params.align = clh_context_get_alignment (context) - 1;
+  /* A frame is one device buffer, and the allocator over-allocates by the
+   * alignment; bigger frames take the copy path, which uploads in bands. */
+  if (info.size > clh_context_get_max_host_block (context) - params.align
+      - gst_memory_alignment) {
+    GST_INFO_OBJECT (self, "no pool: a %" G_GSIZE_FORMAT "-byte frame is "
+        "larger than %s's largest buffer (%" G_GSIZE_FORMAT " bytes)",
+        info.size, clh_context_get_device_name (context),
+        clh_context_get_max_host_block (context));
+    return;
+  }
 
   pool = gst_video_buffer_pool_new ();
   config = gst_buffer_pool_get_config (pool);
@@ -1231,7 +1350,11 @@ gst_cl_histogram_set_context (GstElement *element, GstContext *context)
 static gboolean
 gst_cl_histogram_stop (GstBaseTransform *trans)
 {
-  discard_pending (GST_CL_HISTOGRAM (trans));
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+
+  gst_cl_idle_drain_stop (self->idle);
+  discard_pending (self);
+  self->idle_flow = GST_FLOW_OK;
   return TRUE;
 }
 
@@ -1374,6 +1497,7 @@ gst_cl_histogram_finalize (GObject *object)
   GstClHistogram *self = GST_CL_HISTOGRAM (object);
 
   close_engine (self);
+  gst_cl_idle_drain_free (self->idle);
   g_free (self->device);
   g_free (self->counts);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -1506,6 +1630,8 @@ gst_cl_histogram_init (GstClHistogram *self)
   self->in_flight = 1;
   gst_video_info_init (&self->info);
   g_queue_init (&self->pending);
+  self->idle = gst_cl_idle_drain_new (GST_ELEMENT (self),
+      GST_BASE_TRANSFORM_SINK_PAD (self), IDLE_DRAIN_DELAY, drain_idle);
 
   gst_base_transform_set_in_place (trans, TRUE);
   gst_base_transform_set_passthrough (trans, !DEFAULT_ATTACH_META);

@@ -6,6 +6,7 @@
 #include <gst/clhistogram/clhistogram.h>
 
 #include "clh-engine.h"
+#include "gstclidledrain.h"
 
 G_BEGIN_DECLS
 
@@ -53,6 +54,11 @@ struct _GstClHistogram {
    * (GstClHistogramFrame), and how many the engine keeps now. */
   GQueue pending;
   guint in_flight;
+  /* Pushes frames held for later ones when none come, and what its last
+   * push returned (under the streaming lock), which the next frame
+   * returns upstream. */
+  GstClIdleDrain *idle;
+  GstFlowReturn idle_flow;
 
   /* The last frame's counts, grown as needed (streaming thread). */
   guint32 *counts;
