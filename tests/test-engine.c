@@ -73,6 +73,25 @@ check_spec (const ClhFrame *frame, const ClhHistogramSpec *spec,
   check_spec_on (engine, frame, spec, what);
 }
 
+/* The engine and the reference on @frame (narrowed in place) against the
+ * reference on @copy, the same pixels copied out. */
+static void
+check_spec_on_reference (const ClhFrame *frame, const ClhFrame *copy,
+    const ClhHistogramSpec *spec, const gchar *what)
+{
+  const gsize n = (gsize) clh_histogram_spec_n_channels (spec)
+      * clh_histogram_spec_n_bins (spec);
+  ClhHistogram in_place = { g_new0 (guint32, n) },
+      want = { g_new0 (guint32, n) };
+
+  clh_reference_histogram (copy, spec, &want);
+  clh_reference_histogram (frame, spec, &in_place);
+  check_equal (spec, &in_place, &want, what);
+  check_spec (frame, spec, what);
+  g_free (in_place.counts);
+  g_free (want.counts);
+}
+
 /* Most bins each mode allows for a frame of @depth bits. */
 static guint
 max_bins (const gchar *mode, guint depth)
@@ -984,6 +1003,163 @@ test_shared_context_threads (void)
   clh_engine_free (b);
 }
 
+/* The rectangle of @src copied sample by sample into a frame of its own:
+ * component c's sample (sx, sy) of the copy is its sample
+ * (sx + (x >> w_sub), sy + (y >> h_sub)) of @src. */
+static ClhTestFrame *
+copy_rect (const gchar *format, const ClhFrame *src, guint x, guint y,
+    guint width, guint height)
+{
+  ClhTestFrame *t = clh_test_frame_new (format, width, height, 0,
+      CLH_TEST_ZERO, 0);
+  ClhFrame *dst = &t->frame;
+  const guint bytes = clh_frame_sample_bytes (src);
+  guint c, sx, sy, b;
+
+  for (c = 0; c < src->n_components; c++) {
+    const ClhComponent *comp = &src->components[c];
+    const ClhPlane *from = &src->planes[comp->plane];
+    guint8 *to = (guint8 *) dst->planes[comp->plane].data;
+
+    for (sy = 0; sy < clh_component_height (dst, c); sy++)
+      for (sx = 0; sx < clh_component_width (dst, c); sx++)
+        for (b = 0; b < bytes; b++)
+          to[sy * dst->planes[comp->plane].stride + comp->offset
+              + sx * comp->pixel_stride + b] =
+              from->data[(sy + (y >> comp->h_sub)) * from->stride
+              + comp->offset + (sx + (x >> comp->w_sub)) * comp->pixel_stride
+              + b];
+  }
+  return t;
+}
+
+/* The subsampling grid of @frame's most subsampled component. */
+static void
+sample_grid (const ClhFrame *frame, guint *gx, guint *gy)
+{
+  guint c;
+
+  *gx = *gy = 1;
+  for (c = 0; c < frame->n_components; c++) {
+    *gx = MAX (*gx, 1u << frame->components[c].w_sub);
+    *gy = MAX (*gy, 1u << frame->components[c].h_sub);
+  }
+}
+
+/* Every mode of @format on rectangles of a padded frame narrowed in place
+ * against the reference on the same rectangles copied out. */
+static void
+check_crops (const gchar *format, ClhTestContent content)
+{
+  ClhTestFrame *t = clh_test_frame_new (format, 37, 23, 5, content, 3);
+  guint gx, gy, r, m;
+
+  sample_grid (&t->frame, &gx, &gy);
+  {
+    const guint rects[][4] = {
+      {0, 0, 37, 23}, {gx, gy, 37 - gx, 23 - gy}, {3 * gx, 2 * gy, 1, 1},
+      {2 * gx, gy, 13, 7}, {0, 2 * gy, 37, 5}, {4 * gx, 0, 3, 23},
+    };
+
+    for (r = 0; r < G_N_ELEMENTS (rects); r++) {
+      ClhTestFrame *copy = copy_rect (format, &t->frame, rects[r][0],
+          rects[r][1], rects[r][2], rects[r][3]);
+
+      for (m = 0; m < G_N_ELEMENTS (modes); m++) {
+        ClhFrame cropped = t->frame;
+        ClhHistogramSpec spec;
+        GError *err = NULL;
+        gchar *what;
+
+        if (!clh_reference_spec (t->klass, &t->frame, modes[m], 7, &spec))
+          continue;
+        what = g_strdup_printf ("%s %s %s, %ux%u at (%u, %u)", format,
+            clh_test_content_name (content), modes[m], rects[r][2],
+            rects[r][3], rects[r][0], rects[r][1]);
+        if (!clh_frame_crop (&cropped, rects[r][0], rects[r][1], rects[r][2],
+                rects[r][3], &spec, &err))
+          g_error ("%s: %s", what, err->message);
+        g_assert_true (clh_frame_is_valid (&cropped));
+        check_spec_on_reference (&cropped, &copy->frame, &spec, what);
+        g_free (what);
+      }
+      clh_test_frame_free (copy);
+    }
+  }
+  clh_test_frame_free (t);
+}
+
+static void
+test_crop (gconstpointer data)
+{
+  check_crops (data, CLH_TEST_RANDOM);
+  check_crops (data, CLH_TEST_GRADIENT);
+}
+
+/* A rectangle off a subsampled component's grid, or outside the frame, is
+ * refused when that component is read and leaves the frame as it was;
+ * luma alone reads at any pixel. */
+static void
+test_crop_refused (void)
+{
+  ClhTestFrame *t = clh_test_frame_new ("I420", 16, 16, 0, CLH_TEST_RANDOM, 1);
+  ClhTestFrame *yuy2 = clh_test_frame_new ("YUY2", 16, 4, 0,
+      CLH_TEST_RANDOM, 1);
+  ClhFrame frame = t->frame;
+  ClhHistogramSpec spec;
+  GError *err = NULL;
+
+  g_assert_true (clh_reference_spec (t->klass, &t->frame, "channels", 16,
+          &spec));
+  g_assert_false (clh_frame_crop (&frame, 1, 0, 4, 4, &spec, &err));
+  g_assert_error (err, CLH_SPEC_ERROR, CLH_SPEC_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (err->message, "subsampling grid"));
+  g_clear_error (&err);
+  g_assert_false (clh_frame_crop (&frame, 0, 3, 4, 4, &spec, &err));
+  g_clear_error (&err);
+  g_assert_false (clh_frame_crop (&frame, 8, 8, 9, 2, &spec, &err));
+  g_assert_nonnull (strstr (err->message, "not inside"));
+  g_clear_error (&err);
+  g_assert_false (clh_frame_crop (&frame, G_MAXUINT, 0, 2, 2, &spec, &err));
+  g_clear_error (&err);
+  g_assert_false (clh_frame_crop (&frame, 0, 0, 0, 2, &spec, &err));
+  g_clear_error (&err);
+  g_assert_true (memcmp (&frame, &t->frame, sizeof (frame)) == 0);
+
+  g_assert_true (clh_reference_spec (t->klass, &t->frame, "hue", 16, &spec));
+  g_assert_false (clh_frame_crop (&frame, 1, 1, 4, 4, &spec, NULL));
+
+  /* Luma of I420 and of packed YUY2 at odd pixels. */
+  g_assert_true (clh_reference_spec (t->klass, &t->frame, "luma", 16,
+          &spec));
+  g_assert_true (clh_frame_crop (&frame, 3, 5, 7, 9, &spec, &err));
+  g_assert_no_error (err);
+  {
+    ClhTestFrame *copy = copy_rect ("I420", &t->frame, 3, 5, 7, 9);
+    check_spec_on_reference (&frame, &copy->frame, &spec, "I420 luma at odd");
+    clh_test_frame_free (copy);
+  }
+  frame = yuy2->frame;
+  g_assert_true (clh_reference_spec (yuy2->klass, &yuy2->frame, "luma", 16,
+          &spec));
+  g_assert_true (clh_frame_crop (&frame, 3, 1, 9, 2, &spec, &err));
+  {
+    ClhFrame y_only = yuy2->frame;
+    ClhTestFrame *copy;
+
+    /* The copy's chroma is that of x = 2: luma alone is compared. */
+    copy = copy_rect ("YUY2", &y_only, 3, 1, 9, 2);
+    check_spec_on_reference (&frame, &copy->frame, &spec, "YUY2 luma at odd");
+    clh_test_frame_free (copy);
+  }
+  g_assert_true (clh_reference_spec (yuy2->klass, &yuy2->frame, "channels",
+          16, &spec));
+  frame = yuy2->frame;
+  g_assert_false (clh_frame_crop (&frame, 3, 1, 9, 2, &spec, NULL));
+  clh_test_frame_free (yuy2);
+  clh_test_frame_free (t);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1003,6 +1179,12 @@ main (int argc, char **argv)
     g_test_add_data_func (path, *formats, test_format);
     g_free (path);
   }
+  for (formats = clh_reference_formats (); *formats; formats++) {
+    gchar *path = g_strdup_printf ("/engine/crop/%s", *formats);
+    g_test_add_data_func (path, *formats, test_crop);
+    g_free (path);
+  }
+  g_test_add_func ("/engine/crop-refused", test_crop_refused);
   g_test_add_func ("/engine/ranges", test_ranges);
   g_test_add_func ("/engine/hue-masks", test_hue_masks);
   g_test_add_func ("/engine/bands", test_bands);
