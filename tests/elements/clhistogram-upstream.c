@@ -236,7 +236,7 @@ run_and_record (const gchar *launch, gboolean sink_takes_crop_meta)
  * of the frames it crops for a sink that does not. */
 GST_START_TEST (test_videocrop_pipeline)
 {
-  const gchar *head = "videotestsrc num-buffers=4 pattern=ball ! "
+  const gchar *head = "videotestsrc num-buffers=4 pattern=colors ! "
       "video/x-raw,format=I420,width=160,height=120 ! "
       "videocrop left=8 right=12 top=6 bottom=4 ! "
       "clhistogram mode=channels bins=32 ! ";
