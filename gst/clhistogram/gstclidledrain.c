@@ -9,12 +9,14 @@
  * request-response loop, the last frame before a pause) would wait forever.
  * A #GstClIdleDrain is a thread that, once the streaming thread has held
  * frames and sent nothing new for @delay of the element's clock, takes the
- * sink pad's stream lock and has them pushed.
+ * sink pad's stream lock and has them pushed. While frames keep coming it
+ * looks less often, up to every 8 @delay, so a busy stream's held frames
+ * wait at most that long after it stops.
  *
  * The delay is measured on the element's clock when it has one, so that a
  * #GstTestClock makes it deterministic in tests, and on the monotonic clock
- * otherwise. A streaming thread that keeps coming back within @delay never
- * meets the thread: it only notes each change under a mutex of its own.
+ * otherwise. A streaming thread that keeps coming back never meets the
+ * thread: it only notes each change under a mutex of its own.
  */
 #include "gstclidledrain.h"
 
@@ -82,18 +84,17 @@ gst_cl_idle_drain_free (GstClIdleDrain *idle)
   g_free (idle);
 }
 
-/* Waits @delay from now unless a note or a stop comes first (with the
- * monotonic clock, which can be woken early; a clock wait runs its
- * course). Called and returns with the lock. */
+/* Waits @wait from now unless a stop comes first (on the monotonic clock,
+ * a note of frames held wakes it too). Called and returns with the lock. */
 static void
-wait_delay (GstClIdleDrain *idle, guint64 seen)
+wait_for (GstClIdleDrain *idle, guint64 seen, GstClockTime wait)
 {
   GstClock *clock = gst_element_get_clock (idle->element);
   gint64 deadline;
 
   if (clock) {
     idle->wait_id = gst_clock_new_single_shot_id (clock,
-        gst_clock_get_time (clock) + idle->delay);
+        gst_clock_get_time (clock) + wait);
     g_mutex_unlock (&idle->lock);
     gst_clock_id_wait (idle->wait_id, NULL);
     g_mutex_lock (&idle->lock);
@@ -101,7 +102,7 @@ wait_delay (GstClIdleDrain *idle, guint64 seen)
     gst_object_unref (clock);
     return;
   }
-  deadline = g_get_monotonic_time () + idle->delay / GST_USECOND;
+  deadline = g_get_monotonic_time () + wait / GST_USECOND;
   while (!idle->stopping && idle->changes == seen
       && g_cond_wait_until (&idle->cond, &idle->lock, deadline));
 }
@@ -128,22 +129,36 @@ drain_if_idle (GstClIdleDrain *idle, guint64 seen)
   g_mutex_lock (&idle->lock);
 }
 
+/* While the stream is busy the thread looks again after twice as long,
+ * up to this many delays: a stream at full speed then costs it a wake-up
+ * every few milliseconds, and frames held when such a stream stops wait at
+ * most that long. */
+#define BUSY_BACKOFF_MAX 8
+
 static gpointer
 idle_loop (gpointer data)
 {
   GstClIdleDrain *idle = data;
+  GstClockTime wait = idle->delay;
 
   g_mutex_lock (&idle->lock);
   while (!idle->stopping) {
     const guint64 seen = idle->changes;
 
     if (!idle->held) {
+      wait = idle->delay;
       g_cond_wait (&idle->cond, &idle->lock);
       continue;
     }
-    wait_delay (idle, seen);
-    if (!idle->stopping && idle->changes == seen)
+    wait_for (idle, seen, wait);
+    if (idle->stopping)
+      break;
+    if (idle->changes == seen) {
       drain_if_idle (idle, seen);
+      wait = idle->delay;
+    } else {
+      wait = MIN (2 * wait, BUSY_BACKOFF_MAX * idle->delay);
+    }
   }
   g_mutex_unlock (&idle->lock);
   return NULL;
