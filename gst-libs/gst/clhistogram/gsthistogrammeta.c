@@ -134,10 +134,14 @@ histogram_meta_transform (GstBuffer *dest, GstMeta *meta, GstBuffer *buffer,
   GstMetaTransformCopy *copy = data;
   guint c;
 
-  /* A copy of the whole frame keeps its histogram; a part of it does not,
-   * nor does any other transform. */
-  if (!GST_META_TRANSFORM_IS_COPY (type) || copy->region)
+  /* A copy of the whole frame keeps its histogram; no other transform
+   * does. A part of the frame is a copy that succeeds without the meta, as
+   * GstVideoMeta's does: gst_buffer_copy_into() logs an ERROR for a copy
+   * whose transform fails. */
+  if (!GST_META_TRANSFORM_IS_COPY (type))
     return FALSE;
+  if (copy->region)
+    return TRUE;
 
   dmeta = gst_buffer_add_histogram_meta (dest, smeta->mode,
       smeta->n_channels, (const gchar * const *) smeta->channel_names,
