@@ -37,3 +37,47 @@ clh_check_expect_error (GstBus *bus, GQuark domain, gint code,
   g_free (debug);
   gst_message_unref (msg);
 }
+
+/* Whether a tracer of @name ("leaks", or "leaks(params)") is active. */
+static gboolean
+tracer_active (GList *active, const gchar *name)
+{
+  gchar *bare = g_strndup (name, strcspn (name, "("));
+  gchar *type = g_strdup_printf ("Gst%sTracer", bare);
+  gboolean found = FALSE;
+  GList *l;
+
+  for (l = active; l && !found; l = l->next)
+    found = g_ascii_strcasecmp (G_OBJECT_TYPE_NAME (l->data), type) == 0;
+  g_free (type);
+  g_free (bare);
+  return found;
+}
+
+/**
+ * clh_check_require_tracers:
+ *
+ * Aborts the test program unless every tracer named in `GST_TRACERS` is
+ * active. GStreamer only warns about a tracer it cannot find (it looks them
+ * up in the registry at gst_init(), so a fresh build's first run has none),
+ * and a test relying on the leaks tracer would pass unchecked.
+ */
+void
+clh_check_require_tracers (void)
+{
+  const gchar *wanted = g_getenv ("GST_TRACERS");
+  GList *active = gst_tracing_get_active_tracers ();
+  gchar **names;
+  guint i;
+
+  if (!wanted || !*wanted)
+    return;
+  names = g_strsplit (wanted, ";", -1);
+  for (i = 0; names[i]; i++)
+    if (*names[i] && !tracer_active (active, names[i]))
+      g_error ("GST_TRACERS asks for '%s', which is not active: is "
+          "GST_REGISTRY (%s) built? Build the tests' registry first "
+          "(ninja -C build)", names[i], g_getenv ("GST_REGISTRY"));
+  g_strfreev (names);
+  g_list_free_full (active, gst_object_unref);
+}

@@ -104,4 +104,4 @@ clhistogram_errors_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (clhistogram_errors);
+CLH_CHECK_MAIN (clhistogram_errors);

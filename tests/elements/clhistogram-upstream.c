@@ -580,4 +580,4 @@ clhistogram_upstream_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (clhistogram_upstream);
+CLH_CHECK_MAIN (clhistogram_upstream);

@@ -1941,4 +1941,4 @@ clhistogram_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (clhistogram);
+CLH_CHECK_MAIN (clhistogram);
