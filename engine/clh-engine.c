@@ -1526,7 +1526,8 @@ slots_clear (ClhEngine *engine)
  * readback of the one before. Each frame in flight holds its own counters
  * and, for copied frames, a device buffer the size of the frame.
  *
- * Returns: %TRUE on success
+ * Returns: %TRUE on success; on failure the engine keeps its frames in
+ *   flight as they were
  */
 gboolean
 clh_engine_set_max_in_flight (ClhEngine *engine, guint n, GError **error)
@@ -1543,10 +1544,12 @@ clh_engine_set_max_in_flight (ClhEngine *engine, guint n, GError **error)
   }
   if (engine->n_slots == n + 1)
     return TRUE;
-  slots_clear (engine);
+  /* The queues first: if they cannot be made, the engine stays as it was,
+   * with its slots. */
   if (two != (engine->upload_queue != NULL)
       && !create_queues (engine, engine->profiling, two, error))
     return FALSE;
+  slots_clear (engine);
   engine->n_slots = n + 1;
   engine->slots = g_new0 (Slot, engine->n_slots);
   for (i = 0; i < engine->n_slots && engine->profiling; i++)

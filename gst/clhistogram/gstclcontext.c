@@ -408,6 +408,12 @@ gst_cl_ensure_element_context (GstElement *element, const gchar *device_spec,
       gst_message_new_have_context (GST_OBJECT (element), gst_context));
 
   /* A set_context from another thread may have won meanwhile: whichever
-   * the element holds now is on the right device. */
-  return has_context (element, context_ptr);
+   * the element holds now is on the right device. None means the element
+   * refused ours: listing the devices to match it failed this time. */
+  if (has_context (element, context_ptr))
+    return TRUE;
+  g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_OPENCL,
+      "the OpenCL devices could not be listed again to match the context "
+      "made for device \"%s\"", device_spec);
+  return FALSE;
 }

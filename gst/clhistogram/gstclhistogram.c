@@ -66,6 +66,7 @@
 
 #include "gstclhistogram.h"
 #include "gstclcontext.h"
+#include "gstclbufferpool.h"
 #include "gstclhostmemory.h"
 
 #include <string.h>
@@ -1104,7 +1105,7 @@ propose_pool (GstClHistogram *self, GstQuery *query, GstCaps *caps,
     return;
   }
 
-  pool = gst_video_buffer_pool_new ();
+  pool = gst_cl_buffer_pool_new ();
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, info.size, min, 0);
   gst_buffer_pool_config_set_allocator (config, allocator, &params);

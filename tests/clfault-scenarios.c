@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the fault sweep runs, one scenario per process, under clfault's
+ * "the Nth call of F fails": streaming with one and with several frames in
+ * flight, state cycles, in-flight changes mid-stream, and the engine's
+ * staging and banded upload paths. Whatever fails, the scenario must end in
+ * a clean element error (an ERROR message with a text) or in histograms
+ * equal to the golden reference, and release everything: the leaks tracer
+ * (fatal here through G_DEBUG=fatal-warnings, set by the sweep) checks
+ * GStreamer objects at gst_deinit(), clfault's report OpenCL objects.
+ *
+ *   clfault-scenarios SCENARIO      exit 0: clean; 1: a wrong outcome
+ */
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/clhistogram/clhistogram.h>
+
+#include "clh-engine.h"
+#include "clh-reference.h"
+#include "clh-reference-frame.h"
+#include "clh-test-frame.h"
+
+static int failures;
+
+#define CHECK(cond, ...) G_STMT_START {                         \
+  if (!(cond)) {                                                \
+    g_printerr ("clfault-scenarios: " __VA_ARGS__);             \
+    g_printerr ("\n");                                          \
+    failures++;                                                 \
+  }                                                             \
+} G_STMT_END
+
+/* The pipeline's error, if any, as "domain: text"; checks it has a text. */
+static gboolean
+pop_error (GstElement *pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  gchar *debug = NULL;
+
+  gst_object_unref (bus);
+  if (!msg)
+    return FALSE;
+  gst_message_parse_error (msg, &err, &debug);
+  CHECK (err->message && *err->message, "an error without a text");
+  g_print ("clean error: %s: %s\n", g_quark_to_string (err->domain),
+      err->message);
+  g_clear_error (&err);
+  g_free (debug);
+  gst_message_unref (msg);
+  return TRUE;
+}
+
+static GstBuffer *
+frame_new (const GstVideoInfo *info, guint seed)
+{
+  GstBuffer *buffer = gst_buffer_new_allocate (NULL, info->size, NULL);
+  GstMapInfo map;
+  guint i;
+
+  gst_buffer_map (buffer, &map, GST_MAP_WRITE);
+  for (i = 0; i < map.size; i++)
+    map.data[i] = (guint8) (g_int_hash (&i) * 2654435761u + seed);
+  gst_buffer_unmap (buffer, &map);
+  GST_BUFFER_PTS (buffer) = seed * GST_SECOND / 30;
+  GST_BUFFER_DURATION (buffer) = GST_SECOND / 30;
+  return buffer;
+}
+
+/* The meta on @out against the reference of @in, counted in @mode with
+ * the element's default bins. */
+static void
+check_meta (GstBuffer *out, const GstVideoInfo *info, GstBuffer *in,
+    const gchar *mode)
+{
+  GstHistogramMeta *meta = gst_buffer_get_histogram_meta (out);
+  ClhHistogramSpec spec;
+  ClhHistogram want;
+  guint c, n_bins;
+
+  CHECK (meta != NULL, "a frame without its histogram");
+  if (!meta)
+    return;
+  g_assert (clh_reference_histogram_of_buffer (info, in, mode,
+          meta->n_bins, 0, -1, &spec, &want));
+  for (c = 0; c < meta->n_channels; c++) {
+    const guint32 *got = gst_histogram_meta_get_counts (meta, c, &n_bins);
+
+    CHECK (memcmp (got, want.counts + c * n_bins, n_bins * 4) == 0,
+        "channel %u differs from the reference", c);
+  }
+  g_free (want.counts);
+}
+
+typedef struct {
+  GstElement *pipeline;
+  GstElement *src;
+  GstElement *histogram;
+  GstElement *sink;
+  GstVideoInfo info;
+  GQueue sent;
+} Stream;
+
+static gboolean
+stream_start (Stream *s, GstVideoFormat format, guint width, guint height,
+    const gchar *props, gboolean live)
+{
+  gchar *launch = g_strdup_printf ("appsrc name=src format=time is-live=%d "
+      "caps=video/x-raw,format=%s,width=%u,height=%u,framerate=30/1 ! "
+      "clhistogram name=h %s ! appsink name=sink sync=false", live,
+      gst_video_format_to_string (format), width, height, props);
+
+  s->pipeline = gst_parse_launch (launch, NULL);
+  g_free (launch);
+  s->src = gst_bin_get_by_name (GST_BIN (s->pipeline), "src");
+  s->histogram = gst_bin_get_by_name (GST_BIN (s->pipeline), "h");
+  s->sink = gst_bin_get_by_name (GST_BIN (s->pipeline), "sink");
+  gst_video_info_set_format (&s->info, format, width, height);
+  g_queue_init (&s->sent);
+  if (gst_element_set_state (s->pipeline, GST_STATE_PLAYING)
+      != GST_STATE_CHANGE_FAILURE)
+    return TRUE;
+  CHECK (pop_error (s->pipeline), "a failed start without an error");
+  return FALSE;
+}
+
+/* Pulls the oldest frame sent and checks it; FALSE after a clean error. */
+static gboolean
+stream_pull (Stream *s, const gchar *mode)
+{
+  GstSample *sample = NULL;
+  GstBuffer *in;
+
+  g_signal_emit_by_name (s->sink, "try-pull-sample", 20 * GST_SECOND,
+      &sample);
+  if (!sample) {
+    CHECK (pop_error (s->pipeline), "a frame lost without an error");
+    return FALSE;
+  }
+  in = g_queue_pop_head (&s->sent);
+  CHECK (in != NULL, "a frame out that was never sent");
+  if (in) {
+    check_meta (gst_sample_get_buffer (sample), &s->info, in, mode);
+    gst_buffer_unref (in);
+  }
+  gst_sample_unref (sample);
+  return TRUE;
+}
+
+static gboolean
+stream_push (Stream *s, guint seed)
+{
+  GstBuffer *in = frame_new (&s->info, seed);
+  GstFlowReturn flow = GST_FLOW_ERROR;
+
+  g_queue_push_tail (&s->sent, gst_buffer_ref (in));
+  g_signal_emit_by_name (s->src, "push-buffer", in, &flow);
+  gst_buffer_unref (in);
+  if (flow == GST_FLOW_OK)
+    return TRUE;
+  /* appsrc refuses a buffer once an error stopped its task. */
+  CHECK (pop_error (s->pipeline), "a frame refused without an error");
+  return FALSE;
+}
+
+/* Sends @n frames and takes each back, as a request-response client does
+ * (held frames go on after the idle delay). */
+static gboolean
+stream_frames (Stream *s, guint first, guint n, const gchar *mode)
+{
+  guint i;
+
+  for (i = first; i < first + n; i++)
+    if (!stream_push (s, i) || !stream_pull (s, mode))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+stream_stop (Stream *s)
+{
+  gst_element_set_state (s->pipeline, GST_STATE_NULL);
+  pop_error (s->pipeline);
+  g_queue_clear_full (&s->sent, (GDestroyNotify) gst_buffer_unref);
+  gst_object_unref (s->src);
+  gst_object_unref (s->histogram);
+  gst_object_unref (s->sink);
+  gst_object_unref (s->pipeline);
+}
+
+static void
+scenario_stream (guint in_flight, gboolean live)
+{
+  gchar *props = g_strdup_printf ("mode=channels max-frames-in-flight=%u",
+      in_flight);
+  Stream s;
+
+  if (stream_start (&s, GST_VIDEO_FORMAT_RGBA, 33, 17, props, live)
+      && stream_frames (&s, 0, 4, "channels")) {
+    /* Several pushed at once, then EOS pushes the held ones. */
+    GstFlowReturn flow;
+
+    if (stream_push (&s, 10) && stream_push (&s, 11)) {
+      g_signal_emit_by_name (s.src, "end-of-stream", &flow);
+      if (stream_pull (&s, "channels"))
+        stream_pull (&s, "channels");
+    }
+  }
+  stream_stop (&s);
+  g_free (props);
+}
+
+/* max-frames-in-flight changed between frames, while some are held. */
+static void
+scenario_change (void)
+{
+  Stream s;
+
+  if (stream_start (&s, GST_VIDEO_FORMAT_GRAY8, 64, 48,
+          "max-frames-in-flight=1", FALSE)
+      && stream_frames (&s, 0, 2, "luma")) {
+    g_object_set (s.histogram, "max-frames-in-flight", 4, NULL);
+    if (stream_frames (&s, 2, 3, "luma")) {
+      g_object_set (s.histogram, "max-frames-in-flight", 2, NULL);
+      stream_frames (&s, 5, 2, "luma");
+    }
+  }
+  stream_stop (&s);
+}
+
+/* NULL -> PLAYING -> NULL twice on a source using the proposed pool. */
+static void
+scenario_cycle (void)
+{
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=3 ! "
+        "video/x-raw,format=I420,width=32,height=24 ! clhistogram ! "
+        "fakesink", NULL);
+    GstBus *bus = gst_element_get_bus (pipeline);
+    GstMessage *msg = NULL;
+
+    if (gst_element_set_state (pipeline, GST_STATE_PLAYING)
+        == GST_STATE_CHANGE_FAILURE) {
+      CHECK (pop_error (pipeline), "a failed start without an error");
+    } else {
+      msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+          GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+      CHECK (msg != NULL, "neither EOS nor an error in 30 s");
+      if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+        GError *err = NULL;
+
+        gst_message_parse_error (msg, &err, NULL);
+        CHECK (err->message && *err->message, "an error without a text");
+        g_print ("clean error: %s\n", err->message);
+        g_clear_error (&err);
+      }
+    }
+    g_clear_pointer (&msg, gst_message_unref);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (pipeline);
+  }
+}
+
+/* The engine alone: frames staged through engine host memory and copied
+ * in bands, three in flight, a discard with frames pending. */
+static void
+scenario_engine (void)
+{
+  const ClhTransfer transfers[] = { CLH_TRANSFER_STAGE, CLH_TRANSFER_COPY };
+  ClhTestFrame *frames[4];
+  GError *err = NULL;
+  ClhEngine *engine = clh_engine_new (NULL, &err);
+  guint t, i;
+
+  if (!engine) {
+    CHECK (err && *err->message, "no engine and no error");
+    g_print ("clean error: %s\n", err ? err->message : "");
+    g_clear_error (&err);
+    return;
+  }
+  for (i = 0; i < G_N_ELEMENTS (frames); i++)
+    frames[i] = clh_test_frame_new ("NV12", 96, 80, 3, CLH_TEST_RANDOM, i);
+  clh_engine_set_staging_limit (engine, 4096);
+  for (t = 0; t < G_N_ELEMENTS (transfers); t++) {
+    ClhHistogramSpec spec;
+    guint32 counts[3 * 16], want_counts[3 * 16];
+    ClhHistogram got = { counts }, want = { want_counts };
+    guint submitted = 0, collected = 0;
+
+    clh_engine_set_transfer (engine, transfers[t]);
+    g_assert (clh_reference_spec (frames[0]->klass, &frames[0]->frame,
+            "channels", 16, &spec));
+    if (!clh_engine_set_max_in_flight (engine, 3, &err))
+      goto failed;
+    for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+      if (clh_engine_get_n_pending (engine) == 3) {
+        if (!clh_engine_collect (engine, &got, &err))
+          goto failed;
+        clh_reference_histogram (&frames[collected++]->frame, &spec, &want);
+        CHECK (memcmp (counts, want_counts, sizeof (counts)) == 0,
+            "engine frame differs from the reference");
+      }
+      if (!clh_engine_submit (engine, &frames[i]->frame, &spec, NULL, &err))
+        goto failed;
+      submitted++;
+    }
+    /* Two collected, the rest dropped. */
+    for (i = 0; i < 2 && collected < submitted; i++) {
+      if (!clh_engine_collect (engine, &got, &err))
+        goto failed;
+      clh_reference_histogram (&frames[collected++]->frame, &spec, &want);
+      CHECK (memcmp (counts, want_counts, sizeof (counts)) == 0,
+          "engine frame differs from the reference");
+    }
+    clh_engine_discard (engine);
+    continue;
+  failed:
+    CHECK (err && *err->message, "an engine failure without a message");
+    g_print ("clean error: %s\n", err ? err->message : "");
+    g_clear_error (&err);
+    clh_engine_discard (engine);
+    CHECK (clh_engine_get_n_pending (engine) == 0, "frames left pending");
+  }
+  for (i = 0; i < G_N_ELEMENTS (frames); i++)
+    clh_test_frame_free (frames[i]);
+  clh_engine_free (engine);
+}
+
+int
+main (int argc, char **argv)
+{
+  const gchar *name = argc > 1 ? argv[1] : "";
+
+  gst_init (&argc, &argv);
+  if (g_str_equal (name, "stream1"))
+    scenario_stream (1, TRUE);
+  else if (g_str_equal (name, "stream4"))
+    scenario_stream (4, FALSE);
+  else if (g_str_equal (name, "change"))
+    scenario_change ();
+  else if (g_str_equal (name, "cycle"))
+    scenario_cycle ();
+  else if (g_str_equal (name, "engine"))
+    scenario_engine ();
+  else
+    g_error ("usage: clfault-scenarios stream1|stream4|change|cycle|engine");
+  gst_deinit ();
+  return failures ? 1 : 0;
+}
