@@ -2,7 +2,10 @@
 #include "clh-program-cache.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* A cache file: MAGIC, the binary's length (8 bytes, little-endian), the
  * binary's SHA-256 digest, then the binary. Drivers are not trusted to
@@ -14,6 +17,10 @@
 #define LENGTH_SIZE 8
 #define DIGEST_SIZE 32
 #define HEADER_SIZE (MAGIC_SIZE + LENGTH_SIZE + DIGEST_SIZE)
+/* Larger than any driver's binary of these kernels (PoCL's, which bundles
+ * a shared object per kernel, is under 2 MiB), small enough to read before
+ * checking it. */
+#define MAX_FILE_SIZE (64 << 20)
 
 /**
  * clh_program_cache_default_dir:
@@ -33,6 +40,119 @@ clh_program_cache_default_dir (void)
   if (dir)
     return g_strdup (dir);
   return g_build_filename (g_get_user_cache_dir (), "clhistogram", NULL);
+}
+
+/* Whether a directory with @st may hold trusted files: one that only its
+ * owner, this user or root, can change, or a sticky one (/tmp), where
+ * nobody else can rename what is ours. */
+static gboolean
+safe_ancestor (const struct stat *st)
+{
+  return S_ISDIR (st->st_mode)
+      && (st->st_uid == geteuid () || st->st_uid == 0)
+      && (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
+}
+
+/* Whether the cache directory can be trusted: a real directory (not a
+ * symlink), owned by this user, with no access for group or others, under
+ * directories nobody else can change; G_FILE_ERROR_PERM saying why not.
+ * Anyone who can write a binary there can have it run as this user: PoCL's
+ * binaries carry the kernels as shared objects that it dlopen()s. */
+static gboolean
+check_dir (const gchar *dir, GError **error)
+{
+  gchar *real = realpath (dir, NULL), *up;
+  struct stat st;
+  gboolean ok = TRUE;
+
+  if (lstat (dir, &st) != 0 || !real) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_PERM, "%s: %s", dir,
+        g_strerror (errno));
+    free (real);
+    return FALSE;
+  }
+  if (S_ISLNK (st.st_mode) || !S_ISDIR (st.st_mode)
+      || st.st_uid != geteuid () || (st.st_mode & 077)) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_PERM, "%s is %s owned "
+        "by uid %u with mode %04o; the cache needs a directory of its own, "
+        "owned by uid %u, mode 0700", dir, S_ISLNK (st.st_mode) ?
+        "a symbolic link" : S_ISDIR (st.st_mode) ? "a directory" :
+        "not a directory", (guint) st.st_uid, (guint) (st.st_mode & 07777),
+        (guint) geteuid ());
+    free (real);
+    return FALSE;
+  }
+  for (up = g_path_get_dirname (real); ok; ) {
+    gchar *next = g_path_get_dirname (up);
+
+    ok = stat (up, &st) == 0 && safe_ancestor (&st);
+    if (!ok)
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_PERM, "%s, above the "
+          "cache, can be changed by other users (uid %u, mode %04o)", up,
+          (guint) st.st_uid, (guint) (st.st_mode & 07777));
+    if (g_str_equal (next, up)) {
+      g_free (next);
+      break;
+    }
+    g_free (up);
+    up = next;
+  }
+  g_free (up);
+  free (real);
+  return ok;
+}
+
+/* Reads the cache file at @path: a regular file owned by this user, not
+ * readable or writable by others, not a symbolic link, at most
+ * MAX_FILE_SIZE bytes; never blocks (a FIFO) or reads without bound (a
+ * device). G_FILE_ERROR_NOENT if there is none. */
+static gboolean
+read_file (const gchar *path, guint8 **contents, gsize *size, GError **error)
+{
+  int fd = open (path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  gsize done = 0;
+  guint8 *data;
+
+  if (fd < 0) {
+    int saved = errno;
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+        "%s: %s", path, saved == ELOOP ? "a symbolic link" :
+        g_strerror (saved));
+    return FALSE;
+  }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
+      || st.st_uid != geteuid () || (st.st_mode & 077)
+      || st.st_size > MAX_FILE_SIZE) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_PERM, "%s is not a "
+        "regular file of uid %u, mode 0600, at most %d bytes (uid %u, mode "
+        "%04o, %" G_GINT64_FORMAT " bytes)", path, (guint) geteuid (),
+        MAX_FILE_SIZE, (guint) st.st_uid, (guint) (st.st_mode & 07777),
+        (gint64) st.st_size);
+    close (fd);
+    return FALSE;
+  }
+  data = g_malloc (MAX (st.st_size, 1));
+  while (done < (gsize) st.st_size) {
+    gssize n = read (fd, data + done, st.st_size - done);
+
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    done += n;
+  }
+  close (fd);
+  if (done != (gsize) st.st_size) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO, "%s: read %"
+        G_GSIZE_FORMAT " of %" G_GINT64_FORMAT " bytes", path, done,
+        (gint64) st.st_size);
+    g_free (data);
+    return FALSE;
+  }
+  *contents = data;
+  *size = done;
+  return TRUE;
 }
 
 /* Each part is followed by its NUL, so that moving bytes from one part to
@@ -179,18 +299,18 @@ static cl_program
 load_cached (cl_context context, const ClhDeviceInfo *device,
     const gchar *options, const gchar *path, ClhProgramOrigin *origin)
 {
-  gchar *file = NULL;
+  guint8 *file = NULL;
   gsize size = 0;
   GError *why = NULL;
   cl_program program = NULL;
 
   *origin = CLH_PROGRAM_BUILT;
-  if (!g_file_get_contents (path, &file, &size, &why)) {
+  if (!read_file (path, &file, &size, &why)) {
     if (g_error_matches (why, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
       g_error_free (why);
       return NULL;
     }
-  } else if (check_file ((const guint8 *) file, size, &why)) {
+  } else if (check_file (file, size, &why)) {
     program = program_from_binary (context, device,
         (const guint8 *) file + HEADER_SIZE, size - HEADER_SIZE, options,
         &why);
@@ -304,9 +424,11 @@ file_contents (cl_program program, gsize *file_size, GError **error)
   return file;
 }
 
-/* Saves @program's binary at @path. The file is replaced by a rename, so
- * that another process never reads half of it; the digest catches what
- * goes wrong anyway (a full disk, a crash without fsync). */
+/* Saves @program's binary at @path, mode 0600. The file is written under a
+ * new name (O_EXCL) and renamed over @path, which replaces a symbolic link
+ * there rather than following it, and means another process never reads
+ * half of it; the digest catches what goes wrong anyway (a full disk, a
+ * crash without fsync). */
 static gboolean
 save_binary (cl_program program, const gchar *cache_dir, const gchar *path,
     GError **error)
@@ -315,12 +437,6 @@ save_binary (cl_program program, const gchar *cache_dir, const gchar *path,
   guint8 *file;
   gboolean ok;
 
-  if (g_mkdir_with_parents (cache_dir, 0700) != 0) {
-    int saved = errno;
-    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-        "cannot create %s: %s", cache_dir, g_strerror (saved));
-    return FALSE;
-  }
   file = file_contents (program, &size, error);
   if (!file)
     return FALSE;
@@ -328,6 +444,28 @@ save_binary (cl_program program, const gchar *cache_dir, const gchar *path,
       G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
   g_free (file);
   return ok;
+}
+
+/* Creates the cache directory (mode 0700) if needed and checks it can be
+ * trusted; if not, the cache is off for this build, with a message that
+ * says why and what to do. */
+static gboolean
+open_cache_dir (const gchar *dir)
+{
+  GError *why = NULL;
+
+  if (g_mkdir_with_parents (dir, 0700) != 0) {
+    g_info ("Not caching compiled kernels: cannot create %s: %s", dir,
+        g_strerror (errno));
+    return FALSE;
+  }
+  if (check_dir (dir, &why))
+    return TRUE;
+  g_message ("Not using the kernel cache: %s. Make it so (chmod 0700), or "
+      "set CLHISTOGRAM_CACHE_DIR to another directory, or to \"\" to turn "
+      "the cache off.", why->message);
+  g_error_free (why);
+  return FALSE;
 }
 
 /**
@@ -351,6 +489,15 @@ save_binary (cl_program program, const gchar *cache_dir, const gchar *path,
  * needed; a cache that cannot be read or written is logged with g_info()
  * and is not an error.
  *
+ * The cache is input from outside: only a directory owned by this user
+ * with no access for others, under directories only their owner (this
+ * user or root) can change, is used (else the cache is off, with a
+ * g_message() saying why); only regular files of this user, mode 0600, not
+ * symbolic links, of at most 64 MiB, are read. So only a process running
+ * as this user (or root) can have put a binary there, and a binary is
+ * used only if its SHA-256 digest matches: accidental damage never reaches
+ * the driver.
+ *
  * Returns: (transfer full) (nullable): the built program, or %NULL on error
  */
 cl_program
@@ -365,6 +512,8 @@ clh_program_cache_build (cl_context context, const ClhDeviceInfo *device,
 
   if (!cache_dir)
     cache_dir = default_dir = clh_program_cache_default_dir ();
+  if (*cache_dir && !open_cache_dir (cache_dir))
+    cache_dir = "";
   if (*cache_dir) {
     path = clh_program_cache_file (cache_dir, device, source, options);
     program = load_cached (context, device, options, path, &from);

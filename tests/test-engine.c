@@ -7,6 +7,9 @@
  * model, frames in engine host memory, and the compiled program's cache. */
 #include <string.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "clh-engine.h"
 #include "clh-reference.h"
@@ -758,7 +761,8 @@ test_program_cache (void)
 
     g_assert_true (g_file_get_contents (path, &file, &size, &err));
     corrupt[c] ((guint8 *) file, &size);
-    g_assert_true (g_file_set_contents (path, file, size, &err));
+    g_assert_true (g_file_set_contents_full (path, file, size,
+            G_FILE_SET_CONTENTS_CONSISTENT, 0600, &err));
     g_free (file);
     what = g_strdup_printf ("rebuilt after a %s", corruption[c]);
     g_assert_cmpint (count_on_new_context (dir, what), ==,
@@ -1033,6 +1037,173 @@ copy_rect (const gchar *format, const ClhFrame *src, guint x, guint y,
   return t;
 }
 
+/* The cache as someone else may have left it: each case sets up a cache
+ * directory holding a good binary (@path is its file), then breaks it; the
+ * next context must not block, read without bound, follow a link or trust
+ * what others can write, and must count bit-exactly. */
+typedef struct {
+  const gchar *name;
+  /* Breaks the cache; returns the directory to use then. */
+  gchar *(*setup) (const gchar *dir, const gchar *path);
+  ClhProgramOrigin origin;
+} HostileCache;
+
+static gchar *
+hostile_fifo (const gchar *dir, const gchar *path)
+{
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+  return g_strdup (dir);
+}
+
+static gchar *
+hostile_dev_zero (const gchar *dir, const gchar *path)
+{
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (symlink ("/dev/zero", path), ==, 0);
+  return g_strdup (dir);
+}
+
+/* 3 GB of holes: only reading it would take time and memory. */
+static gchar *
+hostile_huge (const gchar *dir, const gchar *path)
+{
+  int fd = open (path, O_WRONLY | O_TRUNC);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, (off_t) 3 << 30), ==, 0);
+  close (fd);
+  return g_strdup (dir);
+}
+
+static gchar *
+hostile_file_mode (const gchar *dir, const gchar *path)
+{
+  g_assert_cmpint (chmod (path, 0644), ==, 0);
+  return g_strdup (dir);
+}
+
+static gchar *
+hostile_file_owner (const gchar *dir, const gchar *path)
+{
+  g_assert_cmpint (chown (path, 65534, (gid_t) -1), ==, 0);
+  return g_strdup (dir);
+}
+
+static gchar *
+hostile_dir_mode (const gchar *dir, const gchar *path)
+{
+  g_assert_cmpint (chmod (dir, 0777), ==, 0);
+  return g_strdup (dir);
+}
+
+static gchar *
+hostile_dir_link (const gchar *dir, const gchar *path)
+{
+  gchar *link = g_strconcat (dir, "-link", NULL);
+
+  g_assert_cmpint (symlink (dir, link), ==, 0);
+  return link;
+}
+
+/* The cache's parent writable by anyone (and not sticky): someone could
+ * rename the cache away and put their own in its place. */
+static gchar *
+hostile_parent_mode (const gchar *dir, const gchar *path)
+{
+  gchar *parent = g_path_get_dirname (dir);
+
+  g_assert_cmpint (chmod (parent, 0777), ==, 0);
+  g_free (parent);
+  return g_strdup (dir);
+}
+
+static const HostileCache hostile_caches[] = {
+  {"fifo", hostile_fifo, CLH_PROGRAM_REBUILT},
+  {"dev-zero-link", hostile_dev_zero, CLH_PROGRAM_REBUILT},
+  {"huge", hostile_huge, CLH_PROGRAM_REBUILT},
+  {"file-mode", hostile_file_mode, CLH_PROGRAM_REBUILT},
+  {"file-owner", hostile_file_owner, CLH_PROGRAM_REBUILT},
+  {"dir-mode", hostile_dir_mode, CLH_PROGRAM_BUILT},
+  {"dir-link", hostile_dir_link, CLH_PROGRAM_BUILT},
+  {"parent-mode", hostile_parent_mode, CLH_PROGRAM_BUILT},
+};
+
+/* Bytes this process has read so far (/proc/self/io's rchar). */
+static guint64
+bytes_read (void)
+{
+  gchar *io = NULL, *at;
+  guint64 n = 0;
+
+  if (g_file_get_contents ("/proc/self/io", &io, NULL, NULL)
+      && (at = strstr (io, "rchar: ")))
+    n = g_ascii_strtoull (at + 7, NULL, 10);
+  g_free (io);
+  return n;
+}
+
+static void
+run_hostile_cache (const HostileCache *hc)
+{
+  gchar *top = g_dir_make_tmp ("clhistogram-hostile-XXXXXX", NULL);
+  gchar *dir = g_build_filename (top, "cache", NULL), *use, *path;
+  struct stat st;
+  ClhContext *ctx;
+  GError *err = NULL;
+  guint64 before;
+
+  /* A good cache made by a first context: directory 0700, file 0600. */
+  ctx = clh_context_new_full (g_getenv ("CLH_TEST_DEVICE"), dir, &err);
+  g_assert_no_error (err);
+  path = clh_program_cache_file (dir, clh_context_get_device (ctx),
+      clh_histogram_cl_source, "-cl-std=CL1.2");
+  clh_context_unref (ctx);
+  g_assert_cmpint (stat (dir, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0700);
+  g_assert_cmpint (stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0600);
+
+  use = hc->setup (dir, path);
+  before = bytes_read ();
+  g_assert_cmpint (count_on_new_context (use, hc->name), ==, hc->origin);
+  g_assert_cmpuint (bytes_read () - before, <, 256 << 20);
+  if (hc->origin == CLH_PROGRAM_REBUILT) {
+    /* Replaced by a file of our own, not written through a link. */
+    g_assert_cmpint (lstat (path, &st), ==, 0);
+    g_assert_true (S_ISREG (st.st_mode));
+    g_assert_cmpint (st.st_mode & 07777, ==, 0600);
+    g_assert_cmpint (st.st_uid, ==, geteuid ());
+    g_assert_cmpint (st.st_size, <, 64 << 20);
+  }
+  g_free (use);
+  g_free (path);
+  g_free (dir);
+  g_free (top);
+}
+
+/* Each case in a child process with a time limit: reading a FIFO blocks
+ * and /dev/zero never ends, which must fail the test, not hang it. The
+ * temporary directories are left for the system's /tmp cleaning: a case
+ * that fails may leave them in any state. */
+static void
+test_program_cache_hostile (gconstpointer data)
+{
+  const HostileCache *hc = data;
+
+  if (g_test_subprocess ()) {
+    run_hostile_cache (hc);
+    return;
+  }
+  if (hc->setup == hostile_file_owner && geteuid () != 0) {
+    g_test_skip ("giving a file to another user needs root");
+    return;
+  }
+  g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC,
+      G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 /* The subsampling grid of @frame's most subsampled component. */
 static void
 sample_grid (const ClhFrame *frame, guint *gx, guint *gy)
@@ -1165,6 +1336,7 @@ main (int argc, char **argv)
 {
   const gchar *const *formats = clh_reference_formats ();
   GError *err = NULL;
+  guint i;
   int ret;
 
   g_test_init (&argc, &argv, NULL);
@@ -1199,6 +1371,13 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/device-selection", test_device_selection);
   g_test_add_func ("/engine/profiling", test_profiling);
   g_test_add_func ("/engine/program-cache", test_program_cache);
+  for (i = 0; i < G_N_ELEMENTS (hostile_caches); i++) {
+    gchar *path = g_strdup_printf ("/engine/program-cache-hostile/%s",
+        hostile_caches[i].name);
+    g_test_add_data_func (path, &hostile_caches[i],
+        test_program_cache_hostile);
+    g_free (path);
+  }
   g_test_add_func ("/engine/in-flight", test_in_flight);
   g_test_add_func ("/engine/discard", test_discard);
   g_test_add_func ("/engine/shared-context-threads",
