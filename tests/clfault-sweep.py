@@ -57,6 +57,9 @@ def run(program, shim, scenario, fail=None, timeout=120):
                               text=True, errors="replace")
         result["status"] = proc.returncode
         result["output"] = proc.stdout
+    except OSError as e:
+        result["status"] = f"could not run: {e}"
+        result["output"] = ""
     except subprocess.TimeoutExpired as e:
         result["status"] = "hang"
         result["output"] = (e.stdout or b"").decode(errors="replace") \
