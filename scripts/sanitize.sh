@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The whole suite (but the Python tests: Python is not built with the
+# sanitizers) under AddressSanitizer, LeakSanitizer and UndefinedBehavior-
+# Sanitizer, in build-asan/; then the concurrency tests under
+# ThreadSanitizer, in build-tsan/. Any report fails its test. Run after
+# scripts/setup.sh (the packages). The last line says "N passed, N failed,
+# N skipped" over both.
+#   scripts/sanitize.sh [asan|tsan]...     (default: both)
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+supp="$root/tests/sanitizers"
+jobs=${*:-asan tsan}
+status=0
+logs=""
+
+configure() {
+  dir=$1; shift
+  if [ -d "$dir" ]; then
+    meson setup --reconfigure "$dir" "$@" > /dev/null
+  else
+    meson setup "$dir" "$@" > /dev/null
+  fi
+}
+
+# PoCL's LLVM replaces the thread's alternate signal stack, which ASan
+# would otherwise use; a fault-injection shim preloaded comes before the
+# ASan runtime in the link order, on purpose.
+export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:use_sigaltstack=0:verify_asan_link_order=0:detect_stack_use_after_return=0"
+export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$supp/ubsan.supp"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
+# The registry scanner is a separate, unsanitized program: scan in-process.
+export GST_REGISTRY_FORK=no
+
+for job in $jobs; do
+  case $job in
+    asan)
+      configure "$root/build-asan" -Db_sanitize=address,undefined \
+        -Db_lundef=false -Dintrospection=disabled \
+        -Dc_args=-fno-sanitize-recover=undefined
+      ninja -C "$root/build-asan" > /dev/null
+      meson test -C "$root/build-asan" --print-errorlogs --no-suite python \
+        --timeout-multiplier 4 || status=1
+      logs="$logs $root/build-asan/meson-logs/testlog.json"
+      ;;
+    tsan)
+      configure "$root/build-tsan" -Db_sanitize=thread -Db_lundef=false \
+        -Dintrospection=disabled
+      ninja -C "$root/build-tsan" > /dev/null
+      meson test -C "$root/build-tsan" --print-errorlogs --suite threads \
+        --timeout-multiplier 4 || status=1
+      logs="$logs $root/build-tsan/meson-logs/testlog.json"
+      ;;
+    *) echo "sanitize.sh: no job '$job' (asan, tsan)" >&2; exit 2 ;;
+  esac
+done
+# shellcheck disable=SC2086
+python3 "$root/scripts/tally.py" $logs
+exit $status
