@@ -360,6 +360,18 @@ fuzz_one (const guint8 *data, gsize size)
   g_free (caps);
 }
 
+/* Any WARNING or CRITICAL, from any library, is a failure: abort, so that
+ * the input is kept. */
+static void
+abort_on_warning (const gchar *domain, GLogLevelFlags level,
+    const gchar *message, gpointer user_data)
+{
+  g_log_default_handler (domain, level, message, user_data);
+  if (level & (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING
+          | G_LOG_LEVEL_ERROR))
+    abort ();
+}
+
 #ifdef CLH_LIBFUZZER
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
@@ -370,7 +382,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
 
   if (!initialised) {
     gst_init (NULL, NULL);
-    g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+    g_log_set_default_handler (abort_on_warning, NULL);
     initialised = TRUE;
   }
   fuzz_one (data, size);
@@ -409,7 +421,7 @@ main (int argc, char **argv)
   if (!g_option_context_parse (ctx, &argc, &argv, &err))
     g_error ("%s", err->message);
   g_option_context_free (ctx);
-  g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+  g_log_set_default_handler (abort_on_warning, NULL);
 
   for (i = 1; i < argc; i++) {
     gchar *data;
