@@ -267,6 +267,19 @@ typedef struct {
   gboolean exact;
 } Sent;
 
+/* A frame counted with a crop meta counts the crop's rectangle. */
+static void
+check_crop (GstBuffer *out, GstBuffer *in)
+{
+  GstHistogramMeta *meta = gst_buffer_get_histogram_meta (out);
+  GstVideoCropMeta *crop = gst_buffer_get_video_crop_meta (in);
+
+  if (!meta || !crop)
+    return;
+  g_assert_cmpuint (meta->width, ==, crop->width);
+  g_assert_cmpuint (meta->height, ==, crop->height);
+}
+
 /* Pulls what came out, each against the oldest frame sent. */
 static void
 pull_and_check (GstHarness *h, GQueue *sent, const GstVideoInfo *info)
@@ -278,6 +291,7 @@ pull_and_check (GstHarness *h, GQueue *sent, const GstVideoInfo *info)
 
     g_assert_nonnull (s);
     check_output (out, s->buffer, info, s->exact);
+    check_crop (out, s->buffer);
     gst_buffer_unref (out);
     gst_buffer_unref (s->buffer);
     g_free (s);
