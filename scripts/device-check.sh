@@ -5,17 +5,21 @@
 # ../shared/device/bundle packs into .device/ and the build folder carried:
 #   source .device/env.sh; scripts/device-check.sh VIDEO
 # VIDEO must be decodable with plugins-base/good (e.g. VP8 WebM).
+# SWEEP_MAX_N caps the fault sweep's N per function (default 4).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 video=${1:?usage: device-check.sh VIDEO}
 build="$root/build"
 export GST_PLUGIN_PATH="$build/gst/clhistogram"
 export LD_LIBRARY_PATH="$build/gst-libs/gst/clhistogram:${LD_LIBRARY_PATH:-}"
+export CLHISTOGRAM_CACHE_DIR=/tmp/clh-program-cache
 failed=0
 run() {
   local name=$1; shift
   echo "=== $name"
-  if "$@"; then echo "=== $name: PASS"; else echo "=== $name: FAIL"; failed=$((failed + 1)); fi
+  local start=$SECONDS
+  if "$@"; then echo "=== $name: PASS ($((SECONDS - start)) s)"; else
+    echo "=== $name: FAIL ($((SECONDS - start)) s)"; failed=$((failed + 1)); fi
 }
 errors() {
   GST_CHECKS=$1 env "${@:2}" "$build/tests/test-clhistogram-errors"
@@ -25,10 +29,19 @@ clinfo -l
 gst-inspect-1.0 clhistogram | grep -A1 -E '^  [a-z-]+ +:'
 run engine "$build/tests/test-engine"
 run element env GST_TRACERS=leaks "$build/tests/test-clhistogram"
+run element-upstream env GST_TRACERS=leaks "$build/tests/test-clhistogram-upstream"
+run element-threads env GST_TRACERS=leaks "$build/tests/test-clhistogram-threads"
+run soak-frames "$build/tests/clhistogram-soak" frames 200000
+run soak-cycles "$build/tests/clhistogram-soak" cycles 300
+run soak-changes "$build/tests/clhistogram-soak" changes 1000
+run fuzz bash -c "cd /tmp && '$build/tests/clhistogram-fuzz' --seconds 60 $root/tests/fuzz-cases/*.bin"
+run fault-sweep env GST_TRACERS=leaks python3 "$root/tests/clfault-sweep.py" \
+  "$build/tests/clfault-scenarios" "$build/tests/libclfault.so" \
+  --max-n "${SWEEP_MAX_N:-4}" --jobs 8
 mkdir -p /tmp/no-opencl-vendors
 run error-no-opencl errors test_no_opencl OCL_ICD_VENDORS=/tmp/no-opencl-vendors
 run error-build-failure errors test_build_failure CLFAULT_BREAK_BUILD=1 \
-  LD_PRELOAD="$build/tests/libclfault.so"
+  CLHISTOGRAM_CACHE_DIR= LD_PRELOAD="$build/tests/libclfault.so"
 run error-opencl-failure-while-streaming errors test_opencl_failure_while_streaming \
   CLFAULT_NDRANGE_OK=1 LD_PRELOAD="$build/tests/libclfault.so"
 for format in GRAY8 RGBA; do
