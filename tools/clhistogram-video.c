@@ -219,12 +219,14 @@ main (int argc, char **argv)
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &err) || argc != 2) {
+  ok = g_option_context_parse (ctx, &argc, &argv, &err) && argc == 2;
+  g_option_context_free (ctx);
+  if (!ok) {
     g_printerr ("%s\n", err ? err->message : "usage: clhistogram-video "
         "[OPTION...] VIDEO (see --help)");
+    g_clear_error (&err);
     return 2;
   }
-  g_option_context_free (ctx);
   if (!opt.format)
     opt.format = g_strdup ("GRAY8");
   if (!opt.mode)
