@@ -2,6 +2,7 @@
 #include "clh-check-util.h"
 
 #include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
 
 /**
  * clh_check_expect_error:
@@ -80,4 +81,37 @@ clh_check_require_tracers (void)
           "(ninja -C build)", names[i], g_getenv ("GST_REGISTRY"));
   g_strfreev (names);
   g_list_free_full (active, gst_object_unref);
+}
+
+/**
+ * clh_check_harness_bus:
+ * @element: a harness's element
+ *
+ * Returns: (transfer full): a new bus set on @element, to read its errors
+ *   and messages; give it to clh_check_harness_teardown()
+ */
+GstBus *
+clh_check_harness_bus (GstElement *element)
+{
+  GstBus *bus = gst_bus_new ();
+
+  gst_element_set_bus (element, bus);
+  return bus;
+}
+
+/**
+ * clh_check_harness_teardown:
+ * @harness: (type GstHarness): a harness
+ * @bus: (transfer full): its element's bus from clh_check_harness_bus()
+ *
+ * Tears @harness down after taking its bus off the element.
+ */
+void
+clh_check_harness_teardown (gpointer harness, GstBus *bus)
+{
+  GstHarness *h = harness;
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
 }

@@ -9,6 +9,8 @@ G_BEGIN_DECLS
 void clh_check_expect_error (GstBus *bus, GQuark domain, gint code,
     const gchar *in_message, const gchar *in_debug);
 void clh_check_require_tracers (void);
+GstBus *clh_check_harness_bus (GstElement *element);
+void clh_check_harness_teardown (gpointer harness, GstBus *bus);
 
 /* GST_CHECK_MAIN, failing at once unless every tracer in GST_TRACERS runs:
  * a leak check that silently did not run must not pass. */

@@ -15,22 +15,6 @@
 #include "clh-reference-frame.h"
 #include "clh-test-util.h"
 
-static GstBus *
-harness_bus (GstHarness *h)
-{
-  GstBus *bus = gst_bus_new ();
-  gst_element_set_bus (h->element, bus);
-  return bus;
-}
-
-static void
-harness_teardown_with_bus (GstHarness *h, GstBus *bus)
-{
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
-  gst_harness_teardown (h);
-}
-
 static void
 set_caps (GstHarness *h, GstVideoFormat format, guint width, guint height)
 {
@@ -293,7 +277,7 @@ with_crop (GstBuffer *buffer, guint x, guint y, guint width, guint height)
 GST_START_TEST (test_crop_meta_refused)
 {
   GstHarness *h = gst_harness_new ("clhistogram");
-  GstBus *bus = harness_bus (h);
+  GstBus *bus = clh_check_harness_bus (h->element);
   const guint crop[4] = { 1, 3, 5, 2 };
   GstVideoInfo full, cropped;
   GstBuffer *in, *copy, *out;
@@ -319,7 +303,7 @@ GST_START_TEST (test_crop_meta_refused)
   assert_meta_is_reference_of (out, &cropped, copy, "luma", "luma at (1, 3)");
   gst_buffer_unref (out);
   gst_buffer_unref (copy);
-  harness_teardown_with_bus (h, bus);
+  clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
 
@@ -329,7 +313,7 @@ GST_END_TEST;
 GST_START_TEST (test_video_meta_hostile)
 {
   GstHarness *h = gst_harness_new ("clhistogram");
-  GstBus *bus = harness_bus (h);
+  GstBus *bus = clh_check_harness_bus (h->element);
   GstVideoInfo info, i420;
   GstBuffer *buffer;
   gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
@@ -397,7 +381,7 @@ GST_START_TEST (test_video_meta_hostile)
   gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
       GST_VIDEO_FORMAT_I420, 32, 16, 1, i420.offset, i420.stride);
   push_expect_stream_error (h, bus, buffer, "GstVideoMeta");
-  harness_teardown_with_bus (h, bus);
+  clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
 

@@ -293,22 +293,6 @@ GST_START_TEST (test_padded_strides)
 }
 GST_END_TEST;
 
-static GstBus *
-harness_bus (GstHarness *h)
-{
-  GstBus *bus = gst_bus_new ();
-  gst_element_set_bus (h->element, bus);
-  return bus;
-}
-
-static void
-harness_teardown_with_bus (GstHarness *h, GstBus *bus)
-{
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
-  gst_harness_teardown (h);
-}
-
 static GstMessage *
 pop_histogram_message (GstBus *bus)
 {
@@ -335,7 +319,7 @@ field_u64 (const GstStructure *s, const gchar *name)
 GST_START_TEST (test_message_fields)
 {
   GstHarness *h = harness_new ("BGRx", 601, 479);
-  GstBus *bus = harness_bus (h);
+  GstBus *bus = clh_check_harness_bus (h->element);
   GstVideoInfo info;
   GstSegment segment;
   GstBuffer *in, *out;
@@ -415,7 +399,7 @@ GST_START_TEST (test_message_fields)
   gst_message_unref (msg);
 
   gst_buffer_unref (out);
-  harness_teardown_with_bus (h, bus);
+  clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
 
@@ -423,7 +407,7 @@ GST_END_TEST;
 GST_START_TEST (test_one_message_per_frame)
 {
   GstHarness *h = harness_new ("GRAY8", 32, 16);
-  GstBus *bus = harness_bus (h);
+  GstBus *bus = clh_check_harness_bus (h->element);
   GstVideoInfo info;
   GstMessage *msg;
   guint i;
@@ -440,7 +424,7 @@ GST_START_TEST (test_one_message_per_frame)
     gst_message_unref (msg);
   }
   fail_unless (pop_histogram_message (bus) == NULL);
-  harness_teardown_with_bus (h, bus);
+  clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
 
@@ -556,7 +540,7 @@ GST_END_TEST;
 GST_START_TEST (test_attach_meta_false)
 {
   GstHarness *h = harness_new ("GRAY8", 16, 16);
-  GstBus *bus = harness_bus (h);
+  GstBus *bus = clh_check_harness_bus (h->element);
   GstVideoInfo info;
   GstBuffer *out;
   GstMessage *msg;
@@ -576,14 +560,14 @@ GST_START_TEST (test_attach_meta_false)
   fail_unless (gst_buffer_get_histogram_meta (out) != NULL);
   gst_buffer_unref (out);
 
-  harness_teardown_with_bus (h, bus);
+  clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
 
 GST_START_TEST (test_post_messages_false)
 {
   GstHarness *h = harness_new ("GRAY8", 16, 16);
-  GstBus *bus = harness_bus (h);
+  GstBus *bus = clh_check_harness_bus (h->element);
   GstVideoInfo info;
   GstBuffer *out;
 
@@ -594,7 +578,7 @@ GST_START_TEST (test_post_messages_false)
   fail_unless (pop_histogram_message (bus) == NULL);
   gst_buffer_unref (out);
 
-  harness_teardown_with_bus (h, bus);
+  clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
 
@@ -666,7 +650,7 @@ check_truncated (GstHarness *h, GstBus *bus, GstBuffer *buffer)
 GST_START_TEST (test_error_truncated_buffer)
 {
   GstHarness *h = harness_new ("RGBx", 601, 479);
-  GstBus *bus = harness_bus (h);
+  GstBus *bus = clh_check_harness_bus (h->element);
   GstVideoInfo info;
   GstBuffer *buffer;
   gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
@@ -698,7 +682,7 @@ GST_START_TEST (test_error_truncated_buffer)
       "after errors");
   gst_buffer_unref (buffer);
 
-  harness_teardown_with_bus (h, bus);
+  clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
 
@@ -804,7 +788,7 @@ GST_START_TEST (test_unsupported_change_while_playing)
               CLH_TEST_RANDOM, 2, 0)), GST_FLOW_NOT_NEGOTIATED);
   clh_check_expect_error (bus, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
       "mode=hue", NULL);
-  harness_teardown_with_bus (h, bus);
+  clh_check_harness_teardown (h, bus);
 
   /* bins for one mode, then the mode: no order matters. */
   h = harness_new ("RGB", 16, 16);
@@ -860,7 +844,7 @@ array_field (const GstStructure *s, const gchar *name, guint n)
 GST_START_TEST (test_ranges_and_message_fields)
 {
   GstHarness *h = harness_new ("I420_10LE", 601, 479);
-  GstBus *bus = harness_bus (h);
+  GstBus *bus = clh_check_harness_bus (h->element);
   GstVideoInfo info;
   GstBuffer *out;
   GstMessage *msg;
@@ -919,7 +903,7 @@ GST_START_TEST (test_ranges_and_message_fields)
   gst_message_unref (msg);
   gst_buffer_unref (out);
 
-  harness_teardown_with_bus (h, bus);
+  clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
 
@@ -1291,7 +1275,7 @@ GST_START_TEST (test_two_devices)
   }
   h = gst_harness_new_parse ("clhistogram name=a device=0:0 mode=channels "
       "! clhistogram name=b device=0:1 mode=channels attach-meta=false");
-  bus = harness_bus (h);
+  bus = clh_check_harness_bus (h->element);
   a = gst_bin_get_by_name (GST_BIN (h->element), "a");
   b = gst_bin_get_by_name (GST_BIN (h->element), "b");
   ctx_a = element_cl_context (a, &name_a);
@@ -1319,7 +1303,7 @@ GST_START_TEST (test_two_devices)
   g_free (name_b);
   gst_object_unref (a);
   gst_object_unref (b);
-  harness_teardown_with_bus (h, bus);
+  clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
 
@@ -1644,7 +1628,7 @@ GST_START_TEST (test_in_flight_eos)
 {
   GString *flow = g_string_new (NULL);
   GstHarness *h = harness_in_flight ("GRAY8", 64, 48, 4, flow);
-  GstBus *bus = harness_bus (h);
+  GstBus *bus = clh_check_harness_bus (h->element);
   GstVideoInfo info;
   GstMessage *msg;
   guint i;
@@ -1671,7 +1655,7 @@ GST_START_TEST (test_in_flight_eos)
             "timestamp"), i * GST_SECOND / 30);
     gst_message_unref (msg);
   }
-  harness_teardown_with_bus (h, bus);
+  clh_check_harness_teardown (h, bus);
   g_string_free (flow, TRUE);
 }
 GST_END_TEST;
@@ -1731,7 +1715,7 @@ GST_START_TEST (test_in_flight_error)
 {
   GString *flow = g_string_new (NULL);
   GstHarness *h = harness_in_flight ("GRAY8", 64, 48, 4, flow);
-  GstBus *bus = harness_bus (h);
+  GstBus *bus = clh_check_harness_bus (h->element);
   GstVideoInfo info;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64, 48);
@@ -1743,7 +1727,7 @@ GST_START_TEST (test_in_flight_error)
   push_frames (h, &info, 10, 4);
   pull_frame_checked (h, &info, 10);
   fail_unless_equals_string (flow->str, "caps B10 ");
-  harness_teardown_with_bus (h, bus);
+  clh_check_harness_teardown (h, bus);
   g_string_free (flow, TRUE);
 }
 GST_END_TEST;
