@@ -28,7 +28,7 @@ configure() {
 # ASan runtime in the link order, on purpose.
 # Full stacks on every allocation: GLib and GStreamer are built without
 # frame pointers, and suppressions match on the callers.
-export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:use_sigaltstack=0:verify_asan_link_order=0:detect_stack_use_after_return=0:fast_unwind_on_malloc=0:malloc_context_size=30"
+export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:use_sigaltstack=0:verify_asan_link_order=0:detect_stack_use_after_return=0:fast_unwind_on_malloc=0:malloc_context_size=15"
 export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$supp/ubsan.supp"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
