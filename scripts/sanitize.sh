@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The whole suite (but the Python tests: Python is not built with the
-# sanitizers; and vtest-every-format, for time) under AddressSanitizer,
+# sanitizers; and suite 'long', for time) under AddressSanitizer,
 # LeakSanitizer and UndefinedBehaviorSanitizer, in build-asan/; then the concurrency tests under
 # ThreadSanitizer, in build-tsan/. Any report fails its test. Run after
 # scripts/setup.sh (the packages). The last line says "N passed, N failed,

@@ -968,15 +968,18 @@ GST_START_TEST (test_plane_across_memories)
   gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
   gint strides[GST_VIDEO_MAX_PLANES] = { 64 };
   GstHistogramMeta *a, *b;
+  guint i;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64, 64);
   whole = frame_new (&info, CLH_TEST_RANDOM, 4, 0);
   gst_buffer_map (whole, &map, GST_MAP_READ);
   split = gst_buffer_new ();
-  gst_buffer_append_memory (split, gst_memory_new_wrapped (0,
-          g_memdup2 (map.data, 2048), 2048, 0, 2048, NULL, NULL));
-  gst_buffer_append_memory (split, gst_memory_new_wrapped (0,
-          g_memdup2 (map.data + 2048, 2048), 2048, 0, 2048, NULL, NULL));
+  for (i = 0; i < 2; i++) {
+    guint8 *half = g_memdup2 (map.data + i * 2048, 2048);
+
+    gst_buffer_append_memory (split, gst_memory_new_wrapped (0, half, 2048,
+            0, 2048, half, g_free));
+  }
   gst_buffer_unmap (whole, &map);
   gst_buffer_add_video_meta_full (split, GST_VIDEO_FRAME_FLAG_NONE,
       GST_VIDEO_FORMAT_GRAY8, 64, 64, 1, offsets, strides);
