@@ -641,10 +641,9 @@ crop_frame (GstClHistogram *self, GstClHistogramFrame *frame,
  * @planes into it; FALSE after posting an element error. */
 static gboolean
 map_frame (GstClHistogram *self, GstClHistogramFrame *frame,
-    ClhFrame *planes)
+    const GstVideoMeta *vmeta, ClhFrame *planes)
 {
   const GstVideoInfo *info = &self->info;
-  GstVideoMeta *vmeta = gst_buffer_get_video_meta (frame->buffer);
 
   if (!gst_video_frame_map (&frame->vframe, info, frame->buffer,
           GST_MAP_READ)) {
@@ -699,8 +698,8 @@ submit_frame (GstClHistogram *self, GstClHistogramFrame *frame)
 
   if (!memory_frame (self, vmeta, &planes)
       || !check_frame_size (self, frame->buffer, vmeta, &planes)
-      || !map_frame (self, frame, &planes) || !crop_frame (self, frame,
-          &planes))
+      || !map_frame (self, frame, vmeta, &planes)
+      || !crop_frame (self, frame, &planes))
     return FALSE;
 
   block = frame_block (self, frame->buffer);
