@@ -35,7 +35,7 @@
 #include <time.h>
 
 #include "clh-bench-stats.h"
-#include "clh-engine.h"
+#include "clh-engine-tuning.h"
 #include "clh-reference.h"
 #include "clh-reference-layout.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "clh-context.h"
+#include "clh-context-private.h"
+#include "clh-program-cache.h"
 
 #include <string.h>
 
@@ -19,6 +20,7 @@ struct _ClhContext {
   gsize max_block;
   /* Kernels read host blocks where they lie: a CPU device. */
   gboolean in_place;
+  gboolean little_endian;
   /* Maps host blocks for the host; OpenCL queues are thread-safe, but a
    * block's map and unmap must not interleave with another's release. */
   GMutex lock;
@@ -38,7 +40,7 @@ static gboolean
 query_context_device (ClhContext *ctx, GError **error)
 {
   cl_device_id dev = ctx->device.device;
-  cl_bool unified = CL_FALSE;
+  cl_bool unified = CL_FALSE, little = CL_TRUE;
   cl_uint align_bits = 0;
   cl_ulong max_alloc = 0;
 
@@ -50,9 +52,13 @@ query_context_device (ClhContext *ctx, GError **error)
           "clGetDeviceInfo (CL_DEVICE_MAX_MEM_ALLOC_SIZE)", error)
       || !clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
               sizeof (align_bits), &align_bits, NULL),
-          "clGetDeviceInfo (CL_DEVICE_MEM_BASE_ADDR_ALIGN)", error))
+          "clGetDeviceInfo (CL_DEVICE_MEM_BASE_ADDR_ALIGN)", error)
+      || !clh_cl_check (clGetDeviceInfo (dev, CL_DEVICE_ENDIAN_LITTLE,
+              sizeof (little), &little, NULL),
+          "clGetDeviceInfo (CL_DEVICE_ENDIAN_LITTLE)", error))
     return FALSE;
   ctx->max_block = MIN (max_alloc, G_MAXSIZE);
+  ctx->little_endian = little == CL_TRUE;
   ctx->in_place = unified == CL_TRUE && ctx->device.type == CL_DEVICE_TYPE_CPU;
   /* At least a cache line, and a power of two for GstAllocationParams. */
   ctx->alignment = 64;
@@ -196,6 +202,48 @@ const gchar *
 clh_context_get_device_name (const ClhContext *context)
 {
   return context->device.name;
+}
+
+/**
+ * clh_context_get_platform_name:
+ * @context: a context
+ *
+ * Returns: (transfer none): the device's %CL_PLATFORM_NAME
+ */
+const gchar *
+clh_context_get_platform_name (const ClhContext *context)
+{
+  return context->device.platform_name;
+}
+
+/**
+ * clh_context_reads_host_in_place:
+ * @context: a context
+ *
+ * The one answer to "does the device read host memory where it lies":
+ * yes on a CPU device with unified host memory
+ * (%CL_DEVICE_HOST_UNIFIED_MEMORY), where a copy would only cost; no on
+ * others, which copy host memory to their own, by DMA from pinned blocks.
+ *
+ * Returns: whether kernels read clh_context_alloc_host() blocks, and
+ *   frames in ordinary host memory, where they lie
+ */
+gboolean
+clh_context_reads_host_in_place (const ClhContext *context)
+{
+  return context->in_place;
+}
+
+/**
+ * clh_context_is_little_endian:
+ * @context: a context
+ *
+ * Returns: whether the device is little-endian (%CL_DEVICE_ENDIAN_LITTLE)
+ */
+gboolean
+clh_context_is_little_endian (const ClhContext *context)
+{
+  return context->little_endian;
 }
 
 /**
@@ -411,16 +459,69 @@ clh_host_block_get_mem (const ClhHostBlock *block)
 }
 
 /**
- * clh_host_block_is_in_place:
- * @block: a host block
+ * clh_host_block_lend:
+ * @block: a host block no pending frame reads
+ * @queue: the queue of the commands that will read it
+ * @event: (out) (optional): the unmap's event, or %NULL
+ * @error: %CLH_ENGINE_ERROR_OPENCL
  *
- * Returns: whether kernels read the block's buffer where the host sees it
- *   (else copy from its data, which is pinned)
+ * Hands a pinned block to the device, so that kernels read it where it
+ * lies across the bus instead of from a copy: unmaps it for the host on
+ * @queue. The host must not touch its data until
+ * clh_host_block_take_back(). A block of a context that reads host memory
+ * in place is never mapped: nothing to do.
+ *
+ * Returns: %TRUE on success
  */
 gboolean
-clh_host_block_is_in_place (const ClhHostBlock *block)
+clh_host_block_lend (ClhHostBlock *block, cl_command_queue queue,
+    cl_event *event, GError **error)
 {
-  return block->allocation != NULL;
+  if (event)
+    *event = NULL;
+  if (block->allocation)
+    return TRUE;
+  return clh_cl_check (clEnqueueUnmapMemObject (queue, block->mem,
+          block->data, 0, NULL, event), "clEnqueueUnmapMemObject", error);
+}
+
+/**
+ * clh_host_block_take_back:
+ * @block: a block lent with clh_host_block_lend()
+ * @queue: the queue it was lent on
+ * @blocking: wait until the host may read it
+ * @event: (out) (optional): the map's event, or %NULL
+ * @error: %CLH_ENGINE_ERROR_OPENCL, also when the driver maps the block at
+ *   another address (frames the caller placed in it cannot move)
+ *
+ * Maps a lent block for the host again, behind the commands on @queue
+ * that read it.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+clh_host_block_take_back (ClhHostBlock *block, cl_command_queue queue,
+    gboolean blocking, cl_event *event, GError **error)
+{
+  guint8 *data;
+  cl_int ret;
+
+  if (event)
+    *event = NULL;
+  if (block->allocation)
+    return TRUE;
+  data = clEnqueueMapBuffer (queue, block->mem, blocking, CL_MAP_READ
+      | CL_MAP_WRITE, 0, block->size, 0, NULL, event, &ret);
+  if (!clh_cl_check (ret, "clEnqueueMapBuffer", error))
+    return FALSE;
+  if (data != block->data) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_OPENCL,
+        "The OpenCL driver mapped host memory at %p, then at %p: frames in "
+        "it can no longer be read in place", block->data, data);
+    block->data = data;
+    return FALSE;
+  }
+  return TRUE;
 }
 
 /**

@@ -235,7 +235,7 @@ count_words_contiguous (const Counter8 *k, global const uint *words, uint n)
  * array passed to a function it read as zeros on PoCL 3.1.
  */
 kernel void
-histogram_packed8 (global const uchar *src, uint base, uint pitch,
+histogram_8bit (global const uchar *src, uint base, uint pitch,
     uint width, uint rows, uint pixel_stride, uint n_channels,
     uint4 offsets, uint byte_channels, uint range_min, uint range_size,
     uint bins, uint bin_shift, uint hist_base, local ushort *table,

@@ -14,7 +14,7 @@
 #include <gst/video/video.h>
 #include <gst/clhistogram/clhistogram.h>
 
-#include "clh-engine.h"
+#include "clh-engine-tuning.h"
 #include "clh-reference.h"
 #include "clh-reference-frame.h"
 #include "clh-test-frame.h"

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clh-engine.h"
+#include "clh-context-private.h"
+#include "clh-engine-tuning.h"
+#include "clh-program-cache.h"
 #include "clh-reference.h"
 #include "clh-test-frame.h"
 

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The context's OpenCL objects, for the engine. */
+#pragma once
+
+#include "clh-cl.h"
+#include "clh-context.h"
+#include "clh-device.h"
+
+G_BEGIN_DECLS
+
+const ClhDeviceInfo *clh_context_get_device (const ClhContext *context);
+cl_context clh_context_get_cl_context (const ClhContext *context);
+cl_program clh_context_get_program (const ClhContext *context);
+gboolean clh_context_is_little_endian (const ClhContext *context);
+
+cl_mem clh_host_block_get_mem (const ClhHostBlock *block);
+gboolean clh_host_block_lend (ClhHostBlock *block, cl_command_queue queue,
+    cl_event *event, GError **error);
+gboolean clh_host_block_take_back (ClhHostBlock *block,
+    cl_command_queue queue, gboolean blocking, cl_event *event,
+    GError **error);
+
+G_END_DECLS

@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Counting a band of a frame on the device: which kernel counts which
+ * channels, their arguments, and the launch configuration (the model of
+ * clh-launch.c, fitted to what the measurements found fastest). The
+ * arguments follow the kernels' signatures in kernels/histogram.cl. */
+#include "clh-engine-private.h"
+
+#include <string.h>
+
+/* Local memory the 8-bit kernel's table of bins takes (256 ushort). */
+#define BIN_TABLE_BYTES 512
+
+static const gchar *const kernel_names[CLH_N_KERNELS] = {
+  "histogram_8bit", "histogram_component", "histogram_colour",
+};
+
+/* Local memory kernel @id takes besides its copies: each channel's below
+ * and above counters, and the 8-bit kernel's table of bins. */
+gsize
+clh_engine_extra_local_bytes (ClhKernelId id, guint n_channels)
+{
+  return 2 * n_channels * sizeof (cl_uint)
+      + (id == CLH_KERNEL_8BIT ? BIN_TABLE_BYTES : 0);
+}
+
+gboolean
+clh_engine_create_kernels (ClhEngine *engine, GError **error)
+{
+  cl_program program = clh_context_get_program (engine->ctx);
+  guint k;
+  cl_int ret;
+
+  for (k = 0; k < CLH_N_KERNELS; k++) {
+    engine->kernels[k] = clCreateKernel (program, kernel_names[k], &ret);
+    if (!clh_cl_check (ret, "clCreateKernel", error)
+        || !clh_device_limits_query (engine->device->device,
+            engine->kernels[k], &engine->limits[k], error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Kernel arguments, set in order; the first failure sticks. */
+typedef struct {
+  cl_kernel kernel;
+  cl_uint index;
+  cl_int ret;
+} KernelArgs;
+
+static void
+arg (KernelArgs *args, size_t size, const void *value)
+{
+  if (args->ret == CL_SUCCESS)
+    args->ret = clSetKernelArg (args->kernel, args->index, size, value);
+  args->index++;
+}
+
+static void
+arg_uint (KernelArgs *args, guint value)
+{
+  cl_uint v = value;
+  arg (args, sizeof (v), &v);
+}
+
+static void
+arg_uint4 (KernelArgs *args, const guint values[4])
+{
+  cl_uint4 v = { { values[0], values[1], values[2], values[3] } };
+  arg (args, sizeof (v), &v);
+}
+
+/* Bins one pass of a single-channel kernel can count: one copy of them,
+ * padded, and the below and above counters fill at most a group's local
+ * memory. */
+static guint
+window_for (const ClhEngine *engine, ClhKernelId id, guint n_bins)
+{
+  const gsize counters = engine->limits[id].local_mem_per_group
+      / sizeof (cl_uint);
+  return (guint) MIN ((gsize) n_bins, counters - 16);
+}
+
+/* Work units (loads) per work-item the engine aims at when it picks L. */
+#define UNITS_PER_WORK_ITEM 2
+
+/* The model's configuration for kernel @id with copies of @window bins of
+ * @n_channels, given what the caller fixed; remembered, since a stream asks
+ * the same every frame. */
+static void
+model_launch (ClhEngine *engine, ClhKernelId id, guint n_channels,
+    guint window, ClhLaunch *launch)
+{
+  ClhModelMemo *memo = &engine->memo[id];
+
+  if (!memo->valid || memo->n_channels != n_channels
+      || memo->window != window
+      || memcmp (&memo->requested, &engine->requested,
+          sizeof (ClhLaunch)) != 0) {
+    memo->requested = memo->result = engine->requested;
+    clh_launch_model (&engine->limits[id], engine->requested.variant ==
+        CLH_VARIANT_AUTO ? CLH_DEFAULT_VARIANT : engine->requested.variant,
+        n_channels * window, clh_engine_extra_local_bytes (id, n_channels),
+        &memo->result);
+    memo->n_channels = n_channels;
+    memo->window = window;
+    memo->valid = TRUE;
+  }
+  *launch = memo->result;
+}
+
+/* The configuration of kernel @id over @units (samples, or words): the
+ * model's K for what the caller did not fix, but fewer groups than the
+ * model's L = B x compute units: every group merges its copies into the
+ * global bins with one atomic per non-zero counter, and on the H100 the
+ * model's L made that merge cost more than the counting. The K x L sweep
+ * (docs/performance.md) was fastest with about UNITS_PER_WORK_ITEM loads per
+ * work-item, at least one group per compute unit and at most half the
+ * model's L; and never more groups than give each work-item a load. */
+static void
+plan_launch (ClhEngine *engine, ClhKernelId id, guint n_channels, guint window,
+    gsize units, ClhLaunch *launch)
+{
+  model_launch (engine, id, n_channels, window, launch);
+  if (engine->requested.n_groups == 0) {
+    const gsize group = launch->work_group_size;
+    const gsize lo = MIN (engine->limits[id].compute_units, launch->n_groups);
+    const gsize hi = MAX (launch->n_groups / 2, lo);
+    const gsize wanted = (units + group * UNITS_PER_WORK_ITEM - 1)
+        / (group * UNITS_PER_WORK_ITEM);
+
+    launch->n_groups = (guint) MAX (1, MIN (CLAMP (wanted, lo, hi),
+            (units + group - 1) / group));
+  }
+}
+
+/* Sets the trailing arguments (the copies' layout and local memory, this
+ * frame's histogram, and the other buffer to clear on the first launch),
+ * then launches over @units work units. A copy holds @window bins of each
+ * of @n_channels; their below and above counters follow the copies. */
+static gboolean
+launch (ClhEngine *engine, ClhKernelId id, KernelArgs *args,
+    guint n_channels, guint window, gsize units, GError **error)
+{
+  const guint n_counters = n_channels * window;
+  const gsize outside = 2 * n_channels * sizeof (cl_uint);
+  ClhLaunch cfg;
+  guint stride;
+  size_t local, global;
+  cl_event ev;
+  cl_int ret;
+
+  plan_launch (engine, id, n_channels, window, units, &cfg);
+  stride = clh_launch_copy_stride (n_counters, cfg.padding);
+  arg_uint (args, cfg.n_copies);
+  arg_uint (args, stride);
+  arg (args, clh_launch_local_bytes (cfg.n_copies, stride) + outside, NULL);
+  arg (args, sizeof (cl_mem), &engine->slot->counters);
+  arg (args, sizeof (cl_mem), engine->zero_next ?
+      &clh_engine_next_slot (engine)->counters : &engine->slot->counters);
+  arg_uint (args, engine->zero_next);
+  if (!clh_cl_check (args->ret, "clSetKernelArg", error))
+    return FALSE;
+  engine->last_launch = cfg;
+
+  local = cfg.work_group_size;
+  global = (size_t) cfg.n_groups * local;
+  ret = clEnqueueNDRangeKernel (engine->queue, engine->kernels[id], 1, NULL,
+      &global, &local, engine->upload_done ? 1 : 0,
+      engine->upload_done ? &engine->upload_done : NULL,
+      clh_engine_want_event (engine, &ev, NULL));
+  clh_engine_note_event (engine, CLH_PHASE_KERNEL, ev, NULL);
+  if (!clh_cl_check (ret, "clEnqueueNDRangeKernel", error))
+    return FALSE;
+  /* Cleared, and what followed the upload waits in order behind this. */
+  engine->zero_next = 0;
+  g_clear_pointer (&engine->upload_done, clReleaseEvent);
+  return TRUE;
+}
+
+static guint
+range_size (const ClhHistogramSpec *spec)
+{
+  return spec->range_max - spec->range_min + 1;
+}
+
+/* The arguments both component kernels start with: the staging buffer and
+ * where component @c's rows of @band lie in it. Returns the samples. */
+static gsize
+arg_component_rows (KernelArgs *args, ClhEngine *engine, const ClhFrame *frame,
+    const ClhBand *band, guint c)
+{
+  const ClhComponent *comp = &frame->components[c];
+  const guint width = clh_component_width (frame, c);
+  const guint rows = band->n_rows[comp->plane];
+
+  arg (args, sizeof (cl_mem), &band->mem);
+  arg_uint (args, band->base[comp->plane]);
+  arg_uint (args, frame->planes[comp->plane].stride);
+  arg_uint (args, width);
+  arg_uint (args, rows);
+  arg_uint (args, comp->pixel_stride);
+  return (gsize) width * rows;
+}
+
+/* Which channel of an 8-bit run each byte of a little-endian 32-bit word
+ * of its plane's rows holds (byte j in bits 8j.., 0xff: none), or ~0 when
+ * the rows cannot be read a word at a time: the words must be aligned, the
+ * rows whole words, and a pixel a divisor of a word. */
+static guint
+byte_channels_8bit (const ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhBand *band, guint first, guint n)
+{
+  const guint c0 = spec->components[first];
+  const ClhComponent *comp = &frame->components[c0];
+  const gsize row = (gsize) clh_component_width (frame, c0)
+      * comp->pixel_stride;
+  guint map = 0xffffffffu, i, j;
+
+  if (!clh_context_is_little_endian (engine->ctx)
+      || band->base[comp->plane] % 4 != 0
+      || frame->planes[comp->plane].stride % 4 != 0 || row % 4 != 0
+      || row > clh_frame_plane_row_bytes (frame, comp->plane)
+      || (comp->pixel_stride != 1 && comp->pixel_stride != 2
+          && comp->pixel_stride != 4))
+    return ~0u;
+  for (i = 0; i < n; i++) {
+    const guint offset = frame->components[spec->components[first + i]].offset;
+
+    if (offset >= comp->pixel_stride)
+      return ~0u;
+    for (j = offset; j < 4; j += comp->pixel_stride) {
+      if (((map >> (8 * j)) & 0xff) != 0xff)
+        return ~0u;
+      map &= ~(0xffu << (8 * j));
+      map |= i << (8 * j);
+    }
+  }
+  return map;
+}
+
+/* The shift that maps an 8-bit value to its bin (bins a power of two over
+ * the full range), or 8: look the bin up in a table. */
+static guint
+bin_shift_8bit (const ClhHistogramSpec *spec)
+{
+  guint shift = 0;
+
+  if (spec->range_min != 0 || range_size (spec) != 256)
+    return 8;
+  while ((256u >> shift) > spec->bins)
+    shift++;
+  return (256u >> shift) == spec->bins ? shift : 8;
+}
+
+/* Channels [first, first + n) of the request, 8-bit components sharing a
+ * plane, pixel stride and subsampling: one pass over the plane. */
+static gboolean
+count_8bit (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhBand *band, guint first, guint n,
+    GError **error)
+{
+  const guint map = byte_channels_8bit (engine, frame, spec, band, first,
+      n);
+  const ClhComponent *comp = &frame->components[spec->components[first]];
+  guint offsets[4] = { 0 }, i;
+  KernelArgs args = { engine->kernels[CLH_KERNEL_8BIT], 0, CL_SUCCESS };
+  gsize units;
+
+  for (i = 0; i < n; i++)
+    offsets[i] = frame->components[spec->components[first + i]].offset;
+
+  units = arg_component_rows (&args, engine, frame, band,
+      spec->components[first]);
+  if (map != ~0u) {
+    /* Words; four per load where rows are contiguous. */
+    units = units * comp->pixel_stride / 4;
+    if (frame->planes[comp->plane].stride
+        == clh_component_width (frame, spec->components[first])
+        * comp->pixel_stride)
+      units = (units + 3) / 4;
+  }
+  arg_uint (&args, n);
+  arg_uint4 (&args, offsets);
+  arg_uint (&args, map);
+  arg_uint (&args, spec->range_min);
+  arg_uint (&args, range_size (spec));
+  arg_uint (&args, spec->bins);
+  arg_uint (&args, bin_shift_8bit (spec));
+  arg_uint (&args, first * (spec->bins + 2));
+  arg (&args, BIN_TABLE_BYTES, NULL);
+  return launch (engine, CLH_KERNEL_8BIT, &args, n, spec->bins, units, error);
+}
+
+/* Channel @channel of the request, one component of any storage, counted
+ * in windows of bins that fit local memory. */
+static gboolean
+count_component (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhBand *band, guint channel,
+    GError **error)
+{
+  const guint c = spec->components[channel];
+  const ClhComponent *comp = &frame->components[c];
+  const guint window = window_for (engine, CLH_KERNEL_COMPONENT, spec->bins);
+  guint lo;
+
+  for (lo = 0; lo < spec->bins; lo += window) {
+    const guint n = MIN (window, spec->bins - lo);
+    KernelArgs args = { engine->kernels[CLH_KERNEL_COMPONENT], 0, CL_SUCCESS };
+    const gsize samples = arg_component_rows (&args, engine, frame, band, c);
+
+    arg_uint (&args, comp->offset);
+    arg_uint (&args, frame->sample);
+    arg_uint (&args, comp->shift);
+    arg_uint (&args, (1u << frame->depth) - 1);
+    arg_uint (&args, spec->range_min);
+    arg_uint (&args, range_size (spec));
+    arg_uint (&args, spec->bins);
+    arg_uint (&args, lo);
+    arg_uint (&args, n);
+    arg_uint (&args, spec->bins + 2);
+    arg_uint (&args, channel * (spec->bins + 2));
+    if (!launch (engine, CLH_KERNEL_COMPONENT, &args, 1, n, samples, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Number of request channels from @first that one 8-bit pass can count:
+ * 8-bit samples in the same plane with the same stride and subsampling. */
+static guint
+run_8bit (const ClhFrame *frame, const ClhHistogramSpec *spec,
+    guint first)
+{
+  const ClhComponent *head = &frame->components[spec->components[first]];
+  guint n = 1;
+
+  if (frame->sample != CLH_SAMPLE_8 || head->shift != 0)
+    return 0;
+  while (first + n < spec->n_components) {
+    const ClhComponent *next = &frame->components[spec->components[first + n]];
+    if (next->plane != head->plane || next->pixel_stride != head->pixel_stride
+        || next->w_sub != head->w_sub || next->h_sub != head->h_sub || next->shift != 0)
+      break;
+    n++;
+  }
+  return n;
+}
+
+static gboolean
+count_components_band (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhBand *band, GError **error)
+{
+  guint c = 0;
+
+  while (c < spec->n_components) {
+    const guint n = run_8bit (frame, spec, c);
+
+    if (n > 0) {
+      if (!count_8bit (engine, frame, spec, band, c, n, error))
+        return FALSE;
+      c += n;
+    } else {
+      if (!count_component (engine, frame, spec, band, c, error))
+        return FALSE;
+      c++;
+    }
+  }
+  return TRUE;
+}
+
+static gboolean
+count_colour_band (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhBand *band, GError **error)
+{
+  const guint n_bins = clh_histogram_spec_n_bins (spec);
+  const guint window = window_for (engine, CLH_KERNEL_COLOUR, n_bins);
+  guint bases[4] = { 0 }, row0s[4] = { 0 }, pitches[4] = { 0 };
+  guint offsets[4] = { 0 }, pstrides[4] = { 0 }, subs[4] = { 0 };
+  guint i, lo;
+
+  for (i = 0; i < spec->n_components; i++) {
+    const ClhComponent *comp = &frame->components[spec->components[i]];
+
+    bases[i] = band->base[comp->plane];
+    row0s[i] = band->row0[comp->plane];
+    pitches[i] = frame->planes[comp->plane].stride;
+    offsets[i] = comp->offset;
+    pstrides[i] = comp->pixel_stride;
+    subs[i] = comp->w_sub | (comp->h_sub << 4);
+  }
+
+  for (lo = 0; lo < n_bins; lo += window) {
+    const guint n = MIN (window, n_bins - lo);
+    KernelArgs args = { engine->kernels[CLH_KERNEL_COLOUR], 0, CL_SUCCESS };
+
+    arg (&args, sizeof (cl_mem), &band->mem);
+    arg_uint (&args, band->y0);
+    arg_uint (&args, frame->width);
+    arg_uint (&args, band->rows);
+    arg_uint4 (&args, bases);
+    arg_uint4 (&args, row0s);
+    arg_uint4 (&args, pitches);
+    arg_uint4 (&args, offsets);
+    arg_uint4 (&args, pstrides);
+    arg_uint4 (&args, subs);
+    arg_uint (&args, spec->count == CLH_COUNT_MAX && spec->n_components > 3);
+    arg_uint (&args, spec->color);
+    arg_uint (&args, spec->count);
+    arg_uint (&args, spec->bins);
+    arg_uint (&args, spec->range_min);
+    arg_uint (&args, range_size (spec));
+    arg_uint (&args, spec->min_saturation);
+    arg_uint (&args, spec->min_value);
+    arg_uint (&args, lo);
+    arg_uint (&args, n);
+    arg_uint (&args, n_bins + 2);
+    if (!launch (engine, CLH_KERNEL_COLOUR, &args, 1, n,
+            (gsize) frame->width * band->rows, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+clh_engine_count_band (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhBand *band, GError **error)
+{
+  return spec->count == CLH_COUNT_COMPONENTS ?
+      count_components_band (engine, frame, spec, band, error) :
+      count_colour_band (engine, frame, spec, band, error);
+}
+

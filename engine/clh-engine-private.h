@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the engine's sources share: the engine's state, one frame's slot in
+ * the ring of frames in flight, and the functions each job offers the
+ * others. clh-engine.c: lifecycle and the ring; clh-engine-transfer.c: how
+ * a frame reaches the device; clh-engine-dispatch.c: kernel arguments and
+ * launches; clh-engine-tuning.c: what benchmarks and tests change, and
+ * profiling. */
+#pragma once
+
+#include "clh-context-private.h"
+#include "clh-engine-tuning.h"
+
+G_BEGIN_DECLS
+
+/* The variant the engine uses unless asked otherwise: the fastest measured
+ * (docs/performance.md). */
+#define CLH_DEFAULT_VARIANT CLH_VARIANT_LOCAL_ATOMICS
+
+typedef enum {
+  CLH_KERNEL_8BIT,
+  CLH_KERNEL_COMPONENT,
+  CLH_KERNEL_COLOUR,
+  CLH_N_KERNELS
+} ClhKernelId;
+
+/* The last model result of a kernel and what it was computed for. */
+typedef struct {
+  gboolean valid;
+  guint n_channels;
+  guint window;
+  ClhLaunch requested;
+  ClhLaunch result;
+} ClhModelMemo;
+
+/* Which part of a frame's device time a profiled command is. */
+typedef enum {
+  CLH_PHASE_UPLOAD,
+  CLH_PHASE_KERNEL,
+  CLH_PHASE_READBACK,
+} ClhPhase;
+
+typedef struct {
+  cl_event event;
+  ClhPhase phase;
+} ClhPhaseEvent;
+
+/* One frame in flight: its counters on the device and in pinned host
+ * memory, its band of rows on the device, and what the host needs to
+ * finish it. The engine keeps max_in_flight + 1 slots in a ring, so the
+ * slot after the newest frame's is always free: that frame's first launch
+ * clears the free slot's counters, and the next frame needs no clear
+ * command. */
+typedef struct {
+  /* n_counters counters on the device, and their copy in host memory;
+   * dirty: how many of the first may be non-zero. */
+  cl_mem counters;
+  gsize n_counters;
+  gsize dirty;
+  ClhHostBlock *readback;
+  /* The device buffer bands of copied frames go to. */
+  cl_mem staging;
+  gsize staging_size;
+
+  /* The pending frame: its readback's event, the engine block lent to the
+   * device for it, the buffer wrapped around its host memory, its shape
+   * and samples, and with profiling its commands' events. */
+  cl_event done;
+  ClhHostBlock *lent;
+  cl_mem wrapped;
+  guint n_channels;
+  guint n_bins;
+  guint64 samples[CLH_MAX_CHANNELS];
+  GArray *events;
+} ClhSlot;
+
+/* One band of frame rows and where each plane's rows of it lie in @mem:
+ * the slot's staging buffer, or host memory read in place. */
+typedef struct {
+  cl_mem mem;
+  guint y0;
+  guint rows;
+  guint row0[CLH_MAX_PLANES];
+  guint n_rows[CLH_MAX_PLANES];
+  gsize base[CLH_MAX_PLANES];
+  gsize size;
+} ClhBand;
+
+struct _ClhEngine {
+  ClhContext *ctx;
+  const ClhDeviceInfo *device;
+  /* Counting and readback; and, with frames in flight on a device that
+   * copies, uploads, so that frame N + 1's upload overlaps frame N's
+   * counting (NULL: uploads go to queue). */
+  cl_command_queue queue;
+  cl_command_queue upload_queue;
+  cl_kernel kernels[CLH_N_KERNELS];
+  ClhDeviceLimits limits[CLH_N_KERNELS];
+  ClhModelMemo memo[CLH_N_KERNELS];
+
+  /* What the caller fixed of the launch configuration, and what the last
+   * counting launch used. */
+  ClhLaunch requested;
+  ClhLaunch last_launch;
+  ClhTransfer transfer;
+  gsize staging_limit;
+
+  /* clh_engine_alloc_host() blocks (ClhHostBlock); and one to stage frames
+   * from ordinary memory into (CLH_TRANSFER_STAGE), with the last command
+   * that reads it. */
+  GPtrArray *host_blocks;
+  ClhHostBlock *stage;
+  cl_event stage_busy;
+
+  /* The ring: pending frames are slots head .. head + n_pending - 1. */
+  ClhSlot *slots;
+  guint n_slots;
+  guint head;
+  guint n_pending;
+  /* While a frame is being enqueued: its slot, the counters its first
+   * launch clears in the next slot, and the upload its next launch waits
+   * for (two queues only). */
+  ClhSlot *slot;
+  gsize zero_next;
+  cl_event upload_done;
+
+  /* With profiling on, the last collected frame's timings. */
+  gboolean profiling;
+  ClhTimings timings;
+  gboolean have_timings;
+};
+
+/* clh-engine.c */
+ClhSlot *clh_engine_next_slot (ClhEngine *engine);
+gboolean clh_engine_create_queues (ClhEngine *engine, gboolean profiling,
+    gboolean two, GError **error);
+gboolean clh_engine_prepare_counters (ClhEngine *engine, gsize n_counters,
+    GError **error);
+
+/* clh-engine-transfer.c */
+gboolean clh_engine_count_frame (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhHostBlock *block, GError **error);
+void clh_engine_give_back (ClhEngine *engine, ClhSlot *slot);
+
+/* clh-engine-dispatch.c */
+gboolean clh_engine_create_kernels (ClhEngine *engine, GError **error);
+gsize clh_engine_extra_local_bytes (ClhKernelId id, guint n_channels);
+gboolean clh_engine_count_band (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhBand *band, GError **error);
+
+/* clh-engine-tuning.c: profiling */
+cl_event *clh_engine_want_event (ClhEngine *engine, cl_event *tmp,
+    cl_event *keep);
+void clh_engine_note_event (ClhEngine *engine, ClhPhase phase,
+    cl_event event, cl_event *keep);
+void clh_engine_release_events (ClhSlot *slot);
+void clh_engine_collect_timings (ClhEngine *engine, const ClhSlot *slot);
+
+G_END_DECLS

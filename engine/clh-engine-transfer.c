@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* How a frame reaches the device: read where it lies in host memory the
+ * device can address, or copied in bands of rows into the slot's staging
+ * buffer (from pinned memory by DMA, or through a host copy into pinned
+ * memory), band by band behind the counting of the one before. */
+#include "clh-engine-private.h"
+
+#include <string.h>
+
+/* Unmapped memory between two mappings spans at least one page: planes
+ * whose gaps are shorter lie in one readable span. */
+#define PAGE_SIZE 4096
+/* A band's height is a multiple of this, so that the rows of vertically
+ * subsampled planes (up to 4:1) never straddle two bands. */
+#define BAND_ROW_MULTIPLE 4
+/* Planes start at multiples of this in the staging buffer. */
+#define PLANE_ALIGN 256
+
+/* The slot's device buffer for a band of @size bytes. */
+static gboolean
+ensure_staging (ClhEngine *engine, ClhSlot *slot, gsize size, GError **error)
+{
+  cl_int ret;
+
+  if (slot->staging && slot->staging_size >= size)
+    return TRUE;
+
+  g_clear_pointer (&slot->staging, clReleaseMemObject);
+  slot->staging_size = 0;
+  slot->staging = clCreateBuffer (clh_context_get_cl_context (engine->ctx),
+      CL_MEM_READ_ONLY, size, NULL, &ret);
+  if (!clh_cl_check (ret, "clCreateBuffer (frame)", error))
+    return FALSE;
+  slot->staging_size = size;
+  return TRUE;
+}
+
+/* Planes the request reads, as a bit mask. */
+static guint
+planes_used (const ClhFrame *frame, const ClhHistogramSpec *spec)
+{
+  guint used = 0, i;
+
+  for (i = 0; i < spec->n_components; i++)
+    used |= 1u << frame->components[spec->components[i]].plane;
+  return used;
+}
+
+/* Rows [@y0, @y0 + @rows) of the frame, each used plane's rows of them
+ * placed one after the other as in the staging buffer. */
+static void
+band_layout (const ClhFrame *frame, guint used, guint y0, guint rows,
+    ClhBand *band)
+{
+  guint p;
+
+  band->y0 = y0;
+  band->rows = rows;
+  band->size = 0;
+  band->mem = NULL;
+  for (p = 0; p < frame->n_planes; p++) {
+    const guint s = clh_frame_plane_h_sub (frame, p);
+    const guint end = MIN (clh_frame_plane_rows (frame, p),
+        (y0 + rows + (1u << s) - 1) >> s);
+
+    band->row0[p] = y0 >> s;
+    band->n_rows[p] = (used & (1u << p)) ? end - band->row0[p] : 0;
+    band->base[p] = band->size;
+    band->size += (frame->planes[p].stride * band->n_rows[p] + PLANE_ALIGN - 1)
+        / PLANE_ALIGN * PLANE_ALIGN;
+  }
+}
+
+/* Frame rows per band: as many as fit the staging limit, a multiple of
+ * BAND_ROW_MULTIPLE unless the whole frame fits. */
+static guint
+band_rows_for (const ClhEngine *engine, const ClhFrame *frame, guint used)
+{
+  ClhBand whole, four;
+  guint rows;
+
+  band_layout (frame, used, 0, frame->height, &whole);
+  if (whole.size <= engine->staging_limit)
+    return frame->height;
+  band_layout (frame, used, 0, BAND_ROW_MULTIPLE, &four);
+  rows = (guint) (engine->staging_limit / four.size) * BAND_ROW_MULTIPLE;
+  return CLAMP (rows, BAND_ROW_MULTIPLE, frame->height);
+}
+
+/* Copies each used plane's rows of @band, as stored, into the slot's
+ * staging buffer; the last row stops at the last byte a component reads.
+ * With an upload queue, the copies wait for @after (the previous band's
+ * counting, NULL: nothing) and the band's first launch waits for them. */
+static gboolean
+upload_band (ClhEngine *engine, const ClhFrame *frame, const ClhBand *band,
+    cl_event after, GError **error)
+{
+  cl_command_queue queue = engine->upload_queue ? engine->upload_queue :
+      engine->queue;
+  cl_event *keep = engine->upload_queue ? &engine->upload_done : NULL;
+  guint p;
+
+  for (p = 0; p < frame->n_planes; p++) {
+    const ClhPlane *plane = &frame->planes[p];
+    cl_event ev;
+    cl_int ret;
+    gsize bytes;
+
+    if (band->n_rows[p] == 0)
+      continue;
+    bytes = plane->stride * (band->n_rows[p] - 1)
+        + clh_frame_plane_row_bytes (frame, p);
+    ret = clEnqueueWriteBuffer (queue, band->mem, CL_FALSE, band->base[p],
+        bytes, plane->data + plane->stride * band->row0[p], after ? 1 : 0,
+        after ? &after : NULL, clh_engine_want_event (engine, &ev, keep));
+    clh_engine_note_event (engine, CLH_PHASE_UPLOAD, ev, keep);
+    if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
+      return FALSE;
+    after = NULL;
+  }
+  if (engine->upload_queue)
+    clFlush (engine->upload_queue);
+  return TRUE;
+}
+
+/* Whether every used plane of @frame lies in [@ptr, @ptr + @size). */
+static gboolean
+planes_inside (const ClhFrame *frame, guint used, const guint8 *ptr,
+    gsize size)
+{
+  guint p;
+
+  for (p = 0; p < frame->n_planes; p++)
+    if ((used & (1u << p)) && (frame->planes[p].data < ptr
+            || frame->planes[p].data + clh_frame_plane_span (frame, p)
+            > ptr + size))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+block_holds (const ClhHostBlock *block, const ClhFrame *frame, guint used)
+{
+  return planes_inside (frame, used, clh_host_block_get_data (block),
+      clh_host_block_get_size (block));
+}
+
+/* The host block holding every used plane: the caller's, if it is of this
+ * engine's context, or one of the engine's own; NULL if none. */
+static ClhHostBlock *
+find_host_block (ClhEngine *engine, const ClhFrame *frame, guint used,
+    const ClhHostBlock *given)
+{
+  guint i;
+
+  if (given && clh_host_block_get_context (given) == engine->ctx
+      && block_holds (given, frame, used))
+    return (ClhHostBlock *) given;
+  for (i = 0; i < engine->host_blocks->len; i++)
+    if (block_holds (engine->host_blocks->pdata[i], frame, used))
+      return engine->host_blocks->pdata[i];
+  return NULL;
+}
+
+/* The whole frame as one band read where it lies, in @mem whose first byte
+ * is at @origin in host memory; FALSE if a plane lies beyond the kernels'
+ * 32-bit offsets. */
+static gboolean
+in_place_band (const ClhFrame *frame, guint used, cl_mem mem,
+    const guint8 *origin, ClhBand *band)
+{
+  guint p;
+
+  band_layout (frame, used, 0, frame->height, band);
+  band->mem = mem;
+  for (p = 0; p < frame->n_planes; p++) {
+    const gsize offset = (used & (1u << p)) ?
+        (gsize) (frame->planes[p].data - origin) : 0;
+
+    if (offset + clh_frame_plane_span (frame, p) > G_MAXUINT32)
+      return FALSE;
+    band->base[p] = offset;
+  }
+  return TRUE;
+}
+
+static gboolean
+block_band (const ClhFrame *frame, guint used, const ClhHostBlock *block,
+    ClhBand *band)
+{
+  return in_place_band (frame, used, clh_host_block_get_mem (block),
+      clh_host_block_get_data (block), band);
+}
+
+/* On a device that reads host memory in place, a buffer over the host
+ * memory the used planes lie in (CL_MEM_USE_HOST_PTR); NULL if planes lie a
+ * page or more apart, since such a gap may not be mapped. */
+static cl_mem
+wrap_host_planes (ClhEngine *engine, const ClhFrame *frame, guint used,
+    const guint8 **origin)
+{
+  const guint8 *start[CLH_MAX_PLANES] = { NULL }, *end[CLH_MAX_PLANES] = {
+    NULL }, *reach;
+  guint n = 0, i, j;
+  cl_mem mem;
+  cl_int ret;
+
+  /* The used planes' extents, by address. */
+  for (i = 0; i < frame->n_planes; i++) {
+    if (!(used & (1u << i)))
+      continue;
+    for (j = n++; j > 0 && start[j - 1] > frame->planes[i].data; j--) {
+      start[j] = start[j - 1];
+      end[j] = end[j - 1];
+    }
+    start[j] = frame->planes[i].data;
+    end[j] = start[j] + clh_frame_plane_span (frame, i);
+  }
+  reach = end[0];
+  for (i = 1; i < n; i++) {
+    if (start[i] > reach && (gsize) (start[i] - reach) >= PAGE_SIZE)
+      return NULL;
+    reach = MAX (reach, end[i]);
+  }
+  mem = clCreateBuffer (clh_context_get_cl_context (engine->ctx),
+      CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, reach - start[0],
+      (void *) start[0], &ret);
+  if (ret != CL_SUCCESS)
+    return NULL;
+  *origin = start[0];
+  return mem;
+}
+
+/* Copies the used planes of @frame into the engine's stage block and
+ * points @staged at them there, once the device is done with what a
+ * previous frame staged. */
+static gboolean
+stage_frame (ClhEngine *engine, const ClhFrame *frame, guint used,
+    ClhFrame *staged, GError **error)
+{
+  ClhBand whole;
+  guint8 *data;
+  gsize size;
+  guint p;
+
+  if (engine->stage_busy) {
+    if (!clh_cl_check (clWaitForEvents (1, &engine->stage_busy),
+            "clWaitForEvents", error))
+      return FALSE;
+    g_clear_pointer (&engine->stage_busy, clReleaseEvent);
+  }
+  band_layout (frame, used, 0, frame->height, &whole);
+  /* Sized to the frame: a block lent to the device is mapped whole. */
+  size = engine->stage ? clh_host_block_get_size (engine->stage) : 0;
+  if (size < whole.size || size > 2 * whole.size) {
+    g_clear_pointer (&engine->stage, clh_host_block_free);
+    engine->stage = clh_context_alloc_host (engine->ctx, whole.size, error);
+    if (!engine->stage)
+      return FALSE;
+  }
+  data = clh_host_block_get_data (engine->stage);
+  *staged = *frame;
+  for (p = 0; p < frame->n_planes; p++) {
+    if (!(used & (1u << p)))
+      continue;
+    memcpy (data + whole.base[p], frame->planes[p].data,
+        clh_frame_plane_span (frame, p));
+    staged->planes[p].data = data + whole.base[p];
+  }
+  return TRUE;
+}
+
+/* Hands @block, one of the engine's own, to the device for this frame's
+ * kernels to read across the bus. */
+static gboolean
+lend_host_block (ClhEngine *engine, ClhHostBlock *block, GError **error)
+{
+  cl_event ev = NULL;
+
+  if (!clh_host_block_lend (block, engine->queue,
+          clh_engine_want_event (engine, &ev, NULL), error))
+    return FALSE;
+  clh_engine_note_event (engine, CLH_PHASE_UPLOAD, ev, NULL);
+  engine->slot->lent = block;
+  return TRUE;
+}
+
+/* Maps @slot's lent block back for the host, at the same address (the
+ * caller's frame pointers point into it). @blocking: wait for it. */
+static gboolean
+take_back_host_block (ClhEngine *engine, ClhSlot *slot, gboolean blocking,
+    GError **error)
+{
+  ClhHostBlock *block = slot->lent;
+  cl_event ev = NULL;
+  gboolean ok;
+
+  if (!block)
+    return TRUE;
+  slot->lent = NULL;
+  ok = clh_host_block_take_back (block, engine->queue, blocking,
+      clh_engine_want_event (engine, &ev, NULL), error);
+  clh_engine_note_event (engine, CLH_PHASE_READBACK, ev, NULL);
+  return ok;
+}
+
+/* Forgets what the slot's frame borrowed, waiting for the device to give
+ * back a lent block. */
+void
+clh_engine_give_back (ClhEngine *engine, ClhSlot *slot)
+{
+  take_back_host_block (engine, slot, TRUE, NULL);
+  g_clear_pointer (&slot->wrapped, clReleaseMemObject);
+}
+
+/* The whole frame as one band the kernels read where it lies, when the
+ * device, the transfer mode and the frame's memory allow it. */
+static gboolean
+in_place_source (ClhEngine *engine, const ClhFrame *frame, guint used,
+    ClhHostBlock *block, ClhBand *band, GError **error)
+{
+  const guint8 *origin = NULL;
+
+  if (engine->transfer == CLH_TRANSFER_COPY)
+    return FALSE;
+  if (clh_context_reads_host_in_place (engine->ctx)) {
+    if (block)
+      return block_band (frame, used, block, band);
+    engine->slot->wrapped = wrap_host_planes (engine, frame, used, &origin);
+    return engine->slot->wrapped
+        && in_place_band (frame, used, engine->slot->wrapped, origin, band);
+  }
+  /* Across the bus: only the engine's own blocks, which no one else
+   * writes while they are lent. */
+  return engine->transfer == CLH_TRANSFER_IN_PLACE && block
+      && (block == engine->stage
+      || g_ptr_array_find (engine->host_blocks, block, NULL))
+      && block_band (frame, used, block, band)
+      && lend_host_block (engine, block, error);
+}
+
+/* Has the next band's upload wait for this band's counting. */
+static gboolean
+band_counted (ClhEngine *engine, cl_event *counted, GError **error)
+{
+  g_clear_pointer (counted, clReleaseEvent);
+  if (!engine->upload_queue)
+    return TRUE;
+  return clh_cl_check (clEnqueueMarkerWithWaitList (engine->queue, 0, NULL,
+          counted), "clEnqueueMarkerWithWaitList", error);
+}
+
+/* Uploads the frame band by band into the slot's staging buffer and counts
+ * each band. */
+static gboolean
+count_bands (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, guint used, GError **error)
+{
+  const guint band_rows = band_rows_for (engine, frame, used);
+  cl_event counted = NULL;
+  gboolean ok = TRUE;
+  ClhBand band;
+  guint y;
+
+  band_layout (frame, used, 0, band_rows, &band);
+  if (!ensure_staging (engine, engine->slot, band.size, error))
+    return FALSE;
+  for (y = 0; ok && y < frame->height; y += band_rows) {
+    band_layout (frame, used, y, MIN (band_rows, frame->height - y), &band);
+    band.mem = engine->slot->staging;
+    ok = upload_band (engine, frame, &band, counted, error)
+        && clh_engine_count_band (engine, frame, spec, &band, error)
+        && (y + band_rows >= frame->height
+        || band_counted (engine, &counted, error));
+  }
+  g_clear_pointer (&counted, clReleaseEvent);
+  return ok;
+}
+
+/* Keeps the stage block from being refilled until the commands that read
+ * it, queued last on @queue, are done. */
+static gboolean
+mark_stage_busy (ClhEngine *engine, cl_command_queue queue, GError **error)
+{
+  g_clear_pointer (&engine->stage_busy, clReleaseEvent);
+  return clh_cl_check (clEnqueueMarkerWithWaitList (queue, 0, NULL,
+          &engine->stage_busy), "clEnqueueMarkerWithWaitList", error);
+}
+
+/* Counts @frame into the slot's counters: where it lies if it can be read
+ * there, else copied in bands; from a host copy in the stage block first
+ * if the transfer is CLH_TRANSFER_STAGE and the frame is in no block. */
+gboolean
+clh_engine_count_frame (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhHostBlock *given, GError **error)
+{
+  const guint used = planes_used (frame, spec);
+  ClhHostBlock *block = find_host_block (engine, frame, used, given);
+  const ClhFrame *source = frame;
+  ClhFrame staged;
+  ClhBand band;
+  GError *why = NULL;
+
+  if (!block && engine->transfer == CLH_TRANSFER_STAGE
+      && !clh_context_reads_host_in_place (engine->ctx)) {
+    if (!stage_frame (engine, frame, used, &staged, error))
+      return FALSE;
+    source = &staged;
+    block = engine->stage;
+  }
+  if (in_place_source (engine, source, used, block, &band, &why)) {
+    if (!clh_engine_count_band (engine, source, spec, &band, error)
+        || !take_back_host_block (engine, engine->slot, FALSE, error))
+      return FALSE;
+    return source == frame || mark_stage_busy (engine, engine->queue, error);
+  }
+  if (why) {
+    g_propagate_error (error, why);
+    return FALSE;
+  }
+  if (!count_bands (engine, source, spec, used, error))
+    return FALSE;
+  return source == frame || mark_stage_busy (engine, engine->upload_queue ?
+      engine->upload_queue : engine->queue, error);
+}

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What benchmarks and tests change of the engine, engine-owned host memory,
+ * and profiling: each command's event sorted by phase and summed when its
+ * frame is collected. */
+#include "clh-engine-private.h"
+
+#include <string.h>
+
+/**
+ * clh_engine_alloc_host:
+ * @engine: an engine
+ * @size: bytes
+ * @error: %CLH_ENGINE_ERROR_OPENCL if the driver cannot allocate it
+ *
+ * Allocates a clh_context_alloc_host() block the engine remembers, so that
+ * frames placed in it need no block passed to clh_engine_submit(). With
+ * %CLH_TRANSFER_IN_PLACE a GPU's kernels read such frames across the bus
+ * where they lie: the block is unmapped for them and mapped again, at the
+ * same address, before the frame is collected. Frames in it must not be
+ * written until then.
+ *
+ * Returns: (transfer full) (nullable): the memory, freed with
+ *   clh_engine_free_host(), or %NULL on error
+ */
+gpointer
+clh_engine_alloc_host (ClhEngine *engine, gsize size, GError **error)
+{
+  ClhHostBlock *block = clh_context_alloc_host (engine->ctx, size, error);
+
+  if (!block)
+    return NULL;
+  g_ptr_array_add (engine->host_blocks, block);
+  return clh_host_block_get_data (block);
+}
+
+/**
+ * clh_engine_free_host:
+ * @engine: the engine that allocated @memory
+ * @memory: (transfer full) (nullable): from clh_engine_alloc_host(), with
+ *   no frame pending in it
+ */
+void
+clh_engine_free_host (ClhEngine *engine, gpointer memory)
+{
+  guint i;
+
+  for (i = 0; memory && i < engine->host_blocks->len; i++) {
+    if (clh_host_block_get_data (engine->host_blocks->pdata[i]) == memory) {
+      g_ptr_array_remove_index_fast (engine->host_blocks, i);
+      return;
+    }
+  }
+  g_return_if_fail (memory == NULL);
+}
+
+/**
+ * clh_engine_set_transfer:
+ * @engine: an engine
+ * @transfer: how frames reach the device; %CLH_TRANSFER_AUTO by default
+ */
+void
+clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer)
+{
+  engine->transfer = transfer;
+}
+
+/**
+ * clh_engine_set_launch:
+ * @engine: an engine
+ * @launch: (nullable): the variant and what to fix of its configuration
+ *   (zeros and a padding of -1 are left to the model); %NULL: the default
+ *
+ * The counting kernels' strategy and launch configuration. Where a fixed
+ * configuration exceeds the device's limits the launch fails with
+ * %CLH_ENGINE_ERROR_OPENCL.
+ */
+void
+clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch)
+{
+  static const ClhLaunch automatic = { CLH_VARIANT_AUTO, 0, 0, 0, -1 };
+
+  engine->requested = launch ? *launch : automatic;
+}
+
+/**
+ * clh_engine_get_last_launch:
+ * @engine: an engine
+ * @launch: (out): the configuration of the last counting launch
+ *
+ * Returns: %FALSE if nothing was launched yet
+ */
+gboolean
+clh_engine_get_last_launch (const ClhEngine *engine, ClhLaunch *launch)
+{
+  *launch = engine->last_launch;
+  return engine->last_launch.work_group_size != 0;
+}
+
+/**
+ * clh_engine_get_device_limits:
+ * @engine: an engine
+ *
+ * Returns: (transfer none): what the launch model knows of the device, for
+ *   the 8-bit kernel
+ */
+const ClhDeviceLimits *
+clh_engine_get_device_limits (const ClhEngine *engine)
+{
+  return &engine->limits[CLH_KERNEL_8BIT];
+}
+
+/**
+ * clh_engine_model_launch:
+ * @engine: an engine
+ * @n_channels: channels counted in one pass, 1..4
+ * @bins: bins per channel, 1..256
+ * @launch: (inout): as for clh_launch_model(); %CLH_VARIANT_AUTO is the
+ *   engine's default variant
+ *
+ * The paper's model for the 8-bit kernel on this device, with the local
+ * memory that kernel takes besides its copies: what the engine starts
+ * from before it picks its own L.
+ */
+void
+clh_engine_model_launch (const ClhEngine *engine, guint n_channels,
+    guint bins, ClhLaunch *launch)
+{
+  clh_launch_model (&engine->limits[CLH_KERNEL_8BIT],
+      launch->variant == CLH_VARIANT_AUTO ? CLH_DEFAULT_VARIANT :
+      launch->variant, n_channels * bins,
+      clh_engine_extra_local_bytes (CLH_KERNEL_8BIT, n_channels), launch);
+}
+
+/**
+ * clh_engine_set_staging_limit:
+ * @engine: an engine
+ * @bytes: most bytes of a frame to hold on the device at once; at least one
+ *   row is always held
+ *
+ * Frames larger than this are uploaded and counted in bands of rows. The
+ * default is 64 MiB, or the device's largest allocation if smaller.
+ */
+void
+clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes)
+{
+  engine->staging_limit = MIN (MAX (bytes, 1),
+      MIN (clh_context_get_max_host_block (engine->ctx), G_MAXINT32));
+}
+
+/**
+ * clh_engine_set_profiling:
+ * @engine: an engine with no frame pending
+ * @profiling: whether to time each histogram's commands
+ * @error: %CLH_ENGINE_ERROR_OPENCL if the queues cannot be recreated
+ *
+ * Recreates the command queues with or without
+ * %CL_QUEUE_PROFILING_ENABLE. With profiling on, clh_engine_get_timings()
+ * says where the last collected histogram's device time went; it costs an
+ * event per command.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+clh_engine_set_profiling (ClhEngine *engine, gboolean profiling,
+    GError **error)
+{
+  guint i;
+
+  g_return_val_if_fail (engine->n_pending == 0, FALSE);
+  if (!clh_engine_create_queues (engine, profiling,
+          engine->upload_queue != NULL, error))
+    return FALSE;
+  engine->have_timings = FALSE;
+  for (i = 0; i < engine->n_slots; i++)
+    if (profiling && !engine->slots[i].events)
+      engine->slots[i].events = g_array_new (FALSE, TRUE,
+          sizeof (ClhPhaseEvent));
+  return TRUE;
+}
+
+/**
+ * clh_engine_get_timings:
+ * @engine: an engine with profiling on
+ * @timings: (out): the last successful histogram's device times
+ *
+ * Returns: %FALSE if profiling is off or no histogram has been timed
+ */
+gboolean
+clh_engine_get_timings (const ClhEngine *engine, ClhTimings *timings)
+{
+  if (!engine->have_timings)
+    return FALSE;
+  *timings = engine->timings;
+  return TRUE;
+}
+
+/* Where a command's event goes: @keep if the engine waits for it, and the
+ * frame's list if profiling; NULL if neither wants it. Hand the event to
+ * clh_engine_note_event() after the call. */
+cl_event *
+clh_engine_want_event (ClhEngine *engine, cl_event *tmp, cl_event *keep)
+{
+  *tmp = NULL;
+  return engine->profiling || keep ? tmp : NULL;
+}
+
+/* Files a command's event (NULL: none was asked for) where
+ * clh_engine_want_event() said it goes; the caller's reference is taken. */
+void
+clh_engine_note_event (ClhEngine *engine, ClhPhase phase, cl_event event,
+    cl_event *keep)
+{
+  if (!event)
+    return;
+  if (keep) {
+    if (*keep)
+      clReleaseEvent (*keep);
+    *keep = event;
+  }
+  if (engine->profiling) {
+    ClhPhaseEvent pe = { event, phase };
+
+    if (keep)
+      clRetainEvent (event);
+    g_array_append_val (engine->slot->events, pe);
+  } else if (!keep) {
+    clReleaseEvent (event);
+  }
+}
+
+void
+clh_engine_release_events (ClhSlot *slot)
+{
+  guint i;
+
+  for (i = 0; slot->events && i < slot->events->len; i++)
+    clReleaseEvent (g_array_index (slot->events, ClhPhaseEvent, i).event);
+  if (slot->events)
+    g_array_set_size (slot->events, 0);
+  g_clear_pointer (&slot->done, clReleaseEvent);
+}
+
+/* Sums a finished frame's events into the engine's timings. */
+void
+clh_engine_collect_timings (ClhEngine *engine, const ClhSlot *slot)
+{
+  ClhTimings *t = &engine->timings;
+  guint64 first = G_MAXUINT64, last = 0;
+  guint i;
+
+  memset (t, 0, sizeof (*t));
+  engine->have_timings = slot->events != NULL;
+  for (i = 0; slot->events && i < slot->events->len; i++) {
+    const ClhPhaseEvent *pe = &g_array_index (slot->events, ClhPhaseEvent,
+        i);
+    guint64 *sum = pe->phase == CLH_PHASE_UPLOAD ? &t->upload_ns :
+        pe->phase == CLH_PHASE_KERNEL ? &t->kernel_ns : &t->readback_ns;
+    cl_ulong start = 0, end = 0;
+
+    if (clGetEventProfilingInfo (pe->event, CL_PROFILING_COMMAND_START,
+            sizeof (start), &start, NULL) != CL_SUCCESS
+        || clGetEventProfilingInfo (pe->event, CL_PROFILING_COMMAND_END,
+            sizeof (end), &end, NULL) != CL_SUCCESS) {
+      engine->have_timings = FALSE;
+      continue;
+    }
+    *sum += end - start;
+    first = MIN (first, start);
+    last = MAX (last, end);
+  }
+  t->span_ns = last > first ? last - first : 0;
+}

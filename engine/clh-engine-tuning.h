@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What benchmarks and tests change of the engine and read back from it: the
+ * transfer path, the launch configuration, the staging limit, engine-owned
+ * host memory and profiling. The elements use none of it. */
+#pragma once
+
+#include "clh-engine.h"
+#include "clh-launch.h"
+
+G_BEGIN_DECLS
+
+/**
+ * ClhTimings:
+ * @upload_ns: device time of the frame's host-to-device copies, ns
+ * @kernel_ns: device time of zeroing the bins and every kernel launch, ns
+ * @readback_ns: device time of copying the bins back, ns
+ * @span_ns: from the start of the first command to the end of the last, ns
+ *
+ * Where one histogram's device time went, from OpenCL profiling events.
+ */
+typedef struct {
+  guint64 upload_ns;
+  guint64 kernel_ns;
+  guint64 readback_ns;
+  guint64 span_ns;
+} ClhTimings;
+
+/**
+ * ClhTransfer:
+ * @CLH_TRANSFER_AUTO: on a CPU device the kernels read the frame where it
+ *   lies; on others the frame is copied to the device, by DMA from
+ *   clh_engine_alloc_host() memory, which is fastest there
+ *   (docs/performance.md)
+ * @CLH_TRANSFER_COPY: always copy the frame's rows to a device buffer
+ *   (clEnqueueWriteBuffer, from wherever they are)
+ * @CLH_TRANSFER_STAGE: a frame in ordinary memory is first copied on the
+ *   host into engine host memory, then treated as @CLH_TRANSFER_AUTO
+ *   treats that memory
+ * @CLH_TRANSFER_IN_PLACE: the kernels read frames in engine host memory
+ *   where they lie, on any device (the block is unmapped for them and
+ *   mapped again); others as @CLH_TRANSFER_AUTO
+ *
+ * How a frame reaches the device.
+ */
+typedef enum {
+  CLH_TRANSFER_AUTO,
+  CLH_TRANSFER_COPY,
+  CLH_TRANSFER_STAGE,
+  CLH_TRANSFER_IN_PLACE,
+} ClhTransfer;
+
+void clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer);
+void clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch);
+gboolean clh_engine_get_last_launch (const ClhEngine *engine,
+    ClhLaunch *launch);
+const ClhDeviceLimits *clh_engine_get_device_limits (const ClhEngine *engine);
+void clh_engine_model_launch (const ClhEngine *engine, guint n_channels,
+    guint bins, ClhLaunch *launch);
+void clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes);
+
+gpointer clh_engine_alloc_host (ClhEngine *engine, gsize size,
+    GError **error);
+void clh_engine_free_host (ClhEngine *engine, gpointer memory);
+
+gboolean clh_engine_set_profiling (ClhEngine *engine, gboolean profiling,
+    GError **error);
+gboolean clh_engine_get_timings (const ClhEngine *engine,
+    ClhTimings *timings);
+
+G_END_DECLS
