@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clh-streams-bench: many clhistogram streams in one process, and how long
- * a fresh process takes to histogram its first frame (issue 5).
+ * a fresh process takes to histogram its first frame.
  *
  * Throughput: S streams at once, each its own pipeline
  *
@@ -30,7 +30,7 @@
  * (all streams), per-stream frames/s (median and slowest stream), the
  * process's CPU time per frame (user + sys, all threads: with a CPU OpenCL
  * device this includes the device's work) and the aggregate over the best
- * single-stream aggregate of the same format (issue 5's target: 64 GRAY8
+ * single-stream aggregate of the same format (the target: 64 GRAY8
  * streams >= 80%). Pipelines stay in READY between runs.
  *
  * Every buffer reaching a fakesink is checked: in order, none missing, and
@@ -1612,7 +1612,7 @@ json_startup (GString *json, const Startup *st, guint n)
   g_string_append (json, "  ]");
 }
 
-/* The warm start with the driver's cache as it is by default: issue 5's
+/* The warm start with the driver's cache as it is by default: the
  * target on PoCL, a figure elsewhere. */
 static void
 print_startup_target (const Startup *warm)

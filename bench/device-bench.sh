@@ -27,7 +27,7 @@ echo "=== clh-bench"
 echo "=== clh-pipeline-bench"
 GST_PLUGIN_PATH="$root/build" "$root/build/bench/clh-pipeline-bench" $real \
   --json "$out/pipeline.json" | tee "$out/pipeline.txt"
-echo "=== clh-streams-bench (issue 5: concurrent streams, start-up)"
+echo "=== clh-streams-bench (concurrent streams, start-up)"
 # A 64-stream run is 64 x 600 frames (about a second of GRAY8, a few of
 # pageable RGBA); single streams get 3000 frames. Throughput rows left after
 # --budget seconds are skipped, so that the call stays within its limit;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Plots clh-streams-bench's JSON: aggregate frames/s and CPU time per frame
 against the number of concurrent streams, one line per pool x frames in
-flight (post-messages off), per format, against issue 5's target (80 % of
+flight (post-messages off), per format, against the target (80 % of
 the best single stream); and the start-up times, program cache cold, warm
 and off, with the driver's own cache as it is and off.
 

@@ -2,7 +2,8 @@
 /* Launch configuration of the counting kernels: the kernel strategies, the
  * device limits they are fitted to, and the near-optimal configuration model
  * of Di, Hu and Li ("An efficient histogram generation algorithm on GPU",
- * USTB; shared/seeds/002). Plain C: the model is testable without a device. */
+ * University of Science and Technology Beijing). Plain C: the model is
+ * testable without a device. */
 #pragma once
 
 #include "clh-cl.h"
@@ -14,7 +15,8 @@ G_BEGIN_DECLS
  * @CLH_VARIANT_AUTO: the engine's default, the variant measured fastest
  *   (docs/performance.md)
  * @CLH_VARIANT_LOCAL_ATOMICS: one sub-histogram per work-group in local
- *   memory, counted with local atomics (seed 000)
+ *   memory, counted with local atomics (the OpenCL
+ *   tutorials' local histogram)
  * @CLH_VARIANT_REPLICATED: a few replicated sub-histograms per work-group,
  *   work-item i counting into copy i mod n_copies with local atomics
  * @CLH_VARIANT_PER_WORK_ITEM: one sub-histogram per work-item, 32-bit

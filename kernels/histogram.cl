@@ -4,7 +4,7 @@
  *
  * Every kernel privatizes the histogram per work-group: local memory holds
  * n_copies sub-histograms copy_stride counters apart, and work-item i
- * counts into copy (i % n_copies). One copy is seed 000's local histogram;
+ * counts into copy (i % n_copies). One copy is the OpenCL tutorials' local histogram;
  * a few replicate it, so that a frame of one value spreads over several
  * addresses instead of serializing the work-group on one counter; one copy
  * per work-item needs no atomics at all. A copy_stride of the copy's

@@ -480,8 +480,8 @@ test_reference_hue_range (void)
   }
 }
 
-/* The largest frame, all one value: 2^28 samples in one bin. The seeds'
- * 8-bit counters gave 0 here. */
+/* The largest frame, all one value: 2^28 samples in one bin. The 8-bit
+ * per-work-item counters of the OpenCL tutorials gave 0 here. */
 static void
 test_largest_degenerate (void)
 {

@@ -15,10 +15,6 @@
  * made while anything still holds them, so that elements of different
  * pipelines share a device too.
  */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include "gstclcontext.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_context_debug);
@@ -334,8 +330,7 @@ query_peer (GstElement *element, GstPad *pad, gpointer user_data)
 /* Asks the peers of @element's pads of @direction for a context and offers
  * it to the element. */
 static void
-query_peers (GstElement *element, GstPadDirection direction,
-    const gchar *device_spec, ClhContext **context_ptr)
+query_peers (GstElement *element, GstPadDirection direction)
 {
   PeerQuery pq = { gst_query_new_context (GST_CL_CONTEXT_TYPE), NULL };
 
@@ -383,9 +378,9 @@ gst_cl_ensure_element_context (GstElement *element, const gchar *device_spec,
   init_debug ();
   take_stored_context (element, device_spec, context_ptr);
   if (!has_context (element, context_ptr))
-    query_peers (element, GST_PAD_SRC, device_spec, context_ptr);
+    query_peers (element, GST_PAD_SRC);
   if (!has_context (element, context_ptr))
-    query_peers (element, GST_PAD_SINK, device_spec, context_ptr);
+    query_peers (element, GST_PAD_SINK);
   if (!has_context (element, context_ptr)) {
     GST_DEBUG_OBJECT (element, "posting need-context");
     gst_element_post_message (element,

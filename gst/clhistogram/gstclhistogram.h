@@ -6,6 +6,7 @@
 #include <gst/clhistogram/clhistogram.h>
 
 #include "clh-engine.h"
+#include "gstclhistogramrequest.h"
 #include "gstclidledrain.h"
 
 G_BEGIN_DECLS
@@ -13,20 +14,6 @@ G_BEGIN_DECLS
 #define GST_TYPE_CL_HISTOGRAM (gst_cl_histogram_get_type ())
 G_DECLARE_FINAL_TYPE (GstClHistogram, gst_cl_histogram, GST, CL_HISTOGRAM,
     GstBaseTransform)
-
-/* What each frame is counted with: the properties, read under the object
- * lock once per frame. */
-typedef struct {
-  GstHistogramMode mode;
-  guint bins;
-  gboolean bins_set;
-  guint range_min;
-  gint range_max;
-  guint min_saturation;
-  guint min_value;
-  gboolean post_messages;
-  gboolean attach_meta;
-} GstClHistogramSettings;
 
 struct _GstClHistogram {
   GstBaseTransform parent;
@@ -38,7 +25,7 @@ struct _GstClHistogram {
   guint max_frames_in_flight;
   GstVideoInfo info;
   /* The negotiated format's planes and components; plane pointers unset. */
-  ClhFrame layout;
+  ClhFrame frame_format;
   /* Upstream answered the latency query as live when the caps came. */
   gboolean upstream_live;
 
@@ -51,7 +38,7 @@ struct _GstClHistogram {
   GstAllocator *allocator;
 
   /* Streaming thread: frames submitted and not pushed yet, oldest first
-   * (GstClHistogramFrame), and how many the engine keeps now. */
+   * (GstClPendingFrame), and how many the engine keeps now. */
   GQueue pending;
   guint in_flight;
   /* Pushes frames held for later ones when none come, and what its last

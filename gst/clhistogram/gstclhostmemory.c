@@ -13,10 +13,6 @@
  * The memory type is %GST_CL_HOST_MEMORY_TYPE. Sub-memories share their
  * parent's block.
  */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include "gstclhostmemory.h"
 #include "gstclcontext.h"
 

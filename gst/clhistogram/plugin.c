@@ -1,8 +1,4 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include "gstclhistogram.h"
 
 static gboolean

@@ -132,7 +132,6 @@ histogram_meta_transform (GstBuffer *dest, GstMeta *meta, GstBuffer *buffer,
   GstHistogramMeta *smeta = (GstHistogramMeta *) meta;
   GstHistogramMeta *dmeta;
   GstMetaTransformCopy *copy = data;
-  guint c;
 
   /* A copy of the whole frame keeps its histogram; no other transform
    * does. A part of the frame is a copy that succeeds without the meta, as
@@ -143,18 +142,13 @@ histogram_meta_transform (GstBuffer *dest, GstMeta *meta, GstBuffer *buffer,
   if (copy->region)
     return TRUE;
 
-  dmeta = gst_buffer_add_histogram_meta (dest, smeta->mode,
+  dmeta = gst_buffer_add_histogram_meta_full (dest, smeta->mode,
       smeta->n_channels, (const gchar * const *) smeta->channel_names,
-      smeta->n_bins, smeta->counts, smeta->x, smeta->y, smeta->width,
-      smeta->height);
-  if (!dmeta)
-    return FALSE;
-  for (c = 0; c < smeta->n_channels; c++)
-    gst_histogram_meta_set_channel_stats (dmeta, c, smeta->samples[c],
-        smeta->below[c], smeta->above[c]);
-  gst_histogram_meta_set_sample_format (dmeta, smeta->depth,
-      smeta->video_range, smeta->range_min, smeta->range_max);
-  gst_histogram_meta_set_shape (dmeta, smeta->n_dims, smeta->shape);
+      smeta->n_bins, smeta->counts, smeta->samples, smeta->below,
+      smeta->above, smeta->x, smeta->y, smeta->width, smeta->height,
+      smeta->depth, smeta->video_range, smeta->range_min, smeta->range_max,
+      smeta->n_dims, smeta->shape);
+  return dmeta != NULL;
   return TRUE;
 }
 
@@ -226,6 +220,71 @@ gst_buffer_add_histogram_meta (GstBuffer *buffer, GstHistogramMode mode,
   for (c = 0; c < n_channels; c++)
     meta->samples[c] = meta->pixels;
   meta->shape[0] = n_bins;
+  return meta;
+}
+
+/**
+ * gst_buffer_add_histogram_meta_full: (skip)
+ * @buffer: a writable #GstBuffer
+ * @mode: what was counted
+ * @n_channels: number of histograms, at least 1
+ * @channel_names: (array length=n_channels): name of each channel
+ * @n_bins: bins per channel, at least 1: the product of @shape
+ * @counts: `n_channels * n_bins` counts, channel-major; copied
+ * @samples: (array length=n_channels): samples each channel examined
+ * @below: (array length=n_channels): samples of each channel under the
+ *   binned range, in no bin
+ * @above: (array length=n_channels): samples over it, in no bin
+ * @x: left edge of the analysed rectangle, in pixels
+ * @y: top edge of the analysed rectangle, in pixels
+ * @width: width of the analysed rectangle, in pixels
+ * @height: height of the analysed rectangle, in pixels
+ * @depth: significant bits per sample
+ * @video_range: the frame's colour range, from its caps
+ * @range_min: smallest value binned (first dimension)
+ * @range_max: largest value binned, inclusive
+ * @n_dims: 1, 2 or 3
+ * @shape: (array length=n_dims): bins along each dimension
+ *
+ * Attaches a histogram to @buffer with every field given, as
+ * gst_buffer_add_video_meta_full() does for video.
+ *
+ * Returns: (transfer none) (nullable): the #GstHistogramMeta on @buffer,
+ *   or %NULL if the arguments are inconsistent
+ */
+GstHistogramMeta *
+gst_buffer_add_histogram_meta_full (GstBuffer *buffer, GstHistogramMode mode,
+    guint n_channels, const gchar * const *channel_names, guint n_bins,
+    const guint32 *counts, const guint64 *samples, const guint64 *below,
+    const guint64 *above, guint x, guint y, guint width, guint height,
+    guint depth, GstVideoColorRange video_range, guint range_min,
+    guint range_max, guint n_dims, const guint *shape)
+{
+  GstHistogramMeta *meta;
+  guint64 product = 1;
+  guint d;
+
+  g_return_val_if_fail (samples != NULL && below != NULL && above != NULL,
+      NULL);
+  g_return_val_if_fail (n_dims >= 1 && n_dims <= 3 && shape != NULL, NULL);
+  for (d = 0; d < n_dims; d++)
+    product *= shape[d];
+  g_return_val_if_fail (product == n_bins, NULL);
+
+  meta = gst_buffer_add_histogram_meta (buffer, mode, n_channels,
+      channel_names, n_bins, counts, x, y, width, height);
+  if (!meta)
+    return NULL;
+  memcpy (meta->samples, samples, sizeof (guint64) * n_channels);
+  memcpy (meta->below, below, sizeof (guint64) * n_channels);
+  memcpy (meta->above, above, sizeof (guint64) * n_channels);
+  meta->depth = depth;
+  meta->video_range = video_range;
+  meta->range_min = range_min;
+  meta->range_max = range_max;
+  meta->n_dims = n_dims;
+  for (d = 0; d < 3; d++)
+    meta->shape[d] = d < n_dims ? shape[d] : 0;
   return meta;
 }
 

@@ -126,6 +126,15 @@ GstHistogramMeta *gst_buffer_add_histogram_meta (GstBuffer *buffer,
     guint x, guint y, guint width, guint height);
 
 GST_CLHISTOGRAM_API
+GstHistogramMeta *gst_buffer_add_histogram_meta_full (GstBuffer *buffer,
+    GstHistogramMode mode, guint n_channels,
+    const gchar * const *channel_names, guint n_bins, const guint32 *counts,
+    const guint64 *samples, const guint64 *below, const guint64 *above,
+    guint x, guint y, guint width, guint height, guint depth,
+    GstVideoColorRange video_range, guint range_min, guint range_max,
+    guint n_dims, const guint *shape);
+
+GST_CLHISTOGRAM_API
 GstHistogramMeta *gst_buffer_get_histogram_meta (GstBuffer *buffer);
 
 GST_CLHISTOGRAM_API

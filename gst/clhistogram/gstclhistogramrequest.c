@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* From caps and properties to what the engine counts. */
+#include "gstclhistogramrequest.h"
+
+#include <string.h>
+
+static const gchar *const rgba_names[] = { "R", "G", "B", "A" };
+static const gchar *const yuv_names[] = { "Y", "U", "V" };
+
+/* The planes and components of @info's format, from GstVideoFormatInfo,
+ * as a frame without plane pointers; FALSE for layouts the engine cannot
+ * read. */
+gboolean
+gst_cl_histogram_frame_format (const GstVideoInfo *info, ClhFrame *format)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  guint c;
+
+  memset (format, 0, sizeof (*format));
+  if (GST_VIDEO_FORMAT_INFO_IS_COMPLEX (finfo)
+      || GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo) > CLH_MAX_COMPONENTS)
+    return FALSE;
+
+  format->width = GST_VIDEO_INFO_WIDTH (info);
+  format->height = GST_VIDEO_INFO_HEIGHT (info);
+  format->depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0);
+  /* Samples of more than 8 significant bits (with their shift) sit in
+   * 16-bit words; the format info's 'bits' is the depth, not the word. */
+  if (format->depth + GST_VIDEO_FORMAT_INFO_SHIFT (finfo, 0) <= 8)
+    format->sample = CLH_SAMPLE_8;
+  else if (format->depth + GST_VIDEO_FORMAT_INFO_SHIFT (finfo, 0) <= 16)
+    format->sample = GST_VIDEO_FORMAT_INFO_IS_LE (finfo) ?
+        CLH_SAMPLE_16LE : CLH_SAMPLE_16BE;
+  else
+    return FALSE;
+  format->n_planes = GST_VIDEO_INFO_N_PLANES (info);
+  format->n_components = GST_VIDEO_INFO_N_COMPONENTS (info);
+  for (c = 0; c < format->n_components; c++) {
+    ClhComponent *comp = &format->components[c];
+
+    comp->plane = GST_VIDEO_FORMAT_INFO_PLANE (finfo, c);
+    comp->offset = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+    comp->pixel_stride = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c);
+    comp->shift = GST_VIDEO_FORMAT_INFO_SHIFT (finfo, c);
+    comp->w_sub = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, c);
+    comp->h_sub = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, c);
+    /* GStreamer 1.22's tables give P010/P012/P016's V offset in samples
+     * (1, from NV12's table) where its pack functions use bytes (2). */
+    if (format->sample != CLH_SAMPLE_8 && comp->offset % 2)
+      comp->offset *= 2;
+  }
+  /* ...and VYUY's chroma offsets as UYVY's, though its bytes are
+   * V0 Y0 U0 Y1, as the FourCC says. */
+  if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_VYUY) {
+    format->components[1].offset = 2;
+    format->components[2].offset = 0;
+  }
+  for (c = 0; c < format->n_planes; c++)
+    format->planes[c].stride = GST_VIDEO_INFO_PLANE_STRIDE (info, c);
+  return TRUE;
+}
+
+/* Bins when the property was left alone: 180 hue bins (OpenCV's range),
+ * 32 x 32 hue x saturation, the classic 16 x 16 x 16 RGB target model. */
+guint
+gst_cl_histogram_settings_bins (const GstClHistogramSettings *settings)
+{
+  if (settings->bins_set)
+    return settings->bins;
+  switch (settings->mode) {
+    case GST_HISTOGRAM_MODE_HUE:
+      return 180;
+    case GST_HISTOGRAM_MODE_HUE_SATURATION:
+      return 32;
+    case GST_HISTOGRAM_MODE_RGB:
+      return 16;
+    default:
+      return settings->bins;
+  }
+}
+
+static void
+list_components (ClhHistogramSpec *spec, guint n)
+{
+  guint i;
+
+  spec->n_components = n;
+  for (i = 0; i < n; i++)
+    spec->components[i] = i;
+}
+
+/* What @settings count in @info's format, and the channels' names; FALSE
+ * with @error saying which combination does not work and why. */
+static gboolean
+build_spec (const GstClHistogramSettings *settings, const GstVideoInfo *info,
+    const ClhFrame *format, ClhHistogramSpec *spec,
+    const gchar *const **names, GError **error)
+{
+  const gboolean rgb = GST_VIDEO_INFO_IS_RGB (info);
+  const gboolean yuv = GST_VIDEO_INFO_IS_YUV (info);
+  const gchar *mode = gst_histogram_mode_get_nick (settings->mode);
+  static const gchar *mode_names[][1] = {
+    {"Y"}, {NULL}, {"max"}, {"hue"}, {"hue-saturation"}, {"rgb"},
+  };
+  GError *why = NULL;
+
+  memset (spec, 0, sizeof (*spec));
+  spec->bins = gst_cl_histogram_settings_bins (settings);
+  spec->range_min = settings->range_min;
+  spec->range_max = settings->range_max >= 0 ? (guint) settings->range_max :
+      (1u << format->depth) - 1;
+  spec->min_saturation = settings->min_saturation;
+  spec->min_value = settings->min_value;
+  spec->color = yuv ? CLH_COLOR_YUV_BT601 : CLH_COLOR_RGB;
+  *names = mode_names[settings->mode];
+
+  switch (settings->mode) {
+    case GST_HISTOGRAM_MODE_LUMA:
+      spec->count = rgb ? CLH_COUNT_LUMA : CLH_COUNT_COMPONENTS;
+      list_components (spec, rgb ? 3 : 1);
+      break;
+    case GST_HISTOGRAM_MODE_CHANNELS:
+      spec->count = CLH_COUNT_COMPONENTS;
+      list_components (spec, format->n_components);
+      *names = rgb ? rgba_names : yuv ? yuv_names : mode_names[0];
+      break;
+    case GST_HISTOGRAM_MODE_MAX:
+    case GST_HISTOGRAM_MODE_RGB:
+      if (!rgb) {
+        g_set_error (error, CLH_SPEC_ERROR, CLH_SPEC_ERROR_UNSUPPORTED,
+            "mode=%s counts R, G and B and needs an RGB format, not %s",
+            mode, GST_VIDEO_INFO_NAME (info));
+        return FALSE;
+      }
+      spec->count = settings->mode == GST_HISTOGRAM_MODE_MAX ? CLH_COUNT_MAX :
+          CLH_COUNT_RGB;
+      list_components (spec, settings->mode == GST_HISTOGRAM_MODE_MAX ?
+          format->n_components : 3);
+      break;
+    default:
+      if (!rgb && !yuv) {
+        g_set_error (error, CLH_SPEC_ERROR, CLH_SPEC_ERROR_UNSUPPORTED,
+            "mode=%s needs colour and %s is gray: use an RGB or 8-bit YUV "
+            "format", mode, GST_VIDEO_INFO_NAME (info));
+        return FALSE;
+      }
+      spec->count = settings->mode == GST_HISTOGRAM_MODE_HUE ? CLH_COUNT_HUE :
+          CLH_COUNT_HUE_SATURATION;
+      list_components (spec, 3);
+      break;
+  }
+
+  if (!clh_histogram_spec_is_valid (spec, format, &why)) {
+    g_set_error (error, CLH_SPEC_ERROR, CLH_SPEC_ERROR_UNSUPPORTED,
+        "mode=%s bins=%u range %u..%u cannot count %s: %s", mode, spec->bins,
+        spec->range_min, spec->range_max, GST_VIDEO_INFO_NAME (info),
+        why->message);
+    g_error_free (why);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* The request for one frame of @info's format (@format, from
+ * gst_cl_histogram_frame_format()) under @settings; FALSE with @error if
+ * they cannot count this format. */
+gboolean
+gst_cl_histogram_request_init (GstClHistogramRequest *request,
+    const GstClHistogramSettings *settings, const GstVideoInfo *info,
+    const ClhFrame *format, GError **error)
+{
+  request->settings = *settings;
+  request->width = GST_VIDEO_INFO_WIDTH (info);
+  request->height = GST_VIDEO_INFO_HEIGHT (info);
+  request->depth = format->depth;
+  request->video_range = GST_VIDEO_INFO_COLORIMETRY (info).range;
+  return build_spec (settings, info, format, &request->spec,
+      &request->channel_names, error);
+}
