@@ -303,6 +303,25 @@ clh_frame_crop (ClhFrame *frame, guint x, guint y, guint width, guint height,
 }
 
 /**
+ * clh_histogram_spec_set_first_components:
+ * @spec: a request
+ * @n: components, 1..%CLH_MAX_COMPONENTS
+ *
+ * Has @spec read the frame's first @n components in the format's order
+ * (R, G, B[, A] or Y[, U, V]).
+ */
+void
+clh_histogram_spec_set_first_components (ClhHistogramSpec *spec, guint n)
+{
+  guint i;
+
+  g_return_if_fail (n >= 1 && n <= CLH_MAX_COMPONENTS);
+  spec->n_components = n;
+  for (i = 0; i < n; i++)
+    spec->components[i] = i;
+}
+
+/**
  * clh_histogram_spec_n_channels:
  * @spec: a request
  *

@@ -200,6 +200,8 @@ gboolean clh_frame_crop (ClhFrame *frame, guint x, guint y, guint width,
 
 guint clh_histogram_spec_n_channels (const ClhHistogramSpec *spec);
 guint clh_histogram_spec_n_bins (const ClhHistogramSpec *spec);
+void clh_histogram_spec_set_first_components (ClhHistogramSpec *spec,
+    guint n);
 gboolean clh_histogram_spec_is_valid (const ClhHistogramSpec *spec,
     const ClhFrame *frame, GError **error);
 void clh_histogram_set_samples (ClhHistogram *histogram,

@@ -79,16 +79,6 @@ gst_cl_histogram_settings_bins (const GstClHistogramSettings *settings)
   }
 }
 
-static void
-list_components (ClhHistogramSpec *spec, guint n)
-{
-  guint i;
-
-  spec->n_components = n;
-  for (i = 0; i < n; i++)
-    spec->components[i] = i;
-}
-
 /* What @settings count in @info's format, and the channels' names; FALSE
  * with @error saying which combination does not work and why. */
 static gboolean
@@ -117,11 +107,11 @@ build_spec (const GstClHistogramSettings *settings, const GstVideoInfo *info,
   switch (settings->mode) {
     case GST_HISTOGRAM_MODE_LUMA:
       spec->count = rgb ? CLH_COUNT_LUMA : CLH_COUNT_COMPONENTS;
-      list_components (spec, rgb ? 3 : 1);
+      clh_histogram_spec_set_first_components (spec, rgb ? 3 : 1);
       break;
     case GST_HISTOGRAM_MODE_CHANNELS:
       spec->count = CLH_COUNT_COMPONENTS;
-      list_components (spec, format->n_components);
+      clh_histogram_spec_set_first_components (spec, format->n_components);
       *names = rgb ? rgba_names : yuv ? yuv_names : mode_names[0];
       break;
     case GST_HISTOGRAM_MODE_MAX:
@@ -134,7 +124,7 @@ build_spec (const GstClHistogramSettings *settings, const GstVideoInfo *info,
       }
       spec->count = settings->mode == GST_HISTOGRAM_MODE_MAX ? CLH_COUNT_MAX :
           CLH_COUNT_RGB;
-      list_components (spec, settings->mode == GST_HISTOGRAM_MODE_MAX ?
+      clh_histogram_spec_set_first_components (spec, settings->mode == GST_HISTOGRAM_MODE_MAX ?
           format->n_components : 3);
       break;
     default:
@@ -146,7 +136,7 @@ build_spec (const GstClHistogramSettings *settings, const GstVideoInfo *info,
       }
       spec->count = settings->mode == GST_HISTOGRAM_MODE_HUE ? CLH_COUNT_HUE :
           CLH_COUNT_HUE_SATURATION;
-      list_components (spec, 3);
+      clh_histogram_spec_set_first_components (spec, 3);
       break;
   }
 
