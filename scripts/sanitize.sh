@@ -3,9 +3,10 @@
 # The whole suite (but the Python tests: Python is not built with the
 # sanitizers; and suite 'long', for time) under AddressSanitizer,
 # LeakSanitizer and UndefinedBehaviorSanitizer, in build-asan/; then the concurrency tests under
-# ThreadSanitizer, in build-tsan/. Any report fails its test. Run after
-# scripts/setup.sh (the packages). The last line says "N passed, N failed,
-# N skipped" over both.
+# ThreadSanitizer, in build-tsan/, against GLib and GStreamer built with
+# -fsanitize=thread by scripts/tsan-deps.sh (run first if they are not
+# built). Any report fails its test. Run after scripts/setup.sh (the
+# packages). The last line says "N passed, N failed, N skipped" over both.
 #   scripts/sanitize.sh [asan|tsan]...     (default: both)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +32,9 @@ configure() {
 export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:use_sigaltstack=0:verify_asan_link_order=0:detect_stack_use_after_return=0:fast_unwind_on_malloc=0:malloc_context_size=15"
 export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$supp/ubsan.supp"
-export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
+# history_size=7: the longest access history, so that both stacks of a
+# report are restored and the suppressions can match them.
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:history_size=7:suppressions=$supp/tsan.supp"
 # GSlice's per-thread magazines hand memory between threads in ways TSan
 # cannot follow.
 export G_SLICE=always-malloc
@@ -53,11 +56,22 @@ for job in $jobs; do
       logs="$logs $root/build-asan/meson-logs/testlog.json"
       ;;
     tsan)
-      configure "$root/build-tsan" -Db_sanitize=thread -Db_lundef=false \
-        -Dintrospection=disabled
-      ninja -C "$root/build-tsan"
-      meson test -C "$root/build-tsan" --print-errorlogs --suite threads \
-        --timeout-multiplier 4 || status=1
+      # The distribution's GLib and GStreamer hide their locking from
+      # ThreadSanitizer (scripts/tsan-deps.sh says why): build ours against
+      # instrumented ones, and load only their plugins.
+      deps="$root/build-tsan-deps/prefix"
+      [ -f "$deps/.complete" ] || "$root/scripts/tsan-deps.sh"
+      (
+        export PKG_CONFIG_PATH="$deps/lib/pkgconfig"
+        export LD_LIBRARY_PATH="$deps/lib"
+        export GST_PLUGIN_SYSTEM_PATH_1_0="$deps/lib/gstreamer-1.0"
+        export PATH="$deps/bin:$PATH"
+        configure "$root/build-tsan" -Db_sanitize=thread -Db_lundef=false \
+          -Dintrospection=disabled
+        ninja -C "$root/build-tsan"
+        meson test -C "$root/build-tsan" --print-errorlogs --suite threads \
+          --timeout-multiplier 4
+      ) || status=1
       logs="$logs $root/build-tsan/meson-logs/testlog.json"
       ;;
     *) echo "sanitize.sh: no job '$job' (asan, tsan)" >&2; exit 2 ;;
