@@ -339,7 +339,8 @@ run_8bit (const ClhFrame *frame, const ClhHistogramSpec *spec,
   while (first + n < spec->n_components) {
     const ClhComponent *next = &frame->components[spec->components[first + n]];
     if (next->plane != head->plane || next->pixel_stride != head->pixel_stride
-        || next->w_sub != head->w_sub || next->h_sub != head->h_sub || next->shift != 0)
+        || next->w_sub != head->w_sub || next->h_sub != head->h_sub
+        || next->shift != 0)
       break;
     n++;
   }

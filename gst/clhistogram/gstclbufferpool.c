@@ -5,11 +5,11 @@
  * @short_description: the video buffer pool clhistogram proposes
  *
  * A #GstVideoBufferPool of host memory the device reads without a host
- * copy, that gives back what it allocated when it cannot start. GStreamer 1.22's default start allocates the minimum number of
- * buffers one by one and, when one fails (the device is out of pinned
- * memory), returns FALSE with the others still queued; an inactive pool
- * never stops, so they, their memory and the device context under it
- * would leak.
+ * copy, that gives back what it allocated when it cannot start. GStreamer
+ * 1.22's default start allocates the minimum number of buffers one by one
+ * and, when one fails (the device is out of pinned memory), returns FALSE
+ * with the others still queued; an inactive pool never stops, so they,
+ * their memory and the device context under it would leak.
  */
 #include "gstclbufferpool.h"
 #include "gstclhostmemory.h"

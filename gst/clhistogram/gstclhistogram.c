@@ -498,7 +498,8 @@ gst_cl_histogram_change_state (GstElement *element, GstStateChange transition)
   GstClHistogram *self = GST_CL_HISTOGRAM (element);
   GstStateChangeReturn ret;
 
-  if (transition == GST_STATE_CHANGE_NULL_TO_READY && !gst_cl_histogram_open_device (self))
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY
+      && !gst_cl_histogram_open_device (self))
     return GST_STATE_CHANGE_FAILURE;
 
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
@@ -515,18 +516,18 @@ gst_cl_histogram_set_context (GstElement *element, GstContext *context)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (element);
   gboolean store = TRUE;
-  gchar *spec;
+  gchar *device_spec;
 
   if (g_strcmp0 (gst_context_get_context_type (context),
           GST_CL_CONTEXT_TYPE) == 0) {
     GST_OBJECT_LOCK (self);
-    spec = g_strdup (self->device);
+    device_spec = g_strdup (self->device);
     GST_OBJECT_UNLOCK (self);
     /* One on another device, or while we have one, is not ours to keep:
      * gst_element_get_context() tells what we use. */
-    store = gst_cl_handle_set_context (element, context, spec,
+    store = gst_cl_handle_set_context (element, context, device_spec,
         &self->context);
-    g_free (spec);
+    g_free (device_spec);
   }
   if (store)
     GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
@@ -748,7 +749,8 @@ install_properties (GObjectClass *gobject_class)
           "Frames counted at once, so that one frame's upload overlaps the "
           "counting of the one before; each waits for that many - 1 later "
           "frames and adds as much latency (0: automatic: 1 when upstream "
-          "is live, else " G_STRINGIFY (GST_CL_HISTOGRAM_DEFAULT_IN_FLIGHT) ")", 0,
+          "is live, else "
+          G_STRINGIFY (GST_CL_HISTOGRAM_DEFAULT_IN_FLIGHT) ")", 0,
           GST_CL_HISTOGRAM_MAX_IN_FLIGHT, DEFAULT_MAX_FRAMES_IN_FLIGHT,
           PLAYING_PROPERTY));
 }

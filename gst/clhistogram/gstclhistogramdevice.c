@@ -30,7 +30,8 @@ gst_cl_histogram_post_engine_error (GstClHistogram *self, const GError *err)
 /* Posts the element error for a device that could not be opened: what to
  * do, by cause. */
 static void
-post_open_error (GstClHistogram *self, const gchar *spec, const GError *err)
+post_open_error (GstClHistogram *self, const gchar *device_spec,
+    const GError *err)
 {
   switch (err->code) {
     case CLH_ENGINE_ERROR_NO_DEVICE:
@@ -43,7 +44,7 @@ post_open_error (GstClHistogram *self, const gchar *spec, const GError *err)
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
           ("No OpenCL device matches device=\"%s\". Set it to \"auto\", to "
               "\"P:D\" as 'clinfo -l' numbers devices, or to part of a "
-              "device name.", spec), ("%s", err->message));
+              "device name.", device_spec), ("%s", err->message));
       break;
     case CLH_ENGINE_ERROR_BUILD:
       GST_ELEMENT_ERROR (self, LIBRARY, INIT,
@@ -88,24 +89,25 @@ gst_cl_histogram_open_device (GstClHistogram *self)
   GError *err = NULL;
   ClhContext *context = NULL;
   ClhEngine *engine = NULL;
-  gchar *spec;
+  gchar *device_spec;
 
   GST_OBJECT_LOCK (self);
-  spec = g_strdup (self->device);
+  device_spec = g_strdup (self->device);
   GST_OBJECT_UNLOCK (self);
 
-  if (gst_cl_ensure_element_context (element, spec, &self->context, &err)) {
+  if (gst_cl_ensure_element_context (element, device_spec, &self->context,
+          &err)) {
     GST_OBJECT_LOCK (self);
     context = gst_cl_context_handle_ref (self->context);
     GST_OBJECT_UNLOCK (self);
     engine = clh_engine_new_for_context (context, &err);
   }
   if (!engine) {
-    post_open_error (self, spec, err);
+    post_open_error (self, device_spec, err);
     g_clear_error (&err);
     g_clear_pointer (&context, gst_cl_context_handle_unref);
     gst_cl_histogram_close_device (self);
-    g_free (spec);
+    g_free (device_spec);
     return FALSE;
   }
 
@@ -119,7 +121,7 @@ gst_cl_histogram_open_device (GstClHistogram *self)
   self->allocator = gst_cl_host_allocator_new (context);
   GST_OBJECT_UNLOCK (self);
   gst_cl_context_handle_unref (context);
-  g_free (spec);
+  g_free (device_spec);
   return TRUE;
 }
 

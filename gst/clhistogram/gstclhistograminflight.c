@@ -7,8 +7,8 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cl_histogram_debug);
 #define GST_CAT_DEFAULT gst_cl_histogram_debug
 
 /* Frames the engine keeps at once: the property, or when it is 0 one for
- * live sources (each frame goes on at once) and GST_CL_HISTOGRAM_DEFAULT_IN_FLIGHT
- * for others. */
+ * live sources (each frame goes on at once) and
+ * GST_CL_HISTOGRAM_DEFAULT_IN_FLIGHT for others. */
 static guint
 in_flight_for (guint property, gboolean live)
 {

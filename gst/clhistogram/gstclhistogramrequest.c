@@ -124,7 +124,8 @@ build_spec (const GstClHistogramSettings *settings, const GstVideoInfo *info,
       }
       spec->count = settings->mode == GST_HISTOGRAM_MODE_MAX ? CLH_COUNT_MAX :
           CLH_COUNT_RGB;
-      clh_histogram_spec_set_first_components (spec, settings->mode == GST_HISTOGRAM_MODE_MAX ?
+      clh_histogram_spec_set_first_components (spec,
+          settings->mode == GST_HISTOGRAM_MODE_MAX ?
           format->n_components : 3);
       break;
     default:

@@ -93,9 +93,11 @@ gst_cl_histogram_message_new (GstObject *src, GstBuffer *buffer,
       "stream-time", G_TYPE_UINT64, stream_time,
       "running-time", G_TYPE_UINT64, running_time,
       "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buffer),
-      "mode", G_TYPE_STRING, gst_histogram_mode_get_nick (request->settings.mode),
+      "mode", G_TYPE_STRING,
+      gst_histogram_mode_get_nick (request->settings.mode),
       "bins", G_TYPE_UINT, n_bins, NULL);
-  take_array (s, "channels", G_TYPE_STRING, request->channel_names, 0, n_channels);
+  take_array (s, "channels", G_TYPE_STRING, request->channel_names, 0,
+      n_channels);
 
   g_value_init (&counts, GST_TYPE_ARRAY);
   for (c = 0; c < n_channels; c++) {
