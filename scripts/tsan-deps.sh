@@ -21,7 +21,7 @@ deps="$root/build-tsan-deps"
 prefix="$deps/prefix"
 stamp="$prefix/.complete"
 [ -f "$stamp" ] && { echo "tsan-deps: $prefix is built"; exit 0; }
-mkdir -p "$deps/apt/lists/partial" "$deps/src"
+mkdir -p "$deps/apt/lists/partial" "$deps/apt/cache" "$deps/src"
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q \
@@ -36,7 +36,7 @@ deb-src http://deb.debian.org/debian-security bookworm-security main
 EOF
 apt_opts="-o Dir::Etc::SourceList=$deps/apt/sources.list \
   -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists=$deps/apt/lists \
-  -o APT::Sandbox::User=root"
+  -o Dir::Cache=$deps/apt/cache -o APT::Sandbox::User=root"
 # shellcheck disable=SC2086
 apt-get -q $apt_opts update > /dev/null
 
