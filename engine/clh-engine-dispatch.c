@@ -40,34 +40,18 @@ clh_engine_create_kernels (ClhEngine *engine, GError **error)
   return TRUE;
 }
 
-/* Kernel arguments, set in order; the first failure sticks. */
-typedef struct {
-  cl_kernel kernel;
-  cl_uint index;
-  cl_int ret;
-} KernelArgs;
-
-static void
-arg (KernelArgs *args, size_t size, const void *value)
-{
-  if (args->ret == CL_SUCCESS)
-    args->ret = clSetKernelArg (args->kernel, args->index, size, value);
-  args->index++;
-}
-
-static void
-arg_uint (KernelArgs *args, guint value)
-{
-  cl_uint v = value;
-  arg (args, sizeof (v), &v);
-}
-
-static void
-arg_uint4 (KernelArgs *args, const guint values[4])
-{
-  cl_uint4 v = { { values[0], values[1], values[2], values[3] } };
-  arg (args, sizeof (v), &v);
-}
+/* The arguments every kernel takes, in kernels/histogram.cl's order: the
+ * frame's buffer, the parameters, the copies' local memory, this frame's
+ * histogram, the other buffer to clear. The 8-bit kernel's table of bins
+ * follows. */
+enum {
+  ARG_SRC,
+  ARG_PARAMS,
+  ARG_SUB,
+  ARG_HIST,
+  ARG_ZERO_BUF,
+  ARG_TABLE,
+};
 
 /* Bins one pass of a single-channel kernel can count: one copy of them,
  * padded, and the below and above counters fill at most a group's local
@@ -133,38 +117,48 @@ plan_launch (ClhEngine *engine, ClhKernelId id, guint n_channels, guint window,
   }
 }
 
-/* Sets the trailing arguments (the copies' layout and local memory, this
- * frame's histogram, and the other buffer to clear on the first launch),
- * then launches over @units work units. A copy holds @window bins of each
- * of @n_channels; their below and above counters follow the copies. */
+/* Fills @common (the copies' layout and the counters to clear), sets the
+ * kernel's arguments (@params, @params_size bytes, holding @common) and
+ * launches it over @units work units of @band. A copy holds @window bins
+ * of each of @n_channels; their below and above counters follow the
+ * copies. */
 static gboolean
-launch (ClhEngine *engine, ClhKernelId id, KernelArgs *args,
+launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
+    gconstpointer params, gsize params_size, ClhLaunchParams *common,
     guint n_channels, guint window, gsize units, GError **error)
 {
-  const guint n_counters = n_channels * window;
+  const cl_kernel kernel = engine->kernels[id];
   const gsize outside = 2 * n_channels * sizeof (cl_uint);
+  cl_mem zero_buf = engine->zero_next ?
+      clh_engine_next_slot (engine)->counters : engine->slot->counters;
   ClhLaunch cfg;
-  guint stride;
   size_t local, global;
   cl_event ev;
   cl_int ret;
 
   plan_launch (engine, id, n_channels, window, units, &cfg);
-  stride = clh_launch_copy_stride (n_counters, cfg.padding);
-  arg_uint (args, cfg.n_copies);
-  arg_uint (args, stride);
-  arg (args, clh_launch_local_bytes (cfg.n_copies, stride) + outside, NULL);
-  arg (args, sizeof (cl_mem), &engine->slot->counters);
-  arg (args, sizeof (cl_mem), engine->zero_next ?
-      &clh_engine_next_slot (engine)->counters : &engine->slot->counters);
-  arg_uint (args, engine->zero_next);
-  if (!clh_cl_check (args->ret, "clSetKernelArg", error))
+  common->n_copies = cfg.n_copies;
+  common->copy_stride = clh_launch_copy_stride (n_channels * window,
+      cfg.padding);
+  common->n_zero = engine->zero_next;
+  ret = clSetKernelArg (kernel, ARG_SRC, sizeof (cl_mem), &band->mem);
+  if (ret == CL_SUCCESS)
+    ret = clSetKernelArg (kernel, ARG_PARAMS, params_size, params);
+  if (ret == CL_SUCCESS)
+    ret = clSetKernelArg (kernel, ARG_SUB, clh_launch_local_bytes
+        (cfg.n_copies, common->copy_stride) + outside, NULL);
+  if (ret == CL_SUCCESS)
+    ret = clSetKernelArg (kernel, ARG_HIST, sizeof (cl_mem),
+        &engine->slot->counters);
+  if (ret == CL_SUCCESS)
+    ret = clSetKernelArg (kernel, ARG_ZERO_BUF, sizeof (cl_mem), &zero_buf);
+  if (!clh_cl_check (ret, "clSetKernelArg", error))
     return FALSE;
   engine->last_launch = cfg;
 
   local = cfg.work_group_size;
   global = (size_t) cfg.n_groups * local;
-  ret = clEnqueueNDRangeKernel (engine->queue, engine->kernels[id], 1, NULL,
+  ret = clEnqueueNDRangeKernel (engine->queue, kernel, 1, NULL,
       &global, &local, engine->upload_done ? 1 : 0,
       engine->upload_done ? &engine->upload_done : NULL,
       clh_engine_want_event (engine, &ev, NULL));
@@ -183,29 +177,28 @@ range_size (const ClhHistogramSpec *spec)
   return spec->range_max - spec->range_min + 1;
 }
 
-/* The arguments both component kernels start with: the staging buffer and
- * where component @c's rows of @band lie in it. Returns the samples. */
+/* Where component @c's rows of @band lie in the band's buffer, as both
+ * component kernels take them. Returns the samples. */
 static gsize
-arg_component_rows (KernelArgs *args, ClhEngine *engine, const ClhFrame *frame,
-    const ClhBand *band, guint c)
+component_rows (const ClhFrame *frame, const ClhBand *band, guint c,
+    guint32 *base, guint32 *pitch, guint32 *width, guint32 *rows,
+    guint32 *pixel_stride)
 {
   const ClhComponent *comp = &frame->components[c];
-  const guint width = clh_component_width (frame, c);
-  const guint rows = band->n_rows[comp->plane];
 
-  arg (args, sizeof (cl_mem), &band->mem);
-  arg_uint (args, band->base[comp->plane]);
-  arg_uint (args, frame->planes[comp->plane].stride);
-  arg_uint (args, width);
-  arg_uint (args, rows);
-  arg_uint (args, comp->pixel_stride);
-  return (gsize) width * rows;
+  *base = band->base[comp->plane];
+  *pitch = frame->planes[comp->plane].stride;
+  *width = clh_component_width (frame, c);
+  *rows = band->n_rows[comp->plane];
+  *pixel_stride = comp->pixel_stride;
+  return (gsize) *width * *rows;
 }
 
 /* Which channel of an 8-bit run each byte of a little-endian 32-bit word
- * of its plane's rows holds (byte j in bits 8j.., 0xff: none), or ~0 when
- * the rows cannot be read a word at a time: the words must be aligned, the
- * rows whole words, and a pixel a divisor of a word. */
+ * of its plane's rows holds (byte j in bits 8j.., 0xff: none), or
+ * CLH_ABI_NO_WORDS when the rows cannot be read a word at a time: the words
+ * must be aligned, the rows whole words, and a pixel a divisor of a
+ * word. */
 static guint
 byte_channels_8bit (const ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhBand *band, guint first, guint n)
@@ -222,15 +215,15 @@ byte_channels_8bit (const ClhEngine *engine, const ClhFrame *frame,
       || row > clh_frame_plane_row_bytes (frame, comp->plane)
       || (comp->pixel_stride != 1 && comp->pixel_stride != 2
           && comp->pixel_stride != 4))
-    return ~0u;
+    return CLH_ABI_NO_WORDS;
   for (i = 0; i < n; i++) {
     const guint offset = frame->components[spec->components[first + i]].offset;
 
     if (offset >= comp->pixel_stride)
-      return ~0u;
+      return CLH_ABI_NO_WORDS;
     for (j = offset; j < 4; j += comp->pixel_stride) {
       if (((map >> (8 * j)) & 0xff) != 0xff)
-        return ~0u;
+        return CLH_ABI_NO_WORDS;
       map &= ~(0xffu << (8 * j));
       map |= i << (8 * j);
     }
@@ -259,36 +252,35 @@ count_8bit (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhBand *band, guint first, guint n,
     GError **error)
 {
-  const guint map = byte_channels_8bit (engine, frame, spec, band, first,
-      n);
-  const ClhComponent *comp = &frame->components[spec->components[first]];
-  guint offsets[4] = { 0 }, i;
-  KernelArgs args = { engine->kernels[CLH_KERNEL_8BIT], 0, CL_SUCCESS };
+  const guint c0 = spec->components[first];
+  const ClhComponent *comp = &frame->components[c0];
+  ClhParams8bit p = { { 0 } };
+  cl_int ret;
   gsize units;
+  guint i;
 
+  units = component_rows (frame, band, c0, &p.base, &p.pitch, &p.width,
+      &p.rows, &p.pixel_stride);
+  p.n_channels = n;
   for (i = 0; i < n; i++)
-    offsets[i] = frame->components[spec->components[first + i]].offset;
-
-  units = arg_component_rows (&args, engine, frame, band,
-      spec->components[first]);
-  if (map != ~0u) {
+    p.offsets[i] = frame->components[spec->components[first + i]].offset;
+  p.byte_channels = byte_channels_8bit (engine, frame, spec, band, first, n);
+  p.range_min = spec->range_min;
+  p.range_size = range_size (spec);
+  p.bins = spec->bins;
+  p.bin_shift = bin_shift_8bit (spec);
+  p.hist_base = first * (spec->bins + 2);
+  if (p.byte_channels != CLH_ABI_NO_WORDS) {
     /* Words; four per load where rows are contiguous. */
     units = units * comp->pixel_stride / 4;
-    if (frame->planes[comp->plane].stride
-        == clh_component_width (frame, spec->components[first])
-        * comp->pixel_stride)
+    if (p.pitch == p.width * comp->pixel_stride)
       units = (units + 3) / 4;
   }
-  arg_uint (&args, n);
-  arg_uint4 (&args, offsets);
-  arg_uint (&args, map);
-  arg_uint (&args, spec->range_min);
-  arg_uint (&args, range_size (spec));
-  arg_uint (&args, spec->bins);
-  arg_uint (&args, bin_shift_8bit (spec));
-  arg_uint (&args, first * (spec->bins + 2));
-  arg (&args, BIN_TABLE_BYTES, NULL);
-  return launch (engine, CLH_KERNEL_8BIT, &args, n, spec->bins, units, error);
+  ret = clSetKernelArg (engine->kernels[CLH_KERNEL_8BIT], ARG_TABLE,
+      BIN_TABLE_BYTES, NULL);
+  return clh_cl_check (ret, "clSetKernelArg", error)
+      && launch (engine, CLH_KERNEL_8BIT, band, &p, sizeof (p), &p.launch, n,
+      spec->bins, units, error);
 }
 
 /* Channel @channel of the request, one component of any storage, counted
@@ -301,25 +293,24 @@ count_component (ClhEngine *engine, const ClhFrame *frame,
   const guint c = spec->components[channel];
   const ClhComponent *comp = &frame->components[c];
   const guint window = window_for (engine, CLH_KERNEL_COMPONENT, spec->bins);
-  guint lo;
+  ClhParamsComponent p = { { 0 } };
+  gsize samples;
 
-  for (lo = 0; lo < spec->bins; lo += window) {
-    const guint n = MIN (window, spec->bins - lo);
-    KernelArgs args = { engine->kernels[CLH_KERNEL_COMPONENT], 0, CL_SUCCESS };
-    const gsize samples = arg_component_rows (&args, engine, frame, band, c);
-
-    arg_uint (&args, comp->offset);
-    arg_uint (&args, frame->sample);
-    arg_uint (&args, comp->shift);
-    arg_uint (&args, (1u << frame->depth) - 1);
-    arg_uint (&args, spec->range_min);
-    arg_uint (&args, range_size (spec));
-    arg_uint (&args, spec->bins);
-    arg_uint (&args, lo);
-    arg_uint (&args, n);
-    arg_uint (&args, spec->bins + 2);
-    arg_uint (&args, channel * (spec->bins + 2));
-    if (!launch (engine, CLH_KERNEL_COMPONENT, &args, 1, n, samples, error))
+  samples = component_rows (frame, band, c, &p.base, &p.pitch, &p.width,
+      &p.rows, &p.pixel_stride);
+  p.offset = comp->offset;
+  p.sample = frame->sample;
+  p.shift = comp->shift;
+  p.mask = (1u << frame->depth) - 1;
+  p.range_min = spec->range_min;
+  p.range_size = range_size (spec);
+  p.bins = spec->bins;
+  p.channel_stride = spec->bins + 2;
+  p.hist_base = channel * (spec->bins + 2);
+  for (p.window_lo = 0; p.window_lo < spec->bins; p.window_lo += window) {
+    p.window_n = MIN (window, spec->bins - p.window_lo);
+    if (!launch (engine, CLH_KERNEL_COMPONENT, band, &p, sizeof (p),
+            &p.launch, 1, p.window_n, samples, error))
       return FALSE;
   }
   return TRUE;
@@ -337,7 +328,9 @@ run_8bit (const ClhFrame *frame, const ClhHistogramSpec *spec,
   if (frame->sample != CLH_SAMPLE_8 || head->shift != 0)
     return 0;
   while (first + n < spec->n_components) {
-    const ClhComponent *next = &frame->components[spec->components[first + n]];
+    const ClhComponent *next =
+        &frame->components[spec->components[first + n]];
+
     if (next->plane != head->plane || next->pixel_stride != head->pixel_stride
         || next->w_sub != head->w_sub || next->h_sub != head->h_sub
         || next->shift != 0)
@@ -375,48 +368,35 @@ count_colour_band (ClhEngine *engine, const ClhFrame *frame,
 {
   const guint n_bins = clh_histogram_spec_n_bins (spec);
   const guint window = window_for (engine, CLH_KERNEL_COLOUR, n_bins);
-  guint bases[4] = { 0 }, row0s[4] = { 0 }, pitches[4] = { 0 };
-  guint offsets[4] = { 0 }, pstrides[4] = { 0 }, subs[4] = { 0 };
-  guint i, lo;
+  ClhParamsColour p = { { 0 } };
+  guint i;
 
+  p.y0 = band->y0;
+  p.width = frame->width;
+  p.rows = band->rows;
   for (i = 0; i < spec->n_components; i++) {
     const ClhComponent *comp = &frame->components[spec->components[i]];
 
-    bases[i] = band->base[comp->plane];
-    row0s[i] = band->row0[comp->plane];
-    pitches[i] = frame->planes[comp->plane].stride;
-    offsets[i] = comp->offset;
-    pstrides[i] = comp->pixel_stride;
-    subs[i] = comp->w_sub | (comp->h_sub << 4);
+    p.bases[i] = band->base[comp->plane];
+    p.row0s[i] = band->row0[comp->plane];
+    p.pitches[i] = frame->planes[comp->plane].stride;
+    p.offsets[i] = comp->offset;
+    p.pixel_strides[i] = comp->pixel_stride;
+    p.subs[i] = comp->w_sub | (comp->h_sub << 4);
   }
-
-  for (lo = 0; lo < n_bins; lo += window) {
-    const guint n = MIN (window, n_bins - lo);
-    KernelArgs args = { engine->kernels[CLH_KERNEL_COLOUR], 0, CL_SUCCESS };
-
-    arg (&args, sizeof (cl_mem), &band->mem);
-    arg_uint (&args, band->y0);
-    arg_uint (&args, frame->width);
-    arg_uint (&args, band->rows);
-    arg_uint4 (&args, bases);
-    arg_uint4 (&args, row0s);
-    arg_uint4 (&args, pitches);
-    arg_uint4 (&args, offsets);
-    arg_uint4 (&args, pstrides);
-    arg_uint4 (&args, subs);
-    arg_uint (&args, spec->count == CLH_COUNT_MAX && spec->n_components > 3);
-    arg_uint (&args, spec->color);
-    arg_uint (&args, spec->count);
-    arg_uint (&args, spec->bins);
-    arg_uint (&args, spec->range_min);
-    arg_uint (&args, range_size (spec));
-    arg_uint (&args, spec->min_saturation);
-    arg_uint (&args, spec->min_value);
-    arg_uint (&args, lo);
-    arg_uint (&args, n);
-    arg_uint (&args, n_bins + 2);
-    if (!launch (engine, CLH_KERNEL_COLOUR, &args, 1, n,
-            (gsize) frame->width * band->rows, error))
+  p.has_alpha = spec->count == CLH_COUNT_MAX && spec->n_components > 3;
+  p.color = spec->color;
+  p.count = spec->count;
+  p.bins = spec->bins;
+  p.range_min = spec->range_min;
+  p.range_size = range_size (spec);
+  p.min_saturation = spec->min_saturation;
+  p.min_value = spec->min_value;
+  p.channel_stride = n_bins + 2;
+  for (p.window_lo = 0; p.window_lo < n_bins; p.window_lo += window) {
+    p.window_n = MIN (window, n_bins - p.window_lo);
+    if (!launch (engine, CLH_KERNEL_COLOUR, band, &p, sizeof (p), &p.launch,
+            1, p.window_n, (gsize) frame->width * band->rows, error))
       return FALSE;
   }
   return TRUE;

@@ -5,6 +5,8 @@
 
 #include <glib.h>
 
+#include "clh-kernel-abi.h"
+
 G_BEGIN_DECLS
 
 #define CLH_MAX_PLANES 4
@@ -28,9 +30,9 @@ G_BEGIN_DECLS
  * How a sample is stored.
  */
 typedef enum {
-  CLH_SAMPLE_8,
-  CLH_SAMPLE_16LE,
-  CLH_SAMPLE_16BE,
+  CLH_SAMPLE_8 = CLH_ABI_SAMPLE_8,
+  CLH_SAMPLE_16LE = CLH_ABI_SAMPLE_16LE,
+  CLH_SAMPLE_16BE = CLH_ABI_SAMPLE_16BE,
 } ClhSampleType;
 
 /**
@@ -107,12 +109,12 @@ typedef struct {
  * (see #ClhColor) and give one histogram.
  */
 typedef enum {
-  CLH_COUNT_COMPONENTS,
-  CLH_COUNT_LUMA,
-  CLH_COUNT_MAX,
-  CLH_COUNT_HUE,
-  CLH_COUNT_HUE_SATURATION,
-  CLH_COUNT_RGB,
+  CLH_COUNT_COMPONENTS = CLH_ABI_COUNT_COMPONENTS,
+  CLH_COUNT_LUMA = CLH_ABI_COUNT_LUMA,
+  CLH_COUNT_MAX = CLH_ABI_COUNT_MAX,
+  CLH_COUNT_HUE = CLH_ABI_COUNT_HUE,
+  CLH_COUNT_HUE_SATURATION = CLH_ABI_COUNT_HUE_SATURATION,
+  CLH_COUNT_RGB = CLH_ABI_COUNT_RGB,
 } ClhCount;
 
 /**
@@ -126,8 +128,8 @@ typedef enum {
  * Where colour-derived counts take R, G, B from.
  */
 typedef enum {
-  CLH_COLOR_RGB,
-  CLH_COLOR_YUV_BT601,
+  CLH_COLOR_RGB = CLH_ABI_COLOR_RGB,
+  CLH_COLOR_YUV_BT601 = CLH_ABI_COLOR_YUV_BT601,
 } ClhColor;
 
 /**

@@ -30,21 +30,13 @@
  * Frames arrive as their planes, copied as they are (row padding included)
  * into one device buffer, or read where they lie in host memory; kernels
  * address samples by plane base, row pitch, component offset and pixel
- * stride.
+ * stride. Each kernel takes the frame's buffer, its parameters as one
+ * struct (kernels/clh-kernel-abi.h), its local memory for the copies, the
+ * frame's histogram and the buffer to clear for the next frame.
  */
 
-#define SAMPLE_8 0
-#define SAMPLE_16LE 1
-#define SAMPLE_16BE 2
-
-#define COUNT_LUMA 1
-#define COUNT_MAX 2
-#define COUNT_HUE 3
-#define COUNT_HUE_SATURATION 4
-#define COUNT_RGB 5
-
-#define COLOR_RGB 0
-#define COLOR_YUV_BT601 1
+/* The constants and per-launch parameter structs shared with the engine. */
+#include "clh-kernel-abi.h"
 
 /* The copy this work-item counts into. */
 #define MY_COPY(sub, n_copies, copy_stride) \
@@ -235,27 +227,26 @@ count_words_contiguous (const Counter8 *k, global const uint *words, uint n)
  * array passed to a function it read as zeros on PoCL 3.1.
  */
 kernel void
-histogram_8bit (global const uchar *src, uint base, uint pitch,
-    uint width, uint rows, uint pixel_stride, uint n_channels,
-    uint4 offsets, uint byte_channels, uint range_min, uint range_size,
-    uint bins, uint bin_shift, uint hist_base, local ushort *table,
-    uint n_copies, uint copy_stride, local uint *sub, global uint *hist,
-    global uint *zero_buf, uint n_zero)
+histogram_8bit (global const uchar *src, const ClhParams8bit p,
+    local uint *sub, global uint *hist, global uint *zero_buf,
+    local ushort *table)
 {
+  const ClhLaunchParams l = p.launch;
   const Counter8 k = {
-    MY_COPY (sub, n_copies, copy_stride), OUTSIDE (sub, n_copies,
-        copy_stride), table, bins, bin_shift, byte_channels, n_copies
+    MY_COPY (sub, l.n_copies, l.copy_stride), OUTSIDE (sub, l.n_copies,
+        l.copy_stride), table, p.bins, p.bin_shift, p.byte_channels,
+    l.n_copies
   };
 
-  zero_next_histogram (zero_buf, n_zero);
-  if (bin_shift >= 8)
-    fill_bin_table (table, range_min, range_size, bins);
-  zero_sub_histograms (sub, n_copies, copy_stride, n_channels);
+  zero_next_histogram (zero_buf, l.n_zero);
+  if (p.bin_shift >= 8)
+    fill_bin_table (table, p.range_min, p.range_size, p.bins);
+  zero_sub_histograms (sub, l.n_copies, l.copy_stride, p.n_channels);
 
-  if (byte_channels != 0xffffffffu) {
-    global const uint *words = (global const uint *) (src + base);
-    const uint row_words = width * pixel_stride / 4, pitch_words = pitch / 4;
-    const uint n = row_words * rows;
+  if (p.byte_channels != CLH_ABI_NO_WORDS) {
+    global const uint *words = (global const uint *) (src + p.base);
+    const uint row_words = p.width * p.pixel_stride / 4;
+    const uint pitch_words = p.pitch / 4, n = row_words * p.rows;
 
     if (pitch_words == row_words) {
       count_words_contiguous (&k, words, n);
@@ -266,28 +257,28 @@ histogram_8bit (global const uchar *src, uint base, uint pitch,
       }
     }
   } else {
-    const uint n = width * rows;
+    const uint n = p.width * p.rows;
 
     for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
-      const uint y = i / width, x = i - y * width;
-      global const uchar *p = src + base + y * pitch + x * pixel_stride;
+      const uint y = i / p.width, x = i - y * p.width;
+      global const uchar *px = src + p.base + y * p.pitch
+          + x * p.pixel_stride;
 
-      for (uint c = 0; c < n_channels; c++)
-        count8 (&k, c, p[c == 0 ? offsets.s0 : c == 1 ? offsets.s1 :
-                c == 2 ? offsets.s2 : offsets.s3]);
+      for (uint c = 0; c < p.n_channels; c++)
+        count8 (&k, c, px[p.offsets[c]]);
     }
   }
 
-  merge_sub_histograms (sub, n_copies, copy_stride, n_channels, 0, bins,
-      bins + 2, hist + hist_base);
+  merge_sub_histograms (sub, l.n_copies, l.copy_stride, p.n_channels, 0,
+      p.bins, p.bins + 2, hist + p.hist_base);
 }
 
 static uint
 load_sample (global const uchar *p, uint sample)
 {
-  if (sample == SAMPLE_8)
+  if (sample == CLH_ABI_SAMPLE_8)
     return p[0];
-  if (sample == SAMPLE_16LE)
+  if (sample == CLH_ABI_SAMPLE_16LE)
     return p[0] | ((uint) p[1] << 8);
   return ((uint) p[0] << 8) | p[1];
 }
@@ -299,30 +290,27 @@ load_sample (global const uchar *p, uint sample)
  * bins per launch.
  */
 kernel void
-histogram_component (global const uchar *src, uint base, uint pitch,
-    uint width, uint rows, uint pixel_stride, uint offset, uint sample,
-    uint shift, uint mask, uint range_min, uint range_size, uint bins,
-    uint window_lo, uint window_n, uint channel_stride, uint hist_base,
-    uint n_copies, uint copy_stride, local uint *sub, global uint *hist,
-    global uint *zero_buf, uint n_zero)
+histogram_component (global const uchar *src, const ClhParamsComponent p,
+    local uint *sub, global uint *hist, global uint *zero_buf)
 {
-  local uint *mine = MY_COPY (sub, n_copies, copy_stride);
-  local uint *outside = OUTSIDE (sub, n_copies, copy_stride);
-  const uint n = width * rows;
+  const ClhLaunchParams l = p.launch;
+  local uint *mine = MY_COPY (sub, l.n_copies, l.copy_stride);
+  local uint *outside = OUTSIDE (sub, l.n_copies, l.copy_stride);
+  const uint n = p.width * p.rows;
 
-  zero_next_histogram (zero_buf, n_zero);
-  zero_sub_histograms (sub, n_copies, copy_stride, 1);
+  zero_next_histogram (zero_buf, l.n_zero);
+  zero_sub_histograms (sub, l.n_copies, l.copy_stride, 1);
 
   for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
-    const uint y = i / width, x = i - y * width;
-    const uint v = (load_sample (src + base + y * pitch + offset
-            + x * pixel_stride, sample) >> shift) & mask;
-    count_value (mine, outside, v, range_min, range_size, bins, window_lo,
-        window_n, n_copies);
+    const uint y = i / p.width, x = i - y * p.width;
+    const uint v = (load_sample (src + p.base + y * p.pitch + p.offset
+            + x * p.pixel_stride, p.sample) >> p.shift) & p.mask;
+    count_value (mine, outside, v, p.range_min, p.range_size, p.bins,
+        p.window_lo, p.window_n, l.n_copies);
   }
 
-  merge_sub_histograms (sub, n_copies, copy_stride, 1, window_lo, window_n,
-      channel_stride, hist + hist_base);
+  merge_sub_histograms (sub, l.n_copies, l.copy_stride, 1, p.window_lo,
+      p.window_n, p.channel_stride, hist + p.hist_base);
 }
 
 /* OpenCV's 8-bit RGB->HSV (RGB2HSV_b): 12-bit fixed-point division tables
@@ -361,12 +349,17 @@ yuv_to_rgb (int y, int u, int v, int *r, int *g, int *b)
   *b = clamp ((yy + rounding + 2116026 * uu) >> 20, 0, 255);
 }
 
-/* Byte of component c at frame pixel (x, y): bases, pitches, offsets and
- * pixel strides per component; subs packs w_sub | h_sub << 4; row0s is
- * the plane row at each base. */
-#define COMPONENT_BYTE(c, x, y) \
-  src[bases.s##c + (((y) >> (subs.s##c >> 4)) - row0s.s##c) * pitches.s##c \
-      + offsets.s##c + ((x) >> (subs.s##c & 15)) * pstrides.s##c]
+/* Byte of component c at frame pixel (x, y), as ClhParamsColour @p
+ * places it. */
+static uchar
+component_byte (global const uchar *src, const ClhParamsColour *p, uint c,
+    uint x, uint y)
+{
+  const uint row = (y >> (p->subs[c] >> 4)) - p->row0s[c];
+
+  return src[p->bases[c] + row * p->pitches[c] + p->offsets[c]
+      + (x >> (p->subs[c] & 15)) * p->pixel_strides[c]];
+}
 
 /*
  * A colour per pixel, from 8-bit R, G, B[, A] or Y, U, V (BT.601 to RGB),
@@ -374,58 +367,55 @@ yuv_to_rgb (int y, int u, int v, int *r, int *g, int *b)
  * Frame rows [y0, y0 + rows); one window of bins per launch.
  */
 kernel void
-histogram_colour (global const uchar *src, uint y0, uint width, uint rows,
-    uint4 bases, uint4 row0s, uint4 pitches, uint4 offsets, uint4 pstrides,
-    uint4 subs, uint has_alpha, uint color, uint count, uint bins,
-    uint range_min, uint range_size, uint min_saturation, uint min_value,
-    uint window_lo, uint window_n, uint channel_stride, uint n_copies,
-    uint copy_stride, local uint *sub, global uint *hist,
-    global uint *zero_buf, uint n_zero)
+histogram_colour (global const uchar *src, const ClhParamsColour p,
+    local uint *sub, global uint *hist, global uint *zero_buf)
 {
-  local uint *mine = MY_COPY (sub, n_copies, copy_stride);
-  local uint *outside = OUTSIDE (sub, n_copies, copy_stride);
-  const uint n = width * rows;
+  const ClhLaunchParams l = p.launch;
+  local uint *mine = MY_COPY (sub, l.n_copies, l.copy_stride);
+  local uint *outside = OUTSIDE (sub, l.n_copies, l.copy_stride);
+  const uint n = p.width * p.rows;
 
-  zero_next_histogram (zero_buf, n_zero);
-  zero_sub_histograms (sub, n_copies, copy_stride, 1);
+  zero_next_histogram (zero_buf, l.n_zero);
+  zero_sub_histograms (sub, l.n_copies, l.copy_stride, 1);
 
   for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
-    const uint dy = i / width, x = i - dy * width, y = y0 + dy;
-    int r = COMPONENT_BYTE (0, x, y), g = COMPONENT_BYTE (1, x, y),
-        b = COMPONENT_BYTE (2, x, y);
+    const uint dy = i / p.width, x = i - dy * p.width, y = p.y0 + dy;
+    int r = component_byte (src, &p, 0, x, y);
+    int g = component_byte (src, &p, 1, x, y);
+    int b = component_byte (src, &p, 2, x, y);
     int h, s, v;
     uint bin;
 
-    if (color == COLOR_YUV_BT601)
+    if (p.color == CLH_ABI_COLOR_YUV_BT601)
       yuv_to_rgb (r, g, b, &r, &g, &b);
 
-    if (count == COUNT_LUMA || count == COUNT_MAX) {
-      uint value = count == COUNT_LUMA ?
+    if (p.count == CLH_ABI_COUNT_LUMA || p.count == CLH_ABI_COUNT_MAX) {
+      uint value = p.count == CLH_ABI_COUNT_LUMA ?
           (9798u * r + 19235u * g + 3735u * b + 16384u) >> 15 :
           (uint) max (max (r, g), b);
-      if (count == COUNT_MAX && has_alpha)
-        value = max (value, (uint) COMPONENT_BYTE (3, x, y));
-      count_value (mine, outside, value, range_min, range_size, bins,
-          window_lo, window_n, n_copies);
+      if (p.count == CLH_ABI_COUNT_MAX && p.has_alpha)
+        value = max (value, (uint) component_byte (src, &p, 3, x, y));
+      count_value (mine, outside, value, p.range_min, p.range_size, p.bins,
+          p.window_lo, p.window_n, l.n_copies);
       continue;
     }
 
-    if (count == COUNT_RGB) {
-      bin = (((uint) r * bins >> 8) * bins + ((uint) g * bins >> 8)) * bins
-          + ((uint) b * bins >> 8);
+    if (p.count == CLH_ABI_COUNT_RGB) {
+      bin = (((uint) r * p.bins >> 8) * p.bins + ((uint) g * p.bins >> 8))
+          * p.bins + ((uint) b * p.bins >> 8);
     } else {
       rgb_to_hsv (r, g, b, &h, &s, &v);
-      if (s < (int) min_saturation || v < (int) min_value)
+      if (s < (int) p.min_saturation || v < (int) p.min_value)
         continue;
-      bin = (uint) h * bins / 180;
-      if (count == COUNT_HUE_SATURATION)
-        bin = bin * bins + ((uint) s * bins >> 8);
+      bin = (uint) h * p.bins / 180;
+      if (p.count == CLH_ABI_COUNT_HUE_SATURATION)
+        bin = bin * p.bins + ((uint) s * p.bins >> 8);
     }
-    bin -= window_lo;
-    if (bin < window_n)
-      increment (&mine[bin], n_copies);
+    bin -= p.window_lo;
+    if (bin < p.window_n)
+      increment (&mine[bin], l.n_copies);
   }
 
-  merge_sub_histograms (sub, n_copies, copy_stride, 1, window_lo, window_n,
-      channel_stride, hist);
+  merge_sub_histograms (sub, l.n_copies, l.copy_stride, 1, p.window_lo,
+      p.window_n, p.channel_stride, hist);
 }

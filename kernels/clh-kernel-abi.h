@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The contract between the engine and kernels/histogram.cl: the constants
+ * both sides use, and each kernel's per-launch parameters as one struct
+ * passed by value. The kernels include it (kernels/embed.py inlines it into
+ * the embedded source, with #line markers); on the host it is C over GLib,
+ * included by engine/clh-frame.h and engine/clh-engine-dispatch.c.
+ *
+ * The structs hold 32-bit unsigned fields only, so that they have one
+ * layout on the host and on every device: OpenCL C 1.2 (section 6.9) lets
+ * a kernel take a struct argument, and its layout follows the host's C
+ * rules for such members.
+ */
+#ifndef CLH_KERNEL_ABI_H
+#define CLH_KERNEL_ABI_H
+
+#ifdef __OPENCL_VERSION__
+#define CLH_U32 uint
+#else
+#include <glib.h>
+#define CLH_U32 guint32
+#endif
+
+/* How a sample is stored (ClhSampleType). */
+#define CLH_ABI_SAMPLE_8 0
+#define CLH_ABI_SAMPLE_16LE 1
+#define CLH_ABI_SAMPLE_16BE 2
+
+/* What a colour kernel counts per pixel (ClhCount). */
+#define CLH_ABI_COUNT_COMPONENTS 0
+#define CLH_ABI_COUNT_LUMA 1
+#define CLH_ABI_COUNT_MAX 2
+#define CLH_ABI_COUNT_HUE 3
+#define CLH_ABI_COUNT_HUE_SATURATION 4
+#define CLH_ABI_COUNT_RGB 5
+
+/* What a colour frame's components are (ClhColor). */
+#define CLH_ABI_COLOR_RGB 0
+#define CLH_ABI_COLOR_YUV_BT601 1
+
+/* byte_channels of ClhParams8bit when the plane is read a byte a sample. */
+#define CLH_ABI_NO_WORDS 0xffffffffu
+
+/* What every launch says of the privatized sub-histograms in local memory
+ * and of the other histogram buffer, cleared for the next frame: n_copies
+ * copies of the bins copy_stride counters apart, and n_zero counters of
+ * the other buffer to clear. */
+typedef struct {
+  CLH_U32 n_copies;
+  CLH_U32 copy_stride;
+  CLH_U32 n_zero;
+} ClhLaunchParams;
+
+/* histogram_8bit: rows [0, rows) of one plane at byte base, pitch bytes
+ * apart; n_channels components of pixel_stride bytes at offsets; values
+ * binned over [range_min, range_min + range_size) into bins, by
+ * v >> bin_shift when bin_shift < 8, else by a table; byte_channels maps
+ * each byte of a 32-bit word to its channel (CLH_ABI_NO_WORDS: read a byte
+ * a sample); the channels' counters start at hist_base. */
+typedef struct {
+  ClhLaunchParams launch;
+  CLH_U32 base;
+  CLH_U32 pitch;
+  CLH_U32 width;
+  CLH_U32 rows;
+  CLH_U32 pixel_stride;
+  CLH_U32 n_channels;
+  CLH_U32 offsets[4];
+  CLH_U32 byte_channels;
+  CLH_U32 range_min;
+  CLH_U32 range_size;
+  CLH_U32 bins;
+  CLH_U32 bin_shift;
+  CLH_U32 hist_base;
+} ClhParams8bit;
+
+/* histogram_component: rows [0, rows) of one component, width samples of
+ * pixel_stride bytes from base + offset, pitch bytes apart; a sample is
+ * stored as sample says, its value (stored >> shift) & mask; bins
+ * [window_lo, window_lo + window_n) of bins over [range_min, range_min +
+ * range_size) counted in this launch into the channel at hist_base, whose
+ * counters are channel_stride apart from the next channel's. */
+typedef struct {
+  ClhLaunchParams launch;
+  CLH_U32 base;
+  CLH_U32 pitch;
+  CLH_U32 width;
+  CLH_U32 rows;
+  CLH_U32 pixel_stride;
+  CLH_U32 offset;
+  CLH_U32 sample;
+  CLH_U32 shift;
+  CLH_U32 mask;
+  CLH_U32 range_min;
+  CLH_U32 range_size;
+  CLH_U32 bins;
+  CLH_U32 window_lo;
+  CLH_U32 window_n;
+  CLH_U32 channel_stride;
+  CLH_U32 hist_base;
+} ClhParamsComponent;
+
+/* histogram_colour: frame rows [y0, y0 + rows), width pixels; for each of
+ * up to four 8-bit components its plane's base and the plane row there
+ * (row0), pitch, byte offset, pixel stride and subsampling (w_sub |
+ * h_sub << 4); has_alpha: the fourth is alpha (count = max); color and
+ * count as CLH_ABI_COLOR_* and CLH_ABI_COUNT_*; pixels under
+ * min_saturation or min_value (HSV) are skipped by the hue counts; bins
+ * [window_lo, window_lo + window_n) counted in this launch. */
+typedef struct {
+  ClhLaunchParams launch;
+  CLH_U32 y0;
+  CLH_U32 width;
+  CLH_U32 rows;
+  CLH_U32 bases[4];
+  CLH_U32 row0s[4];
+  CLH_U32 pitches[4];
+  CLH_U32 offsets[4];
+  CLH_U32 pixel_strides[4];
+  CLH_U32 subs[4];
+  CLH_U32 has_alpha;
+  CLH_U32 color;
+  CLH_U32 count;
+  CLH_U32 bins;
+  CLH_U32 range_min;
+  CLH_U32 range_size;
+  CLH_U32 min_saturation;
+  CLH_U32 min_value;
+  CLH_U32 window_lo;
+  CLH_U32 window_n;
+  CLH_U32 channel_stride;
+} ClhParamsColour;
+
+#endif
