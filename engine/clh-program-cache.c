@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "clh-program-cache.h"
+#include "clh-build-log.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -331,21 +332,23 @@ load_cached (cl_context context, const ClhDeviceInfo *device,
 /* CLH_ENGINE_ERROR_BUILD for @program's failed build, with the driver's
  * build log: the log is what tells a kernel bug from a driver problem. */
 static void
-set_build_error (cl_program program, const ClhDeviceInfo *device, cl_int ret,
-    GError **error)
+set_build_error (cl_program program, const ClhDeviceInfo *device,
+    const gchar *source, cl_int ret, GError **error)
 {
   size_t log_size = 0;
-  gchar *log;
+  gchar *log, *located;
 
   clGetProgramBuildInfo (program, device->device, CL_PROGRAM_BUILD_LOG, 0,
       NULL, &log_size);
   log = g_malloc0 (log_size + 1);
   clGetProgramBuildInfo (program, device->device, CL_PROGRAM_BUILD_LOG,
       log_size, log, NULL);
+  located = clh_build_log_locate (g_strstrip (log), source);
   g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_BUILD,
       "Building the histogram kernels for %s (%s) failed with %s. "
       "Build log:\n%s", device->name, device->platform_name,
-      clh_cl_error_name (ret), g_strstrip (log));
+      clh_cl_error_name (ret), located);
+  g_free (located);
   g_free (log);
 }
 
@@ -362,7 +365,7 @@ build_from_source (cl_context context, const ClhDeviceInfo *device,
 
   ret = clBuildProgram (program, 1, &device->device, options, NULL, NULL);
   if (ret != CL_SUCCESS) {
-    set_build_error (program, device, ret, error);
+    set_build_error (program, device, source, ret, error);
     clReleaseProgram (program);
     return NULL;
   }

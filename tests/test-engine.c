@@ -7,10 +7,12 @@
  * model, frames in engine host memory, and the compiled program's cache. */
 #include <string.h>
 #include <glib/gstdio.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clh-build-log.h"
 #include "clh-context-private.h"
 #include "clh-engine-tuning.h"
 #include "clh-program-cache.h"
@@ -1333,6 +1335,61 @@ test_crop_refused (void)
   clh_test_frame_free (t);
 }
 
+/* kernels/embed.py's #line markers, applied to a log that numbers the lines
+ * of the string built (NVIDIA's); names already given are kept. */
+static void
+test_build_log_locate (void)
+{
+  const gchar *source = "#line 1 \"kernels/a.cl\"\nx\n"
+      "#line 1 \"kernels/h.h\"\ny\nz\n#line 3 \"kernels/a.cl\"\nw\n";
+  gchar *out = clh_build_log_locate ("<kernel>:7:8: error: w\n"
+      "<kernel>:4:1: note: y\n<kernel>:99:1: past the end\n"
+      "kernels/a.cl:1:2: named", source);
+
+  g_assert_cmpstr (out, ==, "kernels/a.cl:3:8: error: w\n"
+      "kernels/h.h:1:1: note: y\n<kernel>:99:1: past the end\n"
+      "kernels/a.cl:1:2: named");
+  g_free (out);
+}
+
+extern const char clh_histogram_cl_source[];
+
+/* In the embedded source, each kernel's line maps to the line of
+ * kernels/histogram.cl that holds it. */
+static void
+test_build_log_embedded (void)
+{
+  gchar *text = NULL, **file_lines, **lines;
+  guint physical, found = 0;
+
+  g_assert_true (g_file_get_contents (CLH_KERNELS_DIR "/histogram.cl", &text,
+          NULL, NULL));
+  file_lines = g_strsplit (text, "\n", -1);
+  lines = g_strsplit (clh_histogram_cl_source, "\n", -1);
+  for (physical = 1; lines[physical - 1]; physical++) {
+    gchar *log, *out, *expected;
+    guint line;
+
+    if (!g_str_has_prefix (lines[physical - 1], "histogram_"))
+      continue;
+    log = g_strdup_printf ("<kernel>:%u:1: here", physical);
+    out = clh_build_log_locate (log, clh_histogram_cl_source);
+    g_assert_true (sscanf (out, "kernels/histogram.cl:%u:", &line) == 1);
+    g_assert_cmpuint (line, <=, g_strv_length (file_lines));
+    g_assert_cmpstr (file_lines[line - 1], ==, lines[physical - 1]);
+    expected = g_strdup_printf ("kernels/histogram.cl:%u:1: here", line);
+    g_assert_cmpstr (out, ==, expected);
+    g_free (expected);
+    g_free (out);
+    g_free (log);
+    found++;
+  }
+  g_assert_cmpuint (found, ==, 3);
+  g_strfreev (lines);
+  g_strfreev (file_lines);
+  g_free (text);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1373,6 +1430,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/device-selection", test_device_selection);
   g_test_add_func ("/engine/profiling", test_profiling);
   g_test_add_func ("/engine/program-cache", test_program_cache);
+  g_test_add_func ("/engine/build-log/locate", test_build_log_locate);
+  g_test_add_func ("/engine/build-log/embedded", test_build_log_embedded);
   for (i = 0; i < G_N_ELEMENTS (hostile_caches); i++) {
     gchar *path = g_strdup_printf ("/engine/program-cache-hostile/%s",
         hostile_caches[i].name);
