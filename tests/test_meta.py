@@ -79,6 +79,19 @@ def main():
     assert hs.get_shape() == [30, 30] and len(hs.get_counts(0)) == 900
     assert sum(hs.get_counts(0)) == 64 * 48
 
+    # Every histogram meta of a buffer, and one region's: the element's
+    # full-frame histogram is region "frame", id 0.
+    metas = GstClHistogram.buffer_get_histogram_metas(hs_buffer)
+    assert len(metas) == 1, metas
+    assert (metas[0].region_type, metas[0].region_id) == ("frame", 0)
+    assert metas[0].get_counts(0) == hs.get_counts(0)
+    frame = GstClHistogram.buffer_get_histogram_meta_for_region(
+        hs_buffer, "frame", 0)
+    assert frame is not None and frame.n_bins == 900
+    assert GstClHistogram.buffer_get_histogram_meta_for_region(
+        hs_buffer, "zone", 0) is None
+    assert GstClHistogram.buffer_get_histogram_metas(Gst.Buffer.new()) == []
+
     # A buffer without a histogram gives None.
     assert GstClHistogram.buffer_get_histogram_meta(Gst.Buffer.new()) is None
     print("GstHistogramMeta read from Python matches the frame")

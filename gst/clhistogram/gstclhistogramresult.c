@@ -141,7 +141,7 @@ gst_cl_histogram_attach_meta (GstBuffer *buffer,
   gst_buffer_add_histogram_meta_full (buffer, request->settings.mode,
       clh_histogram_spec_n_channels (spec), request->channel_names,
       clh_histogram_spec_n_bins (spec), histogram->counts,
-      histogram->samples, histogram->below, histogram->above, 0, 0,
-      request->width, request->height, request->depth,
+      histogram->samples, histogram->below, histogram->above, "frame", 0,
+      0, 0, request->width, request->height, request->depth,
       request->video_range, range_min, range_max, n_dims, shape);
 }

@@ -439,6 +439,70 @@ count_errors (GstDebugCategory *category, GstDebugLevel level,
     g_atomic_int_inc ((gint *) user_data);
 }
 
+/* A buffer holding several histograms: the full frame's is found first
+ * whatever the order they were added in, each region by type and id, the
+ * list in the order added; copies keep region type and id. */
+GST_START_TEST (test_meta_regions)
+{
+  static const gchar *const names[] = { "Y" };
+  const guint32 counts[4] = { 1, 2, 3, 4 };
+  const guint64 samples[1] = { 10 }, none[1] = { 0 };
+  const guint shape[1] = { 4 };
+  static const struct {
+    const gchar *type;
+    gint id;
+  } regions[] = { {"region", 0}, {"frame", 0}, {"zone", 3}, {"region", 1} };
+  GstBuffer *buffer = gst_buffer_new (), *copy;
+  GstHistogramMeta *meta;
+  GList *metas, *l;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (regions); i++)
+    fail_unless (gst_buffer_add_histogram_meta_full (buffer,
+            GST_HISTOGRAM_MODE_LUMA, 1, names, 4, counts, samples, none, none,
+            regions[i].type, regions[i].id, i, i, 2, 5, 8,
+            GST_VIDEO_COLOR_RANGE_0_255, 0, 255, 1, shape) != NULL);
+
+  meta = gst_buffer_get_histogram_meta (buffer);
+  fail_unless_equals_string (meta->region_type, "frame");
+  fail_unless_equals_int (meta->x, 1);
+  meta = gst_buffer_get_histogram_meta_for_region (buffer, "zone", 3);
+  fail_unless (meta != NULL && meta->x == 2 && meta->region_id == 3);
+  meta = gst_buffer_get_histogram_meta_for_region (buffer, "region", 1);
+  fail_unless (meta != NULL && meta->x == 3);
+  fail_unless (gst_buffer_get_histogram_meta_for_region (buffer, "zone",
+          4) == NULL);
+  fail_unless (gst_buffer_get_histogram_meta_for_region (buffer, "frame",
+          1) == NULL);
+
+  metas = gst_buffer_get_histogram_metas (buffer);
+  fail_unless_equals_int (g_list_length (metas), 4);
+  for (l = metas, i = 0; l; l = l->next, i++) {
+    meta = l->data;
+    fail_unless_equals_string (meta->region_type, regions[i].type);
+    fail_unless_equals_int (meta->region_id, regions[i].id);
+    fail_unless_equals_uint64 (meta->pixels, 10);
+  }
+  g_list_free (metas);
+
+  copy = gst_buffer_copy (buffer);
+  meta = gst_buffer_get_histogram_meta_for_region (copy, "zone", 3);
+  fail_unless (meta != NULL && meta->width == 2 && meta->height == 5);
+  fail_unless (memcmp (gst_histogram_meta_get_counts (meta, 0, NULL), counts,
+          sizeof (counts)) == 0);
+  metas = gst_buffer_get_histogram_metas (copy);
+  fail_unless_equals_int (g_list_length (metas), 4);
+  g_list_free (metas);
+  gst_buffer_unref (copy);
+  gst_buffer_unref (buffer);
+  buffer = gst_buffer_new ();
+  fail_unless (gst_buffer_get_histogram_metas (buffer) == NULL);
+  fail_unless (gst_buffer_get_histogram_meta (buffer) == NULL);
+  gst_buffer_unref (buffer);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_meta_copy)
 {
   GstHarness *h = harness_new ("RGBA", 64, 48);
@@ -1901,6 +1965,7 @@ clhistogram_suite (void)
   tcase_add_test (tc, test_message_fields);
   tcase_add_test (tc, test_one_message_per_frame);
   tcase_add_test (tc, test_meta_copy);
+  tcase_add_test (tc, test_meta_regions);
   tcase_add_test (tc, test_meta_dropped_by_pixel_transforms);
   tcase_add_test (tc, test_attach_meta_false);
   tcase_add_test (tc, test_post_messages_false);

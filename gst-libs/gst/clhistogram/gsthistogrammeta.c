@@ -110,6 +110,8 @@ histogram_meta_init (GstMeta *meta, gpointer params, GstBuffer *buffer)
   hmeta->range_max = 255;
   hmeta->n_dims = 1;
   hmeta->shape[0] = hmeta->shape[1] = hmeta->shape[2] = 0;
+  hmeta->region_type = NULL;
+  hmeta->region_id = 0;
   return TRUE;
 }
 
@@ -123,6 +125,7 @@ histogram_meta_free (GstMeta *meta, GstBuffer *buffer)
   g_free (hmeta->samples);
   g_free (hmeta->below);
   g_free (hmeta->above);
+  g_free (hmeta->region_type);
 }
 
 static gboolean
@@ -145,9 +148,9 @@ histogram_meta_transform (GstBuffer *dest, GstMeta *meta, GstBuffer *buffer,
   dmeta = gst_buffer_add_histogram_meta_full (dest, smeta->mode,
       smeta->n_channels, (const gchar * const *) smeta->channel_names,
       smeta->n_bins, smeta->counts, smeta->samples, smeta->below,
-      smeta->above, smeta->x, smeta->y, smeta->width, smeta->height,
-      smeta->depth, smeta->video_range, smeta->range_min, smeta->range_max,
-      smeta->n_dims, smeta->shape);
+      smeta->above, smeta->region_type, smeta->region_id, smeta->x, smeta->y,
+      smeta->width, smeta->height, smeta->depth, smeta->video_range,
+      smeta->range_min, smeta->range_max, smeta->n_dims, smeta->shape);
   return dmeta != NULL;
   return TRUE;
 }
@@ -181,7 +184,8 @@ gst_histogram_meta_get_info (void)
  *
  * Attaches a histogram to @buffer. Each channel is taken to have examined
  * @width x @height samples with none out of range, of 8-bit samples binned
- * over 0..255 in one dimension of @n_bins: the setters below say otherwise.
+ * over 0..255 in one dimension of @n_bins, of the full frame (region type
+ * `"frame"`, id 0): the setters below say otherwise.
  *
  * Returns: (transfer none): the #GstHistogramMeta on @buffer
  */
@@ -220,6 +224,7 @@ gst_buffer_add_histogram_meta (GstBuffer *buffer, GstHistogramMode mode,
   for (c = 0; c < n_channels; c++)
     meta->samples[c] = meta->pixels;
   meta->shape[0] = n_bins;
+  meta->region_type = g_strdup ("frame");
   return meta;
 }
 
@@ -235,6 +240,8 @@ gst_buffer_add_histogram_meta (GstBuffer *buffer, GstHistogramMode mode,
  * @below: (array length=n_channels): samples of each channel under the
  *   binned range, in no bin
  * @above: (array length=n_channels): samples over it, in no bin
+ * @region_type: what the rectangle is: `"frame"` for the full frame
+ * @region_id: which one of its type (0 for the full frame)
  * @x: left edge of the analysed rectangle, in pixels
  * @y: top edge of the analysed rectangle, in pixels
  * @width: width of the analysed rectangle, in pixels
@@ -256,9 +263,10 @@ GstHistogramMeta *
 gst_buffer_add_histogram_meta_full (GstBuffer *buffer, GstHistogramMode mode,
     guint n_channels, const gchar * const *channel_names, guint n_bins,
     const guint32 *counts, const guint64 *samples, const guint64 *below,
-    const guint64 *above, guint x, guint y, guint width, guint height,
-    guint depth, GstVideoColorRange video_range, guint range_min,
-    guint range_max, guint n_dims, const guint *shape)
+    const guint64 *above, const gchar *region_type, gint region_id, guint x,
+    guint y, guint width, guint height, guint depth,
+    GstVideoColorRange video_range, guint range_min, guint range_max,
+    guint n_dims, const guint *shape)
 {
   GstHistogramMeta *meta;
   guint64 product = 1;
@@ -266,6 +274,7 @@ gst_buffer_add_histogram_meta_full (GstBuffer *buffer, GstHistogramMode mode,
 
   g_return_val_if_fail (samples != NULL && below != NULL && above != NULL,
       NULL);
+  g_return_val_if_fail (region_type != NULL, NULL);
   g_return_val_if_fail (n_dims >= 1 && n_dims <= 3 && shape != NULL, NULL);
   for (d = 0; d < n_dims; d++)
     product *= shape[d];
@@ -285,6 +294,7 @@ gst_buffer_add_histogram_meta_full (GstBuffer *buffer, GstHistogramMode mode,
   meta->n_dims = n_dims;
   for (d = 0; d < 3; d++)
     meta->shape[d] = d < n_dims ? shape[d] : 0;
+  gst_histogram_meta_set_region (meta, region_type, region_id);
   return meta;
 }
 
@@ -292,16 +302,91 @@ gst_buffer_add_histogram_meta_full (GstBuffer *buffer, GstHistogramMode mode,
  * gst_buffer_get_histogram_meta:
  * @buffer: a #GstBuffer
  *
- * Returns: (transfer none) (nullable): the first #GstHistogramMeta on
- *   @buffer, or %NULL if it has none
+ * Returns: (transfer none) (nullable): the full frame's #GstHistogramMeta
+ *   on @buffer (region type `"frame"`), else the first, or %NULL if it has
+ *   none
  */
 GstHistogramMeta *
 gst_buffer_get_histogram_meta (GstBuffer *buffer)
 {
+  GstHistogramMeta *frame;
+
   g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
 
-  return (GstHistogramMeta *) gst_buffer_get_meta (buffer,
+  frame = gst_buffer_get_histogram_meta_for_region (buffer, "frame", 0);
+  return frame ? frame : (GstHistogramMeta *) gst_buffer_get_meta (buffer,
       GST_HISTOGRAM_META_API_TYPE);
+}
+
+/**
+ * gst_buffer_get_histogram_meta_for_region:
+ * @buffer: a #GstBuffer
+ * @region_type: the region's type: `"frame"` for the full frame
+ * @region_id: its id (0 for the full frame)
+ *
+ * Returns: (transfer none) (nullable): the #GstHistogramMeta of that
+ *   region on @buffer, or %NULL if it has none
+ */
+GstHistogramMeta *
+gst_buffer_get_histogram_meta_for_region (GstBuffer *buffer,
+    const gchar *region_type, gint region_id)
+{
+  gpointer state = NULL;
+  GstMeta *meta;
+
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
+  g_return_val_if_fail (region_type != NULL, NULL);
+
+  while ((meta = gst_buffer_iterate_meta_filtered (buffer, &state,
+              GST_HISTOGRAM_META_API_TYPE))) {
+    GstHistogramMeta *hmeta = (GstHistogramMeta *) meta;
+
+    if (hmeta->region_id == region_id
+        && g_strcmp0 (hmeta->region_type, region_type) == 0)
+      return hmeta;
+  }
+  return NULL;
+}
+
+/**
+ * gst_buffer_get_histogram_metas:
+ * @buffer: a #GstBuffer
+ *
+ * Returns: (transfer container) (element-type GstHistogramMeta): every
+ *   #GstHistogramMeta on @buffer, in the order they were added; free the
+ *   list with g_list_free()
+ */
+GList *
+gst_buffer_get_histogram_metas (GstBuffer *buffer)
+{
+  GList *metas = NULL;
+  gpointer state = NULL;
+  GstMeta *meta;
+
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
+
+  while ((meta = gst_buffer_iterate_meta_filtered (buffer, &state,
+              GST_HISTOGRAM_META_API_TYPE)))
+    metas = g_list_prepend (metas, meta);
+  return g_list_reverse (metas);
+}
+
+/**
+ * gst_histogram_meta_set_region:
+ * @meta: a #GstHistogramMeta
+ * @region_type: what the rectangle is: `"frame"` for the full frame
+ * @region_id: which one of its type
+ *
+ * Records which region the histogram is of.
+ */
+void
+gst_histogram_meta_set_region (GstHistogramMeta *meta,
+    const gchar *region_type, gint region_id)
+{
+  g_return_if_fail (meta != NULL && region_type != NULL);
+  g_free (meta->region_type);
+  meta->region_type = g_strdup (region_type);
+  meta->region_id = region_id;
 }
 
 /**

@@ -79,10 +79,15 @@ GType gst_histogram_mode_get_type (void);
  *   or 3 (rgb)
  * @shape: (array fixed-size=3): bins along each dimension, unused ones 0;
  *   also gst_histogram_meta_get_shape()
+ * @region_type: what the rectangle is: `"frame"` for the full frame, else
+ *   the region's type (`"region"`, `"zone"`, or a
+ *   #GstVideoRegionOfInterestMeta's type)
+ * @region_id: which one of its type (0 for the full frame)
  *
  * The histogram of (a rectangle of) the frame the buffer holds, as
- * `clhistogram` computed it. It survives buffer copies and is dropped by
- * transforms that change the pixels.
+ * `clhistogram` computed it; a buffer holds one per histogram counted.
+ * It survives buffer copies and is dropped by transforms that change the
+ * pixels.
  */
 typedef struct {
   GstMeta meta;
@@ -109,6 +114,8 @@ typedef struct {
   guint range_max;
   guint n_dims;
   guint shape[3];
+  gchar *region_type;
+  gint region_id;
 } GstHistogramMeta;
 
 GST_CLHISTOGRAM_API
@@ -130,12 +137,23 @@ GstHistogramMeta *gst_buffer_add_histogram_meta_full (GstBuffer *buffer,
     GstHistogramMode mode, guint n_channels,
     const gchar * const *channel_names, guint n_bins, const guint32 *counts,
     const guint64 *samples, const guint64 *below, const guint64 *above,
-    guint x, guint y, guint width, guint height, guint depth,
-    GstVideoColorRange video_range, guint range_min, guint range_max,
-    guint n_dims, const guint *shape);
+    const gchar *region_type, gint region_id, guint x, guint y, guint width,
+    guint height, guint depth, GstVideoColorRange video_range,
+    guint range_min, guint range_max, guint n_dims, const guint *shape);
 
 GST_CLHISTOGRAM_API
 GstHistogramMeta *gst_buffer_get_histogram_meta (GstBuffer *buffer);
+
+GST_CLHISTOGRAM_API
+GstHistogramMeta *gst_buffer_get_histogram_meta_for_region (GstBuffer *buffer,
+    const gchar *region_type, gint region_id);
+
+GST_CLHISTOGRAM_API
+GList *gst_buffer_get_histogram_metas (GstBuffer *buffer);
+
+GST_CLHISTOGRAM_API
+void gst_histogram_meta_set_region (GstHistogramMeta *meta,
+    const gchar *region_type, gint region_id);
 
 GST_CLHISTOGRAM_API
 const guint32 *gst_histogram_meta_get_counts (GstHistogramMeta *meta,
