@@ -252,6 +252,38 @@ on_sample_grid (const ClhFrame *frame, const ClhHistogramSpec *spec,
 }
 
 /**
+ * clh_rect_clip:
+ * @rect: (inout): a rectangle
+ * @width: the frame's width, pixels
+ * @height: the frame's height, rows
+ *
+ * Clips @rect to the frame. A rectangle wholly outside it, or empty,
+ * becomes one of no pixels (width and height 0) with x and y clamped into
+ * the frame, so that it still says where it was.
+ */
+void
+clh_rect_clip (ClhRect *rect, guint width, guint height)
+{
+  const gint64 x0 = CLAMP ((gint64) rect->x, 0, (gint64) width);
+  const gint64 y0 = CLAMP ((gint64) rect->y, 0, (gint64) height);
+  const gint64 x1 = CLAMP ((gint64) rect->x + MAX (rect->width, 0), 0,
+      (gint64) width);
+  const gint64 y1 = CLAMP ((gint64) rect->y + MAX (rect->height, 0), 0,
+      (gint64) height);
+
+  if (x1 <= x0 || y1 <= y0) {
+    rect->x = (gint) MIN (x0, (gint64) width - 1);
+    rect->y = (gint) MIN (y0, (gint64) height - 1);
+    rect->width = rect->height = 0;
+    return;
+  }
+  rect->x = (gint) x0;
+  rect->y = (gint) y0;
+  rect->width = (gint) (x1 - x0);
+  rect->height = (gint) (y1 - y0);
+}
+
+/**
  * clh_frame_crop:
  * @frame: a valid frame, its planes set; narrowed in place
  * @x: the rectangle's left column, in pixels

@@ -196,7 +196,25 @@ gsize clh_frame_plane_span (const ClhFrame *frame, guint plane);
 gsize clh_frame_plane_row_bytes (const ClhFrame *frame, guint plane);
 guint clh_frame_plane_rows (const ClhFrame *frame, guint plane);
 guint clh_frame_plane_h_sub (const ClhFrame *frame, guint plane);
+/**
+ * ClhRect:
+ * @x: left edge, pixels (may lie outside the frame before clipping)
+ * @y: top edge, pixels
+ * @width: pixels
+ * @height: rows
+ *
+ * A rectangle of the frame, in the pixels of its caps: a region whose
+ * histogram is counted.
+ */
+typedef struct {
+  gint x;
+  gint y;
+  gint width;
+  gint height;
+} ClhRect;
+
 gboolean clh_frame_is_valid (const ClhFrame *frame);
+void clh_rect_clip (ClhRect *rect, guint width, guint height);
 gboolean clh_frame_crop (ClhFrame *frame, guint x, guint y, guint width,
     guint height, const ClhHistogramSpec *spec, GError **error);
 

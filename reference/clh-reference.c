@@ -141,23 +141,39 @@ count_ranged (const ClhHistogramSpec *spec, guint value, guint32 *counts,
     counts[(value - spec->range_min) * (guint64) spec->bins / size]++;
 }
 
+/* Whether pixel (x, y) lies in @r. */
+static gboolean
+inside (const ClhRect *r, guint64 x, guint64 y)
+{
+  return x >= (guint64) r->x && x < (guint64) r->x + r->width
+      && y >= (guint64) r->y && y < (guint64) r->y + r->height;
+}
+
+/* Each component's samples whose co-sited pixel (x << w_sub, y << h_sub)
+ * lies in @r. */
 static void
 count_components (const ClhFrame *frame, const ClhHistogramSpec *spec,
-    ClhHistogram *hist)
+    const ClhRect *r, ClhHistogram *hist)
 {
   const guint n_bins = spec->bins;
   guint c, x, y;
 
   for (c = 0; c < spec->n_components; c++) {
     const guint comp = spec->components[c];
+    const ClhComponent *info = &frame->components[comp];
     const guint w = clh_component_width (frame, comp);
     const guint h = clh_component_height (frame, comp);
 
     for (y = 0; y < h; y++)
-      for (x = 0; x < w; x++)
+      for (x = 0; x < w; x++) {
+        if (!inside (r, (guint64) x << info->w_sub,
+                (guint64) y << info->h_sub))
+          continue;
+        hist->samples[c]++;
         count_ranged (spec, clh_reference_sample (frame, comp, x, y),
             hist->counts + (gsize) c * n_bins, &hist->below[c],
             &hist->above[c]);
+      }
   }
 }
 
@@ -186,15 +202,17 @@ pixel_rgba (const ClhFrame *frame, const ClhHistogramSpec *spec, guint x,
       clh_reference_sample (frame, c[3], x, y) : 0;
 }
 
+/* Each pixel of @r, its chroma from the sample that covers it. */
 static void
 count_colour (const ClhFrame *frame, const ClhHistogramSpec *spec,
-    ClhHistogram *hist)
+    const ClhRect *r, ClhHistogram *hist)
 {
   const guint bins = spec->bins;
   guint x, y;
 
-  for (y = 0; y < frame->height; y++)
-    for (x = 0; x < frame->width; x++) {
+  hist->samples[0] = (guint64) r->width * r->height;
+  for (y = r->y; y < (guint) (r->y + r->height); y++)
+    for (x = r->x; x < (guint) (r->x + r->width); x++) {
       guint8 p[4], h, s, v;
 
       pixel_rgba (frame, spec, x, y, p);
@@ -226,26 +244,53 @@ count_colour (const ClhFrame *frame, const ClhHistogramSpec *spec,
 }
 
 /**
+ * clh_reference_histogram_region:
+ * @frame: a valid frame (clh_frame_is_valid())
+ * @spec: a request valid for @frame (clh_histogram_spec_is_valid())
+ * @region: a rectangle of @frame's pixels, clipped here with
+ *   clh_rect_clip()
+ * @histogram: (out caller-allocates): the result; its counts must hold
+ *   `clh_histogram_spec_n_channels () * clh_histogram_spec_n_bins ()`
+ *
+ * Counts the region one sample at a time: a colour count every pixel in
+ * it; a component count every sample whose co-sited pixel, `(x << w_sub,
+ * y << h_sub)` for a subsampled component, lies in it. The samples each
+ * channel examined are counted too.
+ */
+void
+clh_reference_histogram_region (const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhRect *region,
+    ClhHistogram *histogram)
+{
+  ClhRect r = *region;
+
+  clh_rect_clip (&r, frame->width, frame->height);
+  memset (histogram->counts, 0, sizeof (guint32)
+      * clh_histogram_spec_n_channels (spec) * clh_histogram_spec_n_bins (spec));
+  memset (histogram->samples, 0, sizeof (histogram->samples));
+  memset (histogram->below, 0, sizeof (histogram->below));
+  memset (histogram->above, 0, sizeof (histogram->above));
+
+  if (spec->count == CLH_COUNT_COMPONENTS)
+    count_components (frame, spec, &r, histogram);
+  else
+    count_colour (frame, spec, &r, histogram);
+}
+
+/**
  * clh_reference_histogram:
  * @frame: a valid frame (clh_frame_is_valid())
  * @spec: a request valid for @frame (clh_histogram_spec_is_valid())
  * @histogram: (out caller-allocates): the result; its counts must hold
  *   `clh_histogram_spec_n_channels () * clh_histogram_spec_n_bins ()`
  *
- * Counts @frame one sample at a time.
+ * Counts @frame one sample at a time: the region of the whole frame.
  */
 void
 clh_reference_histogram (const ClhFrame *frame, const ClhHistogramSpec *spec,
     ClhHistogram *histogram)
 {
-  memset (histogram->counts, 0, sizeof (guint32)
-      * clh_histogram_spec_n_channels (spec) * clh_histogram_spec_n_bins (spec));
-  memset (histogram->below, 0, sizeof (histogram->below));
-  memset (histogram->above, 0, sizeof (histogram->above));
-  clh_histogram_set_samples (histogram, spec, frame);
+  const ClhRect whole = { 0, 0, (gint) frame->width, (gint) frame->height };
 
-  if (spec->count == CLH_COUNT_COMPONENTS)
-    count_components (frame, spec, histogram);
-  else
-    count_colour (frame, spec, histogram);
+  clh_reference_histogram_region (frame, spec, &whole, histogram);
 }

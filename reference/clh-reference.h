@@ -17,5 +17,8 @@ guint clh_reference_sample (const ClhFrame *frame, guint component, guint x,
 
 void clh_reference_histogram (const ClhFrame *frame,
     const ClhHistogramSpec *spec, ClhHistogram *histogram);
+void clh_reference_histogram_region (const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhRect *region,
+    ClhHistogram *histogram);
 
 G_END_DECLS

@@ -1335,6 +1335,147 @@ test_crop_refused (void)
   clh_test_frame_free (t);
 }
 
+/* The reference's regions (the co-sited rule: a subsampled sample is
+ * counted iff the pixel at (x << w_sub, y << h_sub) lies in the region),
+ * checked without the engine. */
+
+static ClhHistogram
+region_histogram (const ClhFrame *frame, const ClhHistogramSpec *spec,
+    gint x, gint y, gint width, gint height)
+{
+  const ClhRect rect = { x, y, width, height };
+  ClhHistogram h = { g_new0 (guint32, clh_histogram_spec_n_channels (spec)
+          * clh_histogram_spec_n_bins (spec)) };
+
+  clh_reference_histogram_region (frame, spec, &rect, &h);
+  return h;
+}
+
+static void
+assert_histograms_equal (const ClhHistogramSpec *spec, const ClhHistogram *a,
+    const ClhHistogram *b, const gchar *what)
+{
+  const gsize n = (gsize) clh_histogram_spec_n_channels (spec)
+      * clh_histogram_spec_n_bins (spec);
+
+  if (memcmp (a->counts, b->counts, n * sizeof (guint32)) != 0
+      || memcmp (a->samples, b->samples, sizeof (a->samples)) != 0
+      || memcmp (a->below, b->below, sizeof (a->below)) != 0
+      || memcmp (a->above, b->above, sizeof (a->above)) != 0)
+    g_error ("%s: histograms differ", what);
+}
+
+/* Four tiles of any split point, odd ones included, sum to the whole
+ * frame: each sample's co-sited pixel lies in exactly one tile. Regions
+ * reaching outside the frame are clipped; one wholly outside counts
+ * nothing; one on the chroma grid equals the frame cropped there. */
+static void
+test_reference_regions (gconstpointer data)
+{
+  const gchar *format = data;
+  ClhTestFrame *t = clh_test_frame_new (format, 37, 23, 3, CLH_TEST_RANDOM,
+      11);
+  const ClhFrame *f = &t->frame;
+  const guint splits[][2] = { {1, 1}, {17, 12}, {18, 11}, {36, 22} };
+  guint m, i, gx, gy;
+
+  sample_grid (f, &gx, &gy);
+  for (m = 0; m < G_N_ELEMENTS (modes); m++) {
+    ClhHistogramSpec spec;
+    ClhHistogram whole, h;
+    gchar *what;
+
+    if (!clh_reference_spec (t->klass, f, modes[m], 7, &spec))
+      continue;
+    what = g_strdup_printf ("%s %s", format, modes[m]);
+    whole = region_histogram (f, &spec, 0, 0, 37, 23);
+    for (i = 0; i < G_N_ELEMENTS (splits); i++) {
+      const gint sx = splits[i][0], sy = splits[i][1];
+      const gint tiles[4][4] = {
+        {0, 0, sx, sy}, {sx, 0, 37 - sx, sy}, {0, sy, sx, 23 - sy},
+        {sx, sy, 37 - sx, 23 - sy},
+      };
+      const gsize n = (gsize) clh_histogram_spec_n_channels (&spec)
+          * clh_histogram_spec_n_bins (&spec);
+      ClhHistogram sum = { g_new0 (guint32, n) };
+      guint k, c;
+      gsize b;
+
+      for (k = 0; k < 4; k++) {
+        h = region_histogram (f, &spec, tiles[k][0], tiles[k][1],
+            tiles[k][2], tiles[k][3]);
+        for (b = 0; b < n; b++)
+          sum.counts[b] += h.counts[b];
+        for (c = 0; c < CLH_MAX_CHANNELS; c++) {
+          sum.samples[c] += h.samples[c];
+          sum.below[c] += h.below[c];
+          sum.above[c] += h.above[c];
+        }
+        g_free (h.counts);
+      }
+      assert_histograms_equal (&spec, &sum, &whole, what);
+      g_free (sum.counts);
+    }
+
+    /* Clipped to the frame, and wholly outside. */
+    h = region_histogram (f, &spec, -5, -9, 100, 100);
+    assert_histograms_equal (&spec, &h, &whole, what);
+    g_free (h.counts);
+    h = region_histogram (f, &spec, 40, 2, 3, 3);
+    g_assert_cmpuint (h.samples[0], ==, 0);
+    g_assert_cmpuint (h.below[0] + h.above[0], ==, 0);
+    g_free (h.counts);
+
+    /* On the chroma grid, a region is the frame cropped there. */
+    {
+      ClhFrame cropped = *f;
+      ClhHistogram crop = { g_new0 (guint32,
+              clh_histogram_spec_n_channels (&spec)
+              * clh_histogram_spec_n_bins (&spec)) };
+
+      g_assert_true (clh_frame_crop (&cropped, 2 * gx, gy, 13, 7, &spec,
+              NULL));
+      clh_reference_histogram (&cropped, &spec, &crop);
+      h = region_histogram (f, &spec, 2 * gx, gy, 13, 7);
+      assert_histograms_equal (&spec, &h, &crop, what);
+      g_free (h.counts);
+      g_free (crop.counts);
+    }
+    g_free (whole.counts);
+    g_free (what);
+  }
+  clh_test_frame_free (t);
+}
+
+static void
+test_rect_clip (void)
+{
+  const struct {
+    ClhRect in, out;
+  } cases[] = {
+    { {0, 0, 10, 5}, {0, 0, 10, 5} },
+    { {-3, -2, 5, 4}, {0, 0, 2, 2} },
+    { {8, 3, 10, 10}, {8, 3, 2, 2} },
+    { {12, 1, 2, 2}, {9, 1, 0, 0} },
+    { {-8, -8, 2, 2}, {0, 0, 0, 0} },
+    { {3, 2, 0, 4}, {3, 2, 0, 0} },
+    { {3, 2, -4, 4}, {3, 2, 0, 0} },
+    { {G_MAXINT, G_MAXINT, G_MAXINT, G_MAXINT}, {9, 4, 0, 0} },
+    { {G_MININT, 0, G_MAXINT, 5}, {0, 0, 0, 0} },
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    ClhRect r = cases[i].in;
+
+    clh_rect_clip (&r, 10, 5);
+    g_assert_cmpint (r.x, ==, cases[i].out.x);
+    g_assert_cmpint (r.y, ==, cases[i].out.y);
+    g_assert_cmpint (r.width, ==, cases[i].out.width);
+    g_assert_cmpint (r.height, ==, cases[i].out.height);
+  }
+}
+
 /* kernels/embed.py's #line markers, applied to a log that numbers the lines
  * of the string built (NVIDIA's); names already given are kept. */
 static void
@@ -1414,6 +1555,9 @@ main (int argc, char **argv)
     gchar *path = g_strdup_printf ("/engine/crop/%s", *formats);
     g_test_add_data_func (path, *formats, test_crop);
     g_free (path);
+    path = g_strdup_printf ("/reference/regions/%s", *formats);
+    g_test_add_data_func (path, *formats, test_reference_regions);
+    g_free (path);
   }
   g_test_add_func ("/engine/crop-refused", test_crop_refused);
   g_test_add_func ("/engine/ranges", test_ranges);
@@ -1431,6 +1575,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/profiling", test_profiling);
   g_test_add_func ("/engine/program-cache", test_program_cache);
   g_test_add_func ("/engine/build-log/locate", test_build_log_locate);
+  g_test_add_func ("/reference/rect-clip", test_rect_clip);
   g_test_add_func ("/engine/build-log/embedded", test_build_log_embedded);
   for (i = 0; i < G_N_ELEMENTS (hostile_caches); i++) {
     gchar *path = g_strdup_printf ("/engine/program-cache-hostile/%s",
