@@ -41,8 +41,10 @@ source_line (const gchar *source, guint physical, gchar **file, guint *line)
       break;
     p = eol + 1;
   }
-  if (!name || n != physical)
+  if (!name || n != physical) {
+    g_free (name);
     return FALSE;
+  }
   *file = name;
   *line = next;
   return TRUE;
