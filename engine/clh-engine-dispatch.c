@@ -181,17 +181,16 @@ range_size (const ClhHistogramSpec *spec)
  * component kernels take them. Returns the samples. */
 static gsize
 component_rows (const ClhFrame *frame, const ClhBand *band, guint c,
-    guint32 *base, guint32 *pitch, guint32 *width, guint32 *rows,
-    guint32 *pixel_stride)
+    ClhPlaneRows *rows)
 {
   const ClhComponent *comp = &frame->components[c];
 
-  *base = band->base[comp->plane];
-  *pitch = frame->planes[comp->plane].stride;
-  *width = clh_component_width (frame, c);
-  *rows = band->n_rows[comp->plane];
-  *pixel_stride = comp->pixel_stride;
-  return (gsize) *width * *rows;
+  rows->base = band->base[comp->plane];
+  rows->pitch = frame->planes[comp->plane].stride;
+  rows->width = clh_component_width (frame, c);
+  rows->rows = band->n_rows[comp->plane];
+  rows->pixel_stride = comp->pixel_stride;
+  return (gsize) rows->width * rows->rows;
 }
 
 /* Which channel of an 8-bit run each byte of a little-endian 32-bit word
@@ -259,8 +258,7 @@ count_8bit (ClhEngine *engine, const ClhFrame *frame,
   gsize units;
   guint i;
 
-  units = component_rows (frame, band, c0, &p.base, &p.pitch, &p.width,
-      &p.rows, &p.pixel_stride);
+  units = component_rows (frame, band, c0, &p.plane);
   p.n_channels = n;
   for (i = 0; i < n; i++)
     p.offsets[i] = frame->components[spec->components[first + i]].offset;
@@ -273,7 +271,7 @@ count_8bit (ClhEngine *engine, const ClhFrame *frame,
   if (p.byte_channels != CLH_ABI_NO_WORDS) {
     /* Words; four per load where rows are contiguous. */
     units = units * comp->pixel_stride / 4;
-    if (p.pitch == p.width * comp->pixel_stride)
+    if (p.plane.pitch == p.plane.width * comp->pixel_stride)
       units = (units + 3) / 4;
   }
   ret = clSetKernelArg (engine->kernels[CLH_KERNEL_8BIT], ARG_TABLE,
@@ -296,8 +294,7 @@ count_component (ClhEngine *engine, const ClhFrame *frame,
   ClhParamsComponent p = { { 0 } };
   gsize samples;
 
-  samples = component_rows (frame, band, c, &p.base, &p.pitch, &p.width,
-      &p.rows, &p.pixel_stride);
+  samples = component_rows (frame, band, c, &p.plane);
   p.offset = comp->offset;
   p.sample = frame->sample;
   p.shift = comp->shift;

@@ -51,19 +51,25 @@ typedef struct {
   CLH_U32 n_zero;
 } ClhLaunchParams;
 
-/* histogram_8bit: rows [0, rows) of one plane at byte base, pitch bytes
- * apart; n_channels components of pixel_stride bytes at offsets; values
- * binned over [range_min, range_min + range_size) into bins, by
- * v >> bin_shift when bin_shift < 8, else by a table; byte_channels maps
- * each byte of a 32-bit word to its channel (CLH_ABI_NO_WORDS: read a byte
- * a sample); the channels' counters start at hist_base. */
+/* What the two component kernels read: rows [0, rows) of a plane at byte
+ * base, pitch bytes apart, width samples of pixel_stride bytes each. */
 typedef struct {
-  ClhLaunchParams launch;
   CLH_U32 base;
   CLH_U32 pitch;
   CLH_U32 width;
   CLH_U32 rows;
   CLH_U32 pixel_stride;
+} ClhPlaneRows;
+
+/* histogram_8bit: n_channels components of the plane's pixels at offsets
+ * within a pixel; values binned over [range_min, range_min + range_size)
+ * into bins, by v >> bin_shift when bin_shift < 8, else by a table;
+ * byte_channels maps each byte of a 32-bit word to its channel
+ * (CLH_ABI_NO_WORDS: read a byte a sample); the channels' counters start
+ * at hist_base. */
+typedef struct {
+  ClhLaunchParams launch;
+  ClhPlaneRows plane;
   CLH_U32 n_channels;
   CLH_U32 offsets[4];
   CLH_U32 byte_channels;
@@ -74,19 +80,15 @@ typedef struct {
   CLH_U32 hist_base;
 } ClhParams8bit;
 
-/* histogram_component: rows [0, rows) of one component, width samples of
- * pixel_stride bytes from base + offset, pitch bytes apart; a sample is
- * stored as sample says, its value (stored >> shift) & mask; bins
- * [window_lo, window_lo + window_n) of bins over [range_min, range_min +
- * range_size) counted in this launch into the channel at hist_base, whose
- * counters are channel_stride apart from the next channel's. */
+/* histogram_component: one component of the plane's rows, its first sample
+ * offset bytes into a row; a sample is stored as sample says, its value
+ * (stored >> shift) & mask; bins [window_lo, window_lo + window_n) of bins
+ * over [range_min, range_min + range_size) counted in this launch into the
+ * channel at hist_base, whose counters are channel_stride apart from the
+ * next channel's. */
 typedef struct {
   ClhLaunchParams launch;
-  CLH_U32 base;
-  CLH_U32 pitch;
-  CLH_U32 width;
-  CLH_U32 rows;
-  CLH_U32 pixel_stride;
+  ClhPlaneRows plane;
   CLH_U32 offset;
   CLH_U32 sample;
   CLH_U32 shift;

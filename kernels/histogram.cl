@@ -4,14 +4,14 @@
  *
  * Every kernel privatizes the histogram per work-group: local memory holds
  * n_copies sub-histograms copy_stride counters apart, and work-item i
- * counts into copy (i % n_copies). One copy is the OpenCL tutorials' local histogram;
- * a few replicate it, so that a frame of one value spreads over several
- * addresses instead of serializing the work-group on one counter; one copy
- * per work-item needs no atomics at all. A copy_stride of the copy's
- * length + 1 puts the same bin of consecutive copies in different
- * local-memory banks (the paper's padding); with 16 x k bins and no padding
- * they fall in one or two of the 32 banks. Counters are 32-bit: a
- * frame has at most 2^28 samples per channel, so none can wrap (the 8-bit
+ * counts into copy (i % n_copies). One copy is the OpenCL tutorials'
+ * local histogram; a few replicate it, so that a frame of one value spreads
+ * over several addresses instead of serializing the work-group on one
+ * counter; one copy per work-item needs no atomics at all. A copy_stride
+ * of the copy's length + 1 puts the same bin of consecutive copies in
+ * different local-memory banks (the paper's padding); with 16 x k bins and
+ * no padding they fall in one or two of the 32 banks. Counters are 32-bit:
+ * a frame has at most 2^28 samples per channel, so none can wrap (the 8-bit
  * per-work-item counters of the tutorials this grew from wrap on 256 equal
  * samples).
  *
@@ -232,6 +232,7 @@ histogram_8bit (global const uchar *src, const ClhParams8bit p,
     local ushort *table)
 {
   const ClhLaunchParams l = p.launch;
+  const ClhPlaneRows r = p.plane;
   const Counter8 k = {
     MY_COPY (sub, l.n_copies, l.copy_stride), OUTSIDE (sub, l.n_copies,
         l.copy_stride), table, p.bins, p.bin_shift, p.byte_channels,
@@ -244,9 +245,9 @@ histogram_8bit (global const uchar *src, const ClhParams8bit p,
   zero_sub_histograms (sub, l.n_copies, l.copy_stride, p.n_channels);
 
   if (p.byte_channels != CLH_ABI_NO_WORDS) {
-    global const uint *words = (global const uint *) (src + p.base);
-    const uint row_words = p.width * p.pixel_stride / 4;
-    const uint pitch_words = p.pitch / 4, n = row_words * p.rows;
+    global const uint *words = (global const uint *) (src + r.base);
+    const uint row_words = r.width * r.pixel_stride / 4;
+    const uint pitch_words = r.pitch / 4, n = row_words * r.rows;
 
     if (pitch_words == row_words) {
       count_words_contiguous (&k, words, n);
@@ -257,12 +258,12 @@ histogram_8bit (global const uchar *src, const ClhParams8bit p,
       }
     }
   } else {
-    const uint n = p.width * p.rows;
+    const uint n = r.width * r.rows;
 
     for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
-      const uint y = i / p.width, x = i - y * p.width;
-      global const uchar *px = src + p.base + y * p.pitch
-          + x * p.pixel_stride;
+      const uint y = i / r.width, x = i - y * r.width;
+      global const uchar *px = src + r.base + y * r.pitch
+          + x * r.pixel_stride;
 
       for (uint c = 0; c < p.n_channels; c++)
         count8 (&k, c, px[p.offsets[c]]);
@@ -294,17 +295,18 @@ histogram_component (global const uchar *src, const ClhParamsComponent p,
     local uint *sub, global uint *hist, global uint *zero_buf)
 {
   const ClhLaunchParams l = p.launch;
+  const ClhPlaneRows r = p.plane;
   local uint *mine = MY_COPY (sub, l.n_copies, l.copy_stride);
   local uint *outside = OUTSIDE (sub, l.n_copies, l.copy_stride);
-  const uint n = p.width * p.rows;
+  const uint n = r.width * r.rows;
 
   zero_next_histogram (zero_buf, l.n_zero);
   zero_sub_histograms (sub, l.n_copies, l.copy_stride, 1);
 
   for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
-    const uint y = i / p.width, x = i - y * p.width;
-    const uint v = (load_sample (src + p.base + y * p.pitch + p.offset
-            + x * p.pixel_stride, p.sample) >> p.shift) & p.mask;
+    const uint y = i / r.width, x = i - y * r.width;
+    const uint v = (load_sample (src + r.base + y * r.pitch + p.offset
+            + x * r.pixel_stride, p.sample) >> p.shift) & p.mask;
     count_value (mine, outside, v, p.range_min, p.range_size, p.bins,
         p.window_lo, p.window_n, l.n_copies);
   }
