@@ -42,14 +42,15 @@ clh_engine_create_kernels (ClhEngine *engine, GError **error)
 
 /* The arguments every kernel takes, in kernels/histogram.cl's order: the
  * frame's buffer, the parameters, the copies' local memory, this frame's
- * histogram, the other buffer to clear. The 8-bit kernel's table of bins
- * follows. */
+ * histogram, the other buffer to clear, the region table. The 8-bit
+ * kernel's table of bins follows. */
 enum {
   ARG_SRC,
   ARG_PARAMS,
   ARG_SUB,
   ARG_HIST,
   ARG_ZERO_BUF,
+  ARG_REGIONS,
   ARG_TABLE,
 };
 
@@ -119,11 +120,12 @@ plan_launch (ClhEngine *engine, ClhKernelId id, guint n_channels, guint window,
 
 /* Fills @common (the copies' layout and the counters to clear), sets the
  * kernel's arguments (@params, @params_size bytes, holding @common) and
- * launches it over @units work units of @band. A copy holds @window bins
- * of each of @n_channels; their below and above counters follow the
- * copies. */
+ * launches it: over @units work units of @band when @common->n_regions is
+ * 0, else over the slot's region table, each region's work-groups on its
+ * samples. A copy holds @window bins of each of @n_channels; their below
+ * and above counters follow the copies. */
 static gboolean
-launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
+launch_once (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
     gconstpointer params, gsize params_size, ClhLaunchParams *common,
     guint n_channels, guint window, gsize units, GError **error)
 {
@@ -131,12 +133,15 @@ launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
   const gsize outside = 2 * n_channels * sizeof (cl_uint);
   cl_mem zero_buf = engine->zero_next ?
       clh_engine_next_slot (engine)->counters : engine->slot->counters;
+  cl_mem table = common->n_regions ? engine->slot->table_mem : NULL;
   ClhLaunch cfg;
   size_t local, global;
   cl_event ev;
   cl_int ret;
 
   plan_launch (engine, id, n_channels, window, units, &cfg);
+  if (common->n_regions)
+    cfg.n_groups = engine->slot->table_groups;
   common->n_copies = cfg.n_copies;
   common->copy_stride = clh_launch_copy_stride (n_channels * window,
       cfg.padding);
@@ -152,6 +157,8 @@ launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
         &engine->slot->counters);
   if (ret == CL_SUCCESS)
     ret = clSetKernelArg (kernel, ARG_ZERO_BUF, sizeof (cl_mem), &zero_buf);
+  if (ret == CL_SUCCESS)
+    ret = clSetKernelArg (kernel, ARG_REGIONS, sizeof (cl_mem), &table);
   if (!clh_cl_check (ret, "clSetKernelArg", error))
     return FALSE;
   engine->last_launch = cfg;
@@ -169,6 +176,25 @@ launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
   engine->zero_next = 0;
   g_clear_pointer (&engine->upload_done, clReleaseEvent);
   return TRUE;
+}
+
+/* The frame's launches of kernel @id with these parameters: one over the
+ * whole band if the frame's own histogram is counted, one over the region
+ * table if a region has pixels; never one per region. */
+static gboolean
+launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
+    gconstpointer params, gsize params_size, ClhLaunchParams *common,
+    guint n_channels, guint window, gsize units, GError **error)
+{
+  const ClhSlot *slot = engine->slot;
+
+  common->n_regions = 0;
+  if (slot->full_frame && !launch_once (engine, id, band, params,
+          params_size, common, n_channels, window, units, error))
+    return FALSE;
+  common->n_regions = slot->n_table_regions;
+  return slot->table_groups == 0 || launch_once (engine, id, band, params,
+      params_size, common, n_channels, window, units, error);
 }
 
 static guint
@@ -190,6 +216,9 @@ component_rows (const ClhFrame *frame, const ClhBand *band, guint c,
   rows->width = clh_component_width (frame, c);
   rows->rows = band->n_rows[comp->plane];
   rows->pixel_stride = comp->pixel_stride;
+  rows->row0 = band->row0[comp->plane];
+  rows->w_sub = comp->w_sub;
+  rows->h_sub = comp->h_sub;
   return (gsize) rows->width * rows->rows;
 }
 

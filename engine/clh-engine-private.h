@@ -69,8 +69,22 @@ typedef struct {
   cl_mem wrapped;
   guint n_channels;
   guint n_bins;
-  guint64 samples[CLH_MAX_CHANNELS];
   GArray *events;
+
+  /* Its histograms: the whole frame's first if full_frame, then one per
+   * region, each n_channels * (n_bins + 2) counters; samples: each one's
+   * CLH_MAX_CHANNELS sample counts. */
+  gboolean full_frame;
+  guint n_histograms;
+  guint64 *samples;
+  /* Its region table (ClhRegion entries, then each work-group's entry) on
+   * the host until the frame is collected, and on the device; table_groups:
+   * work-groups a region launch takes, 0 when no region has pixels. */
+  GArray *table;
+  guint n_table_regions;
+  guint table_groups;
+  cl_mem table_mem;
+  gsize table_mem_size;
 } ClhSlot;
 
 /* One band of frame rows and where each plane's rows of it lie in @mem:
@@ -103,6 +117,8 @@ struct _ClhEngine {
   ClhLaunch last_launch;
   ClhTransfer transfer;
   gsize staging_limit;
+  /* Pixels a region's work-group aims at; 0: the default. */
+  guint region_pixels;
 
   /* clh_engine_alloc_host() blocks (ClhHostBlock); and one to stage frames
    * from ordinary memory into (CLH_TRANSFER_STAGE), with the last command
@@ -140,6 +156,12 @@ gboolean clh_engine_prepare_counters (ClhEngine *engine, gsize n_counters,
 gboolean clh_engine_count_frame (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhHostBlock *block, GError **error);
 void clh_engine_give_back (ClhEngine *engine, ClhSlot *slot);
+
+/* clh-engine-regions.c */
+gboolean clh_engine_prepare_regions (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, gboolean full_frame, const ClhRect *regions,
+    guint n_regions, GError **error);
+void clh_engine_clear_regions (ClhSlot *slot);
 
 /* clh-engine-dispatch.c */
 gboolean clh_engine_create_kernels (ClhEngine *engine, GError **error);

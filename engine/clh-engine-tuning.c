@@ -148,6 +148,21 @@ clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes)
 }
 
 /**
+ * clh_engine_set_region_pixels_per_group:
+ * @engine: an engine
+ * @pixels: pixels of a region each work-group of a region launch aims at
+ *   (a region gets `ceil (pixels_in_region / @pixels)` groups, at most one
+ *   per compute unit); 0: the default, 4096
+ *
+ * For the region benchmark's sweep.
+ */
+void
+clh_engine_set_region_pixels_per_group (ClhEngine *engine, guint pixels)
+{
+  engine->region_pixels = pixels;
+}
+
+/**
  * clh_engine_set_profiling:
  * @engine: an engine with no frame pending
  * @profiling: whether to time each histogram's commands

@@ -57,6 +57,8 @@ const ClhDeviceLimits *clh_engine_get_device_limits (const ClhEngine *engine);
 void clh_engine_model_launch (const ClhEngine *engine, guint n_channels,
     guint bins, ClhLaunch *launch);
 void clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes);
+void clh_engine_set_region_pixels_per_group (ClhEngine *engine,
+    guint pixels);
 
 gpointer clh_engine_alloc_host (ClhEngine *engine, gsize size,
     GError **error);

@@ -233,6 +233,14 @@ clh_engine_prepare_counters (ClhEngine *engine, gsize n_counters,
   return TRUE;
 }
 
+/* Counters of the slot's frame: each histogram's bins, below and above
+ * for each channel. */
+static gsize
+slot_counters (const ClhSlot *slot)
+{
+  return (gsize) slot->n_histograms * slot->n_channels * (slot->n_bins + 2);
+}
+
 /* Enqueues the copy of the frame's counters into the slot's pinned host
  * memory; clh_engine_collect() waits for it. */
 static gboolean
@@ -242,7 +250,7 @@ read_back (ClhEngine *engine, GError **error)
   cl_int ret;
 
   ret = clEnqueueReadBuffer (engine->queue, slot->counters, CL_FALSE, 0,
-      sizeof (guint32) * slot->n_channels * (slot->n_bins + 2),
+      sizeof (guint32) * slot_counters (slot),
       clh_host_block_get_data (slot->readback), 0, NULL, &slot->done);
   if (ret == CL_SUCCESS && engine->profiling) {
     clRetainEvent (slot->done);
@@ -270,6 +278,7 @@ slots_clear (ClhEngine *engine)
     ClhSlot *slot = &engine->slots[i];
 
     slot_finish (engine, slot);
+    clh_engine_clear_regions (slot);
     g_clear_pointer (&slot->events, g_array_unref);
     g_clear_pointer (&slot->counters, clReleaseMemObject);
     g_clear_pointer (&slot->staging, clReleaseMemObject);
@@ -386,32 +395,44 @@ abandon_submission (ClhEngine *engine)
 }
 
 /**
- * clh_engine_submit:
+ * clh_engine_submit_regions:
  * @engine: an engine with fewer than clh_engine_get_max_in_flight() frames
  *   pending
  * @frame: the frame; its memory must stay valid and unchanged until the
  *   frame is collected or discarded
  * @spec: what to count
+ * @full_frame: count the whole frame, as the first histogram
+ * @regions: (array length=n_regions) (nullable): rectangles of @frame's
+ *   pixels, each counted into a histogram of its own, in order after the
+ *   whole frame's: clipped to the frame (clh_rect_clip()), so they may
+ *   cross its edge, lie outside it (no samples) or overlap; a subsampled
+ *   component's sample is a region's iff its co-sited pixel
+ *   (`x << w_sub`, `y << h_sub`) lies in it
+ * @n_regions: rectangles in @regions, at most %CLH_MAX_REGIONS
  * @block: (nullable): the clh_context_alloc_host() block of the engine's
  *   context that @frame's planes lie in, if the caller knows it: such a
  *   frame is read where it lies on CPU devices and copied by DMA on others
  * @error: %CLH_ENGINE_ERROR_INVALID for a frame outside
  *   clh_frame_is_valid(), a request clh_histogram_spec_is_valid() refuses
- *   (its message says why) or too many frames in flight;
+ *   (its message says why), too many regions or frames in flight;
  *   %CLH_ENGINE_ERROR_OPENCL when an OpenCL call fails
  *
  * Enqueues the frame's upload (in bands of rows, for large frames), its
  * counting into privatized sub-histograms, their merge on the device and
- * the readback of the bins, and returns without waiting.
+ * the readback of the bins, and returns without waiting. Every histogram
+ * of the frame is counted in the same launches: one over the whole frame
+ * and one over the region table per kernel and window of bins, whatever
+ * the number of regions; and read back in one copy.
  *
  * Returns: %TRUE if the frame is pending; on failure nothing of it is left
  *   queued and frames submitted before it are still pending
  */
 gboolean
-clh_engine_submit (ClhEngine *engine, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, const ClhHostBlock *block, GError **error)
+clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, gboolean full_frame, const ClhRect *regions,
+    guint n_regions, const ClhHostBlock *block, GError **error)
 {
-  ClhHistogram samples = { NULL };
+  gboolean launches;
   ClhSlot *slot;
 
   if (!check_request (frame, spec, error))
@@ -427,66 +448,129 @@ clh_engine_submit (ClhEngine *engine, const ClhFrame *frame,
       % engine->n_slots];
   slot->n_channels = clh_histogram_spec_n_channels (spec);
   slot->n_bins = clh_histogram_spec_n_bins (spec);
-  clh_histogram_set_samples (&samples, spec, frame);
-  memcpy (slot->samples, samples.samples, sizeof (slot->samples));
-  if (!clh_engine_prepare_counters (engine, (gsize) slot->n_channels
-          * (slot->n_bins + 2), error)
-      || !clh_engine_count_frame (engine, frame, spec, block, error)
-      || !read_back (engine, error)) {
+  slot->full_frame = FALSE;
+  slot->n_histograms = 0;
+  if (!clh_engine_prepare_regions (engine, frame, spec, full_frame, regions,
+          n_regions, error)) {
+    abandon_submission (engine);
+    return FALSE;
+  }
+  /* With no histogram nothing is queued; with only empty regions their
+   * clear counters are read back, and no launch clears the next slot's. */
+  launches = full_frame || slot->table_groups > 0;
+  if (slot->n_histograms > 0
+      && (!clh_engine_prepare_counters (engine, slot_counters (slot), error)
+          || (launches && !clh_engine_count_frame (engine, frame, spec,
+                  block, error))
+          || !read_back (engine, error))) {
     abandon_submission (engine);
     return FALSE;
   }
   /* This slot's counters now hold the frame; its first launch cleared the
    * next slot's. */
-  slot->dirty = (gsize) slot->n_channels * (slot->n_bins + 2);
-  clh_engine_next_slot (engine)->dirty = 0;
+  if (launches) {
+    slot->dirty = slot_counters (slot);
+    clh_engine_next_slot (engine)->dirty = 0;
+  }
   engine->n_pending++;
   engine->slot = NULL;
   return TRUE;
 }
 
-/* Splits the slot's counters into each channel's bins, below and above. */
-static void
-split_counters (const ClhSlot *slot, ClhHistogram *histogram)
+/**
+ * clh_engine_submit:
+ * @engine: an engine with fewer than clh_engine_get_max_in_flight() frames
+ *   pending
+ * @frame: the frame; its memory must stay valid and unchanged until the
+ *   frame is collected or discarded
+ * @spec: what to count
+ * @block: (nullable): as for clh_engine_submit_regions()
+ * @error: as for clh_engine_submit_regions()
+ *
+ * Enqueues the counting of the whole frame, its one histogram:
+ * clh_engine_submit_regions() with no regions.
+ *
+ * Returns: %TRUE if the frame is pending; on failure nothing of it is left
+ *   queued and frames submitted before it are still pending
+ */
+gboolean
+clh_engine_submit (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhHostBlock *block, GError **error)
 {
-  const guint32 *all = (const guint32 *)
-      clh_host_block_get_data (slot->readback);
-  const gsize stride = slot->n_bins + 2;
-  guint c;
+  return clh_engine_submit_regions (engine, frame, spec, TRUE, NULL, 0,
+      block, error);
+}
 
-  memcpy (histogram->samples, slot->samples, sizeof (slot->samples));
-  for (c = 0; c < slot->n_channels; c++) {
-    memcpy (histogram->counts + c * slot->n_bins, all + c * stride,
-        sizeof (guint32) * slot->n_bins);
-    histogram->below[c] = all[c * stride + slot->n_bins];
-    histogram->above[c] = all[c * stride + slot->n_bins + 1];
+/* Splits the slot's counters into each histogram's channels' bins, below
+ * and above. */
+static void
+split_counters (const ClhSlot *slot, ClhHistogram *histograms)
+{
+  const gsize stride = slot->n_bins + 2;
+  const guint32 *all;
+  guint h, c;
+
+  if (slot->n_histograms == 0)
+    return;
+  all = (const guint32 *) clh_host_block_get_data (slot->readback);
+  for (h = 0; h < slot->n_histograms; h++) {
+    ClhHistogram *histogram = &histograms[h];
+    const guint32 *mine = all + (gsize) h * slot->n_channels * stride;
+
+    memcpy (histogram->samples, slot->samples + h * CLH_MAX_CHANNELS,
+        sizeof (histogram->samples));
+    for (c = 0; c < slot->n_channels; c++) {
+      memcpy (histogram->counts + c * slot->n_bins, mine + c * stride,
+          sizeof (guint32) * slot->n_bins);
+      histogram->below[c] = mine[c * stride + slot->n_bins];
+      histogram->above[c] = mine[c * stride + slot->n_bins + 1];
+    }
+    for (; c < CLH_MAX_CHANNELS; c++)
+      histogram->below[c] = histogram->above[c] = 0;
   }
-  for (; c < CLH_MAX_CHANNELS; c++)
-    histogram->below[c] = histogram->above[c] = 0;
 }
 
 /**
- * clh_engine_collect:
+ * clh_engine_get_next_n_histograms:
+ * @engine: an engine
+ *
+ * Returns: the histograms the oldest pending frame was submitted with
+ *   (the whole frame's, if counted, and one per region), 0 if none is
+ *   pending
+ */
+guint
+clh_engine_get_next_n_histograms (const ClhEngine *engine)
+{
+  return engine->n_pending ? engine->slots[engine->head].n_histograms : 0;
+}
+
+/**
+ * clh_engine_collect_regions:
  * @engine: an engine with a frame pending
- * @histogram: (out caller-allocates): the oldest pending frame's result;
- *   its counts must hold `clh_histogram_spec_n_channels () *
+ * @histograms: (out caller-allocates) (array length=n_histograms): the
+ *   oldest pending frame's histograms, in the order it was submitted with
+ *   (the whole frame's first, if counted, then the regions'); each one's
+ *   counts must hold `clh_histogram_spec_n_channels () *
  *   clh_histogram_spec_n_bins ()` guint32 of that frame's request, and are
  *   written channel-major
- * @error: %CLH_ENGINE_ERROR_INVALID if nothing is pending,
- *   %CLH_ENGINE_ERROR_OPENCL if the device failed on the frame
+ * @n_histograms: histograms in @histograms:
+ *   clh_engine_get_next_n_histograms()
+ * @error: %CLH_ENGINE_ERROR_INVALID if nothing is pending or
+ *   @n_histograms is not the frame's, %CLH_ENGINE_ERROR_OPENCL if the
+ *   device failed on the frame
  *
  * Waits for the oldest pending frame (frames are collected in the order
  * they were submitted); its memory is the caller's again.
  *
  * Returns: %TRUE on success; on failure that frame is dropped and
- *   @histogram is undefined
+ *   @histograms are undefined
  */
 gboolean
-clh_engine_collect (ClhEngine *engine, ClhHistogram *histogram,
-    GError **error)
+clh_engine_collect_regions (ClhEngine *engine, ClhHistogram *histograms,
+    guint n_histograms, GError **error)
 {
   ClhSlot *slot;
-  gboolean ok;
+  gboolean ok = TRUE;
 
   if (engine->n_pending == 0) {
     g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
@@ -497,18 +581,44 @@ clh_engine_collect (ClhEngine *engine, ClhHistogram *histogram,
   engine->head = (engine->head + 1) % engine->n_slots;
   engine->n_pending--;
 
-  ok = clh_cl_check (clWaitForEvents (1, &slot->done), "clWaitForEvents",
-      error);
-  if (ok) {
-    split_counters (slot, histogram);
-    if (engine->profiling)
-      clh_engine_collect_timings (engine, slot);
-  } else {
+  if (slot->done)
+    ok = clh_cl_check (clWaitForEvents (1, &slot->done), "clWaitForEvents",
+        error);
+  if (!ok) {
     /* Which counters are clear is unknown now: clear them before use. */
     slot->dirty = slot->n_counters;
+  } else if (n_histograms != slot->n_histograms) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "The frame has %u histograms, not %u", slot->n_histograms,
+        n_histograms);
+    ok = FALSE;
+  } else {
+    split_counters (slot, histograms);
+    if (engine->profiling)
+      clh_engine_collect_timings (engine, slot);
   }
   slot_finish (engine, slot);
   return ok;
+}
+
+/**
+ * clh_engine_collect:
+ * @engine: an engine with a frame pending, submitted with one histogram
+ *   (clh_engine_submit())
+ * @histogram: (out caller-allocates): the oldest pending frame's result, as
+ *   clh_engine_collect_regions() writes it
+ * @error: as for clh_engine_collect_regions()
+ *
+ * Waits for the oldest pending frame and splits its counters.
+ *
+ * Returns: %TRUE on success; on failure that frame is dropped and
+ *   @histogram is undefined
+ */
+gboolean
+clh_engine_collect (ClhEngine *engine, ClhHistogram *histogram,
+    GError **error)
+{
+  return clh_engine_collect_regions (engine, histogram, 1, error);
 }
 
 /**

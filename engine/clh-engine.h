@@ -30,9 +30,16 @@ guint clh_engine_get_max_in_flight (const ClhEngine *engine);
 gboolean clh_engine_submit (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhHostBlock *block,
     GError **error);
+gboolean clh_engine_submit_regions (ClhEngine *engine,
+    const ClhFrame *frame, const ClhHistogramSpec *spec, gboolean full_frame,
+    const ClhRect *regions, guint n_regions, const ClhHostBlock *block,
+    GError **error);
 guint clh_engine_get_n_pending (const ClhEngine *engine);
 gboolean clh_engine_collect (ClhEngine *engine, ClhHistogram *histogram,
     GError **error);
+guint clh_engine_get_next_n_histograms (const ClhEngine *engine);
+gboolean clh_engine_collect_regions (ClhEngine *engine,
+    ClhHistogram *histograms, guint n_histograms, GError **error);
 void clh_engine_discard (ClhEngine *engine);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClhEngine, clh_engine_free)

@@ -284,6 +284,34 @@ clh_rect_clip (ClhRect *rect, guint width, guint height)
 }
 
 /**
+ * clh_zone_rect:
+ * @width: the frame's width, pixels
+ * @height: the frame's height, rows
+ * @cols: zones across, >= 1
+ * @rows: zones down, >= 1
+ * @i: the zone's column, 0..@cols - 1
+ * @j: the zone's row, 0..@rows - 1
+ * @rect: (out): the zone: columns `[i * width / cols, (i + 1) * width /
+ *   cols)` and rows `[j * height / rows, (j + 1) * height / rows)`, in
+ *   integer division, so that the zones tile the frame
+ *
+ * Zone (@i, @j) of a @cols x @rows grid over the frame; a grid finer than
+ * the frame has empty zones.
+ */
+void
+clh_zone_rect (guint width, guint height, guint cols, guint rows, guint i,
+    guint j, ClhRect *rect)
+{
+  const guint64 x0 = (guint64) i * width / cols;
+  const guint64 y0 = (guint64) j * height / rows;
+
+  rect->x = (gint) x0;
+  rect->y = (gint) y0;
+  rect->width = (gint) ((guint64) (i + 1) * width / cols - x0);
+  rect->height = (gint) ((guint64) (j + 1) * height / rows - y0);
+}
+
+/**
  * clh_frame_crop:
  * @frame: a valid frame, its planes set; narrowed in place
  * @x: the rectangle's left column, in pixels
@@ -485,6 +513,43 @@ clh_histogram_spec_is_valid (const ClhHistogramSpec *spec,
 }
 
 /**
+ * clh_histogram_set_region_samples:
+ * @histogram: a result
+ * @spec: its request
+ * @frame: its frame
+ * @region: the rectangle counted, clipped to @frame (clh_rect_clip())
+ *
+ * Sets @histogram's samples for a region: its pixel count for colour
+ * counts; for each component the samples whose co-sited pixel
+ * (`x << w_sub`, `y << h_sub`) lies in @region, `(ceil (x1 / 2^w_sub) -
+ * ceil (x0 / 2^w_sub)) x (ceil (y1 / 2^h_sub) - ceil (y0 / 2^h_sub))` for
+ * the region's columns [x0, x1) and rows [y0, y1).
+ */
+void
+clh_histogram_set_region_samples (ClhHistogram *histogram,
+    const ClhHistogramSpec *spec, const ClhFrame *frame,
+    const ClhRect *region)
+{
+  const guint x0 = region->x, y0 = region->y;
+  const guint x1 = x0 + region->width, y1 = y0 + region->height;
+  guint c;
+
+  for (c = 0; c < CLH_MAX_CHANNELS; c++)
+    histogram->samples[c] = 0;
+  if (spec->count != CLH_COUNT_COMPONENTS) {
+    histogram->samples[0] = (guint64) region->width * region->height;
+    return;
+  }
+  for (c = 0; c < spec->n_components; c++) {
+    const ClhComponent *comp = &frame->components[spec->components[c]];
+
+    histogram->samples[c] = (guint64) (sub_scale (x1, comp->w_sub)
+        - sub_scale (x0, comp->w_sub)) * (sub_scale (y1, comp->h_sub)
+        - sub_scale (y0, comp->h_sub));
+  }
+}
+
+/**
  * clh_histogram_set_samples:
  * @histogram: a result
  * @spec: its request
@@ -497,16 +562,7 @@ void
 clh_histogram_set_samples (ClhHistogram *histogram,
     const ClhHistogramSpec *spec, const ClhFrame *frame)
 {
-  guint c;
+  const ClhRect whole = { 0, 0, (gint) frame->width, (gint) frame->height };
 
-  for (c = 0; c < CLH_MAX_CHANNELS; c++)
-    histogram->samples[c] = 0;
-  if (spec->count != CLH_COUNT_COMPONENTS) {
-    histogram->samples[0] = (guint64) frame->width * frame->height;
-    return;
-  }
-  for (c = 0; c < spec->n_components; c++)
-    histogram->samples[c] =
-        (guint64) clh_component_width (frame, spec->components[c])
-        * clh_component_height (frame, spec->components[c]);
+  clh_histogram_set_region_samples (histogram, spec, frame, &whole);
 }

@@ -21,6 +21,9 @@ G_BEGIN_DECLS
  * samples per channel cannot wrap them. */
 #define CLH_MAX_DIMENSION 16384
 
+/* Regions one frame may be counted in besides the whole frame. */
+#define CLH_MAX_REGIONS 4096
+
 /**
  * ClhSampleType:
  * @CLH_SAMPLE_8: one byte per sample
@@ -215,6 +218,8 @@ typedef struct {
 
 gboolean clh_frame_is_valid (const ClhFrame *frame);
 void clh_rect_clip (ClhRect *rect, guint width, guint height);
+void clh_zone_rect (guint width, guint height, guint cols, guint rows,
+    guint i, guint j, ClhRect *rect);
 gboolean clh_frame_crop (ClhFrame *frame, guint x, guint y, guint width,
     guint height, const ClhHistogramSpec *spec, GError **error);
 
@@ -226,5 +231,8 @@ gboolean clh_histogram_spec_is_valid (const ClhHistogramSpec *spec,
     const ClhFrame *frame, GError **error);
 void clh_histogram_set_samples (ClhHistogram *histogram,
     const ClhHistogramSpec *spec, const ClhFrame *frame);
+void clh_histogram_set_region_samples (ClhHistogram *histogram,
+    const ClhHistogramSpec *spec, const ClhFrame *frame,
+    const ClhRect *region);
 
 G_END_DECLS

@@ -44,21 +44,48 @@
 /* What every launch says of the privatized sub-histograms in local memory
  * and of the other histogram buffer, cleared for the next frame: n_copies
  * copies of the bins copy_stride counters apart, and n_zero counters of
- * the other buffer to clear. */
+ * the other buffer to clear; n_regions: 0 when the launch counts the whole
+ * band into the counters at the kernel's hist_base, else the number of
+ * entries of the region table its work-groups count (ClhRegion). */
 typedef struct {
   CLH_U32 n_copies;
   CLH_U32 copy_stride;
   CLH_U32 n_zero;
+  CLH_U32 n_regions;
 } ClhLaunchParams;
 
+/* One entry of a launch's region table: the frame's pixels [x0, x1) x
+ * [y0, y1) (clipped; empty when x0 == x1), counted by the launch's
+ * work-groups [first_group, first_group + n_groups) into counters offset
+ * hist_base from the launch's own. A subsampled component's sample (sx, sy)
+ * is the region's iff its co-sited pixel (sx << w_sub, sy << h_sub) lies in
+ * it: sx in [ceil (x0 / 2^w_sub), ceil (x1 / 2^w_sub)). The table's
+ * n_regions entries are followed by one uint per work-group: the entry it
+ * counts. */
+typedef struct {
+  CLH_U32 x0;
+  CLH_U32 y0;
+  CLH_U32 x1;
+  CLH_U32 y1;
+  CLH_U32 first_group;
+  CLH_U32 n_groups;
+  CLH_U32 hist_base;
+  CLH_U32 reserved;
+} ClhRegion;
+
 /* What the two component kernels read: rows [0, rows) of a plane at byte
- * base, pitch bytes apart, width samples of pixel_stride bytes each. */
+ * base, pitch bytes apart, width samples of pixel_stride bytes each; the
+ * first is the component's row row0 (its band's first), and a sample's
+ * co-sited pixel is (x << w_sub, y << h_sub). */
 typedef struct {
   CLH_U32 base;
   CLH_U32 pitch;
   CLH_U32 width;
   CLH_U32 rows;
   CLH_U32 pixel_stride;
+  CLH_U32 row0;
+  CLH_U32 w_sub;
+  CLH_U32 h_sub;
 } ClhPlaneRows;
 
 /* histogram_8bit: n_channels components of the plane's pixels at offsets

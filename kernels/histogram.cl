@@ -32,7 +32,16 @@
  * address samples by plane base, row pitch, component offset and pixel
  * stride. Each kernel takes the frame's buffer, its parameters as one
  * struct (kernels/clh-kernel-abi.h), its local memory for the copies, the
- * frame's histogram and the buffer to clear for the next frame.
+ * frame's histogram, the buffer to clear for the next frame and the region
+ * table.
+ *
+ * Regions: a launch either counts the whole band (n_regions == 0) or the
+ * rectangles of a region table, every region of the frame in the one
+ * launch. The table gives each work-group its region; the groups of a
+ * region share its samples as the groups of a whole-band launch share the
+ * band's, each group privatizing the region's bins in local memory, and
+ * merge into the region's own counters. A pixel inside several regions is
+ * read once for each.
  */
 
 /* The constants and per-launch parameter structs shared with the engine. */
@@ -59,6 +68,55 @@ zero_next_histogram (global uint *zero_buf, uint n_zero)
 {
   for (uint i = get_global_id (0); i < n_zero; i += get_global_size (0))
     zero_buf[i] = 0;
+}
+
+/* What a work-item counts: samples [x0, x0 + width) x [y0, y0 + height) of
+ * a grid whose rows are the band's, from item 'item' on, n_items apart;
+ * into the counters at hist_base past the launch's. */
+typedef struct {
+  uint x0;
+  uint y0;
+  uint width;
+  uint height;
+  uint item;
+  uint n_items;
+  uint hist_base;
+} Span;
+
+static uint
+ceil_shift (uint v, uint shift)
+{
+  return (v + (1u << shift) - 1) >> shift;
+}
+
+/* This work-item's span of a grid of width x rows samples (the grid's rows
+ * row0.. of a component subsampled by w_sub, h_sub): all of it, shared by
+ * the launch's work-items, when the launch counts no regions; else the part
+ * of its work-group's region, by the co-sited rule, in the band. */
+static Span
+my_span (global const ClhRegion *table, uint n_regions, uint width,
+    uint rows, uint row0, uint w_sub, uint h_sub)
+{
+  Span s = { 0, 0, width, rows, get_global_id (0), get_global_size (0), 0 };
+
+  if (n_regions == 0)
+    return s;
+
+  global const uint *group_region = (global const uint *) (table + n_regions);
+  const uint g = get_group_id (0);
+  const ClhRegion e = table[group_region[g]];
+  const uint x0 = ceil_shift (e.x0, w_sub), x1 = ceil_shift (e.x1, w_sub);
+  const uint y0 = clamp (ceil_shift (e.y0, h_sub), row0, row0 + rows);
+  const uint y1 = clamp (ceil_shift (e.y1, h_sub), row0, row0 + rows);
+
+  s.x0 = x0;
+  s.width = x1 - x0;
+  s.y0 = y0 - row0;
+  s.height = y1 - y0;
+  s.item = (g - e.first_group) * get_local_size (0) + get_local_id (0);
+  s.n_items = e.n_groups * get_local_size (0);
+  s.hist_base = e.hist_base;
+  return s;
 }
 
 /* Local memory: n_copies copies of n_channels x window_n bins, copy_stride
@@ -229,10 +287,12 @@ count_words_contiguous (const Counter8 *k, global const uint *words, uint n)
 kernel void
 histogram_8bit (global const uchar *src, const ClhParams8bit p,
     local uint *sub, global uint *hist, global uint *zero_buf,
-    local ushort *table)
+    global const ClhRegion *regions, local ushort *table)
 {
   const ClhLaunchParams l = p.launch;
   const ClhPlaneRows r = p.plane;
+  const Span s = my_span (regions, l.n_regions, r.width, r.rows, r.row0,
+      r.w_sub, r.h_sub);
   const Counter8 k = {
     MY_COPY (sub, l.n_copies, l.copy_stride), OUTSIDE (sub, l.n_copies,
         l.copy_stride), table, p.bins, p.bin_shift, p.byte_channels,
@@ -244,7 +304,7 @@ histogram_8bit (global const uchar *src, const ClhParams8bit p,
     fill_bin_table (table, p.range_min, p.range_size, p.bins);
   zero_sub_histograms (sub, l.n_copies, l.copy_stride, p.n_channels);
 
-  if (p.byte_channels != CLH_ABI_NO_WORDS) {
+  if (l.n_regions == 0 && p.byte_channels != CLH_ABI_NO_WORDS) {
     global const uint *words = (global const uint *) (src + r.base);
     const uint row_words = r.width * r.pixel_stride / 4;
     const uint pitch_words = r.pitch / 4, n = row_words * r.rows;
@@ -258,11 +318,11 @@ histogram_8bit (global const uchar *src, const ClhParams8bit p,
       }
     }
   } else {
-    const uint n = r.width * r.rows;
+    const uint n = s.width * s.height;
 
-    for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
-      const uint y = i / r.width, x = i - y * r.width;
-      global const uchar *px = src + r.base + y * r.pitch
+    for (uint i = s.item; i < n; i += s.n_items) {
+      const uint dy = i / s.width, x = s.x0 + i - dy * s.width;
+      global const uchar *px = src + r.base + (s.y0 + dy) * r.pitch
           + x * r.pixel_stride;
 
       for (uint c = 0; c < p.n_channels; c++)
@@ -271,7 +331,7 @@ histogram_8bit (global const uchar *src, const ClhParams8bit p,
   }
 
   merge_sub_histograms (sub, l.n_copies, l.copy_stride, p.n_channels, 0,
-      p.bins, p.bins + 2, hist + p.hist_base);
+      p.bins, p.bins + 2, hist + p.hist_base + s.hist_base);
 }
 
 static uint
@@ -292,27 +352,30 @@ load_sample (global const uchar *p, uint sample)
  */
 kernel void
 histogram_component (global const uchar *src, const ClhParamsComponent p,
-    local uint *sub, global uint *hist, global uint *zero_buf)
+    local uint *sub, global uint *hist, global uint *zero_buf,
+    global const ClhRegion *regions)
 {
   const ClhLaunchParams l = p.launch;
   const ClhPlaneRows r = p.plane;
+  const Span s = my_span (regions, l.n_regions, r.width, r.rows, r.row0,
+      r.w_sub, r.h_sub);
   local uint *mine = MY_COPY (sub, l.n_copies, l.copy_stride);
   local uint *outside = OUTSIDE (sub, l.n_copies, l.copy_stride);
-  const uint n = r.width * r.rows;
+  const uint n = s.width * s.height;
 
   zero_next_histogram (zero_buf, l.n_zero);
   zero_sub_histograms (sub, l.n_copies, l.copy_stride, 1);
 
-  for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
-    const uint y = i / r.width, x = i - y * r.width;
-    const uint v = (load_sample (src + r.base + y * r.pitch + p.offset
-            + x * r.pixel_stride, p.sample) >> p.shift) & p.mask;
+  for (uint i = s.item; i < n; i += s.n_items) {
+    const uint dy = i / s.width, x = s.x0 + i - dy * s.width;
+    const uint v = (load_sample (src + r.base + (s.y0 + dy) * r.pitch
+            + p.offset + x * r.pixel_stride, p.sample) >> p.shift) & p.mask;
     count_value (mine, outside, v, p.range_min, p.range_size, p.bins,
         p.window_lo, p.window_n, l.n_copies);
   }
 
   merge_sub_histograms (sub, l.n_copies, l.copy_stride, 1, p.window_lo,
-      p.window_n, p.channel_stride, hist + p.hist_base);
+      p.window_n, p.channel_stride, hist + p.hist_base + s.hist_base);
 }
 
 /* OpenCV's 8-bit RGB->HSV (RGB2HSV_b): 12-bit fixed-point division tables
@@ -370,18 +433,22 @@ component_byte (global const uchar *src, const ClhParamsColour *p, uint c,
  */
 kernel void
 histogram_colour (global const uchar *src, const ClhParamsColour p,
-    local uint *sub, global uint *hist, global uint *zero_buf)
+    local uint *sub, global uint *hist, global uint *zero_buf,
+    global const ClhRegion *regions)
 {
   const ClhLaunchParams l = p.launch;
+  const Span sp = my_span (regions, l.n_regions, p.width, p.rows, p.y0, 0,
+      0);
   local uint *mine = MY_COPY (sub, l.n_copies, l.copy_stride);
   local uint *outside = OUTSIDE (sub, l.n_copies, l.copy_stride);
-  const uint n = p.width * p.rows;
+  const uint n = sp.width * sp.height;
 
   zero_next_histogram (zero_buf, l.n_zero);
   zero_sub_histograms (sub, l.n_copies, l.copy_stride, 1);
 
-  for (uint i = get_global_id (0); i < n; i += get_global_size (0)) {
-    const uint dy = i / p.width, x = i - dy * p.width, y = p.y0 + dy;
+  for (uint i = sp.item; i < n; i += sp.n_items) {
+    const uint dy = i / sp.width, x = sp.x0 + i - dy * sp.width;
+    const uint y = p.y0 + sp.y0 + dy;
     int r = component_byte (src, &p, 0, x, y);
     int g = component_byte (src, &p, 1, x, y);
     int b = component_byte (src, &p, 2, x, y);
@@ -419,5 +486,5 @@ histogram_colour (global const uchar *src, const ClhParamsColour p,
   }
 
   merge_sub_histograms (sub, l.n_copies, l.copy_stride, 1, p.window_lo,
-      p.window_n, p.channel_stride, hist);
+      p.window_n, p.channel_stride, hist + sp.hist_base);
 }

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* A frame's histograms: the whole frame's and one per region, all counted
+ * in the frame's launches. Each region gets work-groups in proportion to
+ * its pixels; the region table (kernels/clh-kernel-abi.h, ClhRegion) tells
+ * each work-group of a region launch which region it counts, so that the
+ * number of launches does not grow with the number of regions. */
+#include "clh-engine-private.h"
+
+#include <string.h>
+
+/* Pixels a region's work-group aims at: a 64 x 64 window is one group,
+ * whose work-items count 16 pixels each before the group merges its bins
+ * (docs/performance.md has the measurement). */
+#define REGION_PIXELS_PER_GROUP_DEFAULT 4096
+
+/* Counters a frame's histograms may take on the device: 64 Mi, 256 MiB. */
+#define MAX_COUNTERS ((gsize) 64 << 20)
+
+/* Work-groups for a region of @pixels: none for an empty one, at most one
+ * per compute unit for a large one. */
+static guint
+groups_for (const ClhEngine *engine, guint64 pixels)
+{
+  const guint per_group = engine->region_pixels ? engine->region_pixels :
+      REGION_PIXELS_PER_GROUP_DEFAULT;
+  const guint64 most = MAX (1, engine->limits[CLH_KERNEL_8BIT].compute_units);
+
+  if (pixels == 0)
+    return 0;
+  return (guint) MIN ((pixels + per_group - 1) / per_group, most);
+}
+
+void
+clh_engine_clear_regions (ClhSlot *slot)
+{
+  g_clear_pointer (&slot->samples, g_free);
+  g_clear_pointer (&slot->table, g_array_unref);
+  g_clear_pointer (&slot->table_mem, clReleaseMemObject);
+  slot->table_mem_size = 0;
+  slot->n_histograms = slot->n_table_regions = slot->table_groups = 0;
+}
+
+/* Fills the slot's table: @n_regions entries (clipped), then each
+ * work-group's entry; each region's counters follow the whole frame's, if
+ * counted, in order. */
+static void
+build_table (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
+    const ClhRect *regions, guint n_regions, gsize block)
+{
+  guint i, g, groups = 0;
+
+  if (!slot->table)
+    slot->table = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_set_size (slot->table, n_regions * sizeof (ClhRegion) / 4);
+  for (i = 0; i < n_regions; i++) {
+    ClhRegion *e = &((ClhRegion *) (gpointer) slot->table->data)[i];
+    ClhRect r = regions[i];
+
+    clh_rect_clip (&r, frame->width, frame->height);
+    e->x0 = r.x;
+    e->y0 = r.y;
+    e->x1 = r.x + r.width;
+    e->y1 = r.y + r.height;
+    e->first_group = groups;
+    e->n_groups = groups_for (engine, (guint64) r.width * r.height);
+    e->hist_base = (guint32) ((slot->full_frame + i) * block);
+    e->reserved = 0;
+    groups += e->n_groups;
+  }
+  for (i = 0; i < n_regions; i++) {
+    const guint n = ((ClhRegion *) (gpointer) slot->table->data)[i].n_groups;
+
+    for (g = 0; g < n; g++)
+      g_array_append_val (slot->table, i);
+  }
+  slot->n_table_regions = n_regions;
+  slot->table_groups = groups;
+}
+
+/* Queues the table's copy to the device, ahead of the frame's launches in
+ * the counting queue; the slot keeps the host copy until the frame is
+ * collected. */
+static gboolean
+upload_table (ClhEngine *engine, ClhSlot *slot, GError **error)
+{
+  const gsize size = slot->table->len * sizeof (guint32);
+  cl_event ev;
+  cl_int ret;
+
+  if (slot->table_mem_size < size) {
+    g_clear_pointer (&slot->table_mem, clReleaseMemObject);
+    slot->table_mem_size = 0;
+    slot->table_mem = clCreateBuffer (clh_context_get_cl_context
+        (engine->ctx), CL_MEM_READ_ONLY, size, NULL, &ret);
+    if (!clh_cl_check (ret, "clCreateBuffer (region table)", error))
+      return FALSE;
+    slot->table_mem_size = size;
+  }
+  ret = clEnqueueWriteBuffer (engine->queue, slot->table_mem, CL_FALSE, 0,
+      size, slot->table->data, 0, NULL,
+      clh_engine_want_event (engine, &ev, NULL));
+  clh_engine_note_event (engine, CLH_PHASE_UPLOAD, ev, NULL);
+  return clh_cl_check (ret, "clEnqueueWriteBuffer (region table)", error);
+}
+
+/* Each histogram's samples per channel, from its clipped rectangle. */
+static void
+set_samples (ClhSlot *slot, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhRect *regions, guint n_regions)
+{
+  ClhHistogram h = { NULL };
+  guint i;
+
+  slot->samples = g_renew (guint64, slot->samples,
+      (gsize) MAX (slot->n_histograms, 1) * CLH_MAX_CHANNELS);
+  if (slot->full_frame) {
+    clh_histogram_set_samples (&h, spec, frame);
+    memcpy (slot->samples, h.samples, sizeof (h.samples));
+  }
+  for (i = 0; i < n_regions; i++) {
+    ClhRect r = regions[i];
+
+    clh_rect_clip (&r, frame->width, frame->height);
+    clh_histogram_set_region_samples (&h, spec, frame, &r);
+    memcpy (slot->samples + (slot->full_frame + i) * CLH_MAX_CHANNELS,
+        h.samples, sizeof (h.samples));
+  }
+}
+
+/* Readies the slot of the frame being submitted for its histograms: the
+ * whole frame's if @full_frame, then one for each of @regions; their
+ * samples, and the region table on its way to the device. */
+gboolean
+clh_engine_prepare_regions (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, gboolean full_frame, const ClhRect *regions,
+    guint n_regions, GError **error)
+{
+  ClhSlot *slot = engine->slot;
+  const gsize block = (gsize) slot->n_channels * (slot->n_bins + 2);
+
+  if (n_regions > CLH_MAX_REGIONS
+      || (full_frame + n_regions) * block > MAX_COUNTERS) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "%u regions of %" G_GSIZE_FORMAT " counters each are too many: at "
+        "most %u regions and %" G_GSIZE_FORMAT " counters in all", n_regions,
+        block, CLH_MAX_REGIONS, MAX_COUNTERS);
+    return FALSE;
+  }
+  slot->full_frame = full_frame;
+  slot->n_histograms = full_frame + n_regions;
+  set_samples (slot, frame, spec, regions, n_regions);
+  build_table (engine, slot, frame, regions, n_regions, block);
+  return slot->table_groups == 0 || upload_table (engine, slot, error);
+}
