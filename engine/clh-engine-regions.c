@@ -13,9 +13,6 @@
  * (docs/performance.md has the measurement). */
 #define REGION_PIXELS_PER_GROUP_DEFAULT 4096
 
-/* Counters a frame's histograms may take on the device: 64 Mi, 256 MiB. */
-#define MAX_COUNTERS ((gsize) 64 << 20)
-
 /* Work-groups for a region of @pixels: none for an empty one, at most one
  * per compute unit for a large one. */
 static guint
@@ -139,11 +136,11 @@ clh_engine_prepare_regions (ClhEngine *engine, const ClhFrame *frame,
   const gsize block = (gsize) slot->n_channels * (slot->n_bins + 2);
 
   if (n_regions > CLH_MAX_REGIONS
-      || (full_frame + n_regions) * block > MAX_COUNTERS) {
+      || (full_frame + n_regions) * block > CLH_MAX_FRAME_COUNTERS) {
     g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
         "%u regions of %" G_GSIZE_FORMAT " counters each are too many: at "
         "most %u regions and %" G_GSIZE_FORMAT " counters in all", n_regions,
-        block, CLH_MAX_REGIONS, MAX_COUNTERS);
+        block, CLH_MAX_REGIONS, CLH_MAX_FRAME_COUNTERS);
     return FALSE;
   }
   slot->full_frame = full_frame;

@@ -21,8 +21,10 @@ G_BEGIN_DECLS
  * samples per channel cannot wrap them. */
 #define CLH_MAX_DIMENSION 16384
 
-/* Regions one frame may be counted in besides the whole frame. */
+/* Regions one frame may be counted in besides the whole frame, and the
+ * counters all of a frame's histograms may take (64 Mi: 256 MiB). */
 #define CLH_MAX_REGIONS 4096
+#define CLH_MAX_FRAME_COUNTERS ((gsize) 64 << 20)
 
 /**
  * ClhSampleType:

@@ -82,6 +82,9 @@ GST_DEBUG_CATEGORY (gst_cl_histogram_debug);
 #define DEFAULT_ATTACH_META TRUE
 #define DEFAULT_DEVICE "auto"
 #define DEFAULT_MAX_FRAMES_IN_FLIGHT 0
+#define DEFAULT_FULL_FRAME TRUE
+#define DEFAULT_ZONES ""
+#define DEFAULT_ROI_META TRUE
 /* How long frames may wait for later ones with none coming: far above the
  * gap between frames of a stream at full speed (tens of microseconds),
  * far below a frame of video. */
@@ -100,6 +103,10 @@ enum {
   PROP_MIN_SATURATION,
   PROP_MIN_VALUE,
   PROP_MAX_FRAMES_IN_FLIGHT,
+  PROP_FULL_FRAME,
+  PROP_REGIONS,
+  PROP_ZONES,
+  PROP_ROI_META,
 };
 
 /* Read in place: every component of these is a byte or a 16-bit word at a
@@ -125,6 +132,8 @@ G_DEFINE_TYPE (GstClHistogram, gst_cl_histogram, GST_TYPE_BASE_TRANSFORM);
 GST_ELEMENT_REGISTER_DEFINE (clhistogram, "clhistogram", GST_RANK_NONE,
     GST_TYPE_CL_HISTOGRAM);
 
+static void post_settings_warning (GstClHistogram *self);
+
 /* The host block of a buffer in our pool's memory (or that of another
  * element on our context), which the engine reads without a host copy;
  * NULL for any other memory, which takes the engine's copy path. */
@@ -142,25 +151,49 @@ frame_block (GstClHistogram *self, GstBuffer *buffer)
   return gst_cl_host_memory_get_block (mem);
 }
 
-/* Maps the frame and enqueues its counting; FALSE after posting an element
- * error. */
+/* The rectangles of @request's regions, for the engine. */
+static ClhRect *
+region_rects (const GstClHistogramRequest *request)
+{
+  const GArray *regions = request->regions;
+  ClhRect *rects = g_new (ClhRect, MAX (regions->len, 1));
+  guint i;
+
+  for (i = 0; i < regions->len; i++)
+    rects[i] = g_array_index (regions, GstClHistogramRegion, i).rect;
+  return rects;
+}
+
+/* Maps the frame, lists its regions and enqueues the counting of every
+ * histogram; FALSE after posting an element error. */
 static gboolean
 submit_frame (GstClHistogram *self, GstClPendingFrame *pending)
 {
+  GstClHistogramRequest *request = &pending->request;
+  const GstClHistogramSettings *settings = &request->settings;
   const ClhHostBlock *block;
   ClhFrame frame;
+  ClhRect *rects;
   GError *err = NULL;
+  gboolean ok;
 
   if (!gst_cl_pending_frame_map (pending, GST_ELEMENT (self), &self->info,
           &self->frame_format, &frame))
     return FALSE;
+  request->regions = gst_cl_histogram_frame_regions (GST_ELEMENT (self),
+      &self->reports, settings->zone_cols, settings->zone_rows,
+      settings->regions, settings->roi_meta, pending->buffer, request->width,
+      request->height, gst_cl_histogram_request_max_regions (request));
 
   block = frame_block (self, pending->buffer);
   GST_LOG_OBJECT (self, "%s: %" GST_PTR_FORMAT, block ?
       "our host memory, no host copy" : "other memory, copy path",
       pending->buffer);
-  if (!clh_engine_submit (self->engine, &frame, &pending->request.spec, block,
-          &err)) {
+  rects = region_rects (request);
+  ok = clh_engine_submit_regions (self->engine, &frame, &request->spec,
+      settings->full_frame, rects, request->regions->len, block, &err);
+  g_free (rects);
+  if (!ok) {
     gst_cl_histogram_post_engine_error (self, err);
     g_clear_error (&err);
     return FALSE;
@@ -235,18 +268,28 @@ gst_cl_histogram_submit_input_buffer (GstBaseTransform *trans,
   return GST_FLOW_OK;
 }
 
-static guint32 *
-counts_for (GstClHistogram *self, const ClhHistogramSpec *spec)
+/* @n histograms of @spec's shape, for the engine to fill: the element's
+ * own memory, grown as needed. */
+static ClhHistogram *
+histograms_for (GstClHistogram *self, const ClhHistogramSpec *spec, guint n)
 {
-  const gsize n = (gsize) clh_histogram_spec_n_channels (spec)
+  const gsize each = (gsize) clh_histogram_spec_n_channels (spec)
       * clh_histogram_spec_n_bins (spec);
+  guint i;
 
-  if (self->counts_size < n) {
+  if (self->counts_size < each * MAX (n, 1)) {
     g_free (self->counts);
-    self->counts = g_new (guint32, n);
-    self->counts_size = n;
+    self->counts_size = each * MAX (n, 1);
+    self->counts = g_new (guint32, self->counts_size);
   }
-  return self->counts;
+  if (self->histograms_size < MAX (n, 1)) {
+    g_free (self->histograms);
+    self->histograms_size = MAX (n, 1);
+    self->histograms = g_new0 (ClhHistogram, self->histograms_size);
+  }
+  for (i = 0; i < n; i++)
+    self->histograms[i].counts = self->counts + i * each;
+  return self->histograms;
 }
 
 /* Collects the oldest frame's histogram, attaches and posts it and hands
@@ -257,13 +300,15 @@ finish_frame (GstClHistogram *self, GstClPendingFrame *pending,
 {
   const GstClHistogramRequest *request = &pending->request;
   const gboolean counted = pending->counted;
-  ClhHistogram hist;
+  const guint n = counted ? gst_cl_histogram_request_n_histograms (request) :
+      0;
+  ClhHistogram *hist = NULL;
   GError *err = NULL;
   GstBuffer *buffer;
 
   if (counted) {
-    hist.counts = counts_for (self, &request->spec);
-    if (!clh_engine_collect (self->engine, &hist, &err)) {
+    hist = histograms_for (self, &request->spec, n);
+    if (!clh_engine_collect_regions (self->engine, hist, n, &err)) {
       gst_cl_histogram_post_engine_error (self, err);
       g_clear_error (&err);
       gst_cl_pending_frame_free (pending);
@@ -277,12 +322,12 @@ finish_frame (GstClHistogram *self, GstClPendingFrame *pending,
    * transform_ip; without meta (passthrough) it stays as it came. */
   if (counted && request->settings.attach_meta) {
     buffer = gst_buffer_make_writable (buffer);
-    gst_cl_histogram_attach_meta (buffer, request, &hist);
+    gst_cl_histogram_attach_metas (buffer, request, hist);
   }
   if (counted && request->settings.post_messages)
     gst_element_post_message (GST_ELEMENT (self),
         gst_cl_histogram_message_new (GST_OBJECT (self), buffer, request,
-            pending->running_time, pending->stream_time, &hist));
+            pending->running_time, pending->stream_time, hist));
   gst_cl_pending_frame_free (pending);
   *outbuf = buffer;
   return GST_FLOW_OK;
@@ -483,6 +528,7 @@ gst_cl_histogram_set_caps (GstBaseTransform *trans, GstCaps *incaps,
     self->upstream_live = live;
   }
   GST_OBJECT_UNLOCK (self);
+  gst_cl_histogram_request_clear (&request);
 
   if (!valid) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s.", err->message),
@@ -498,9 +544,11 @@ gst_cl_histogram_change_state (GstElement *element, GstStateChange transition)
   GstClHistogram *self = GST_CL_HISTOGRAM (element);
   GstStateChangeReturn ret;
 
-  if (transition == GST_STATE_CHANGE_NULL_TO_READY
-      && !gst_cl_histogram_open_device (self))
-    return GST_STATE_CHANGE_FAILURE;
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY) {
+    post_settings_warning (self);
+    if (!gst_cl_histogram_open_device (self))
+      return GST_STATE_CHANGE_FAILURE;
+  }
 
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 
@@ -545,6 +593,87 @@ gst_cl_histogram_stop (GstBaseTransform *trans)
   return TRUE;
 }
 
+/* Forgets which zones and fixed regions were reported outside the frame:
+ * they changed. Called with the object lock. */
+static void
+forget_outside_reports (GstClHistogram *self)
+{
+  g_byte_array_set_size (self->reports.outside_reported, 0);
+}
+
+/* Posts why a property value was ignored, once the element has a bus
+ * to post it on. */
+static void
+post_settings_warning (GstClHistogram *self)
+{
+  gchar *text;
+
+  GST_OBJECT_LOCK (self);
+  text = GST_ELEMENT_BUS (self) ? g_steal_pointer (&self->settings_warning) :
+      NULL;
+  GST_OBJECT_UNLOCK (self);
+  if (text)
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s", text), (NULL));
+  g_free (text);
+}
+
+/* Keeps the old value of property @name, saying why @err's value was
+ * ignored: in the debug log now, on the bus when the element has one. */
+static void
+ignore_setting (GstClHistogram *self, const gchar *name, GError *err)
+{
+  gchar *text;
+
+  GST_WARNING_OBJECT (self, "ignored %s: %s", name, err->message);
+  GST_OBJECT_LOCK (self);
+  text = g_strdup_printf ("%s%sIgnored the %s property: %s.",
+      self->settings_warning ? self->settings_warning : "",
+      self->settings_warning ? " " : "", name, err->message);
+  g_free (self->settings_warning);
+  self->settings_warning = text;
+  GST_OBJECT_UNLOCK (self);
+  g_error_free (err);
+  post_settings_warning (self);
+}
+
+/* Replaces the fixed regions, or keeps them and says why the new value
+ * cannot be used. */
+static void
+set_regions (GstClHistogram *self, const GValue *value)
+{
+  GError *err = NULL;
+  GArray *rects = gst_cl_histogram_rects_from_value (value, &err);
+
+  if (!rects) {
+    ignore_setting (self, "regions", err);
+    return;
+  }
+  GST_OBJECT_LOCK (self);
+  g_clear_pointer (&self->settings.regions, g_array_unref);
+  if (rects->len > 0)
+    self->settings.regions = g_array_ref (rects);
+  forget_outside_reports (self);
+  GST_OBJECT_UNLOCK (self);
+  g_array_unref (rects);
+}
+
+static void
+set_zones (GstClHistogram *self, const gchar *text)
+{
+  GError *err = NULL;
+  guint cols, rows;
+
+  if (!gst_cl_histogram_parse_zones (text, &cols, &rows, &err)) {
+    ignore_setting (self, "zones", err);
+    return;
+  }
+  GST_OBJECT_LOCK (self);
+  self->settings.zone_cols = cols;
+  self->settings.zone_rows = rows;
+  forget_outside_reports (self);
+  GST_OBJECT_UNLOCK (self);
+}
+
 /* Stores one counting property. The combination is checked where it is
  * used, at negotiation and for every frame, so that setting several
  * properties in any order works. */
@@ -575,6 +704,12 @@ set_counting_property (GstClHistogram *self, guint prop_id,
     case PROP_MIN_VALUE:
       settings->min_value = g_value_get_uint (value);
       break;
+    case PROP_FULL_FRAME:
+      settings->full_frame = g_value_get_boolean (value);
+      break;
+    case PROP_ROI_META:
+      settings->roi_meta = g_value_get_boolean (value);
+      break;
   }
   GST_OBJECT_UNLOCK (self);
 }
@@ -592,7 +727,15 @@ gst_cl_histogram_set_property (GObject *object, guint prop_id,
     case PROP_RANGE_MAX:
     case PROP_MIN_SATURATION:
     case PROP_MIN_VALUE:
+    case PROP_FULL_FRAME:
+    case PROP_ROI_META:
       set_counting_property (self, prop_id, value);
+      break;
+    case PROP_REGIONS:
+      set_regions (self, value);
+      break;
+    case PROP_ZONES:
+      set_zones (self, g_value_get_string (value));
       break;
     case PROP_POST_MESSAGES:
       GST_OBJECT_LOCK (self);
@@ -671,6 +814,22 @@ gst_cl_histogram_get_property (GObject *object, guint prop_id, GValue *value,
     case PROP_MAX_FRAMES_IN_FLIGHT:
       g_value_set_uint (value, self->max_frames_in_flight);
       break;
+    case PROP_FULL_FRAME:
+      g_value_set_boolean (value, settings->full_frame);
+      break;
+    case PROP_REGIONS:
+      gst_cl_histogram_rects_to_value (settings->regions, value);
+      break;
+    case PROP_ZONES:
+      if (settings->zone_cols > 0)
+        g_value_take_string (value, g_strdup_printf ("%ux%u",
+                settings->zone_cols, settings->zone_rows));
+      else
+        g_value_set_string (value, DEFAULT_ZONES);
+      break;
+    case PROP_ROI_META:
+      g_value_set_boolean (value, settings->roi_meta);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -688,6 +847,10 @@ gst_cl_histogram_finalize (GObject *object)
   gst_cl_idle_drain_free (self->idle);
   g_free (self->device);
   g_free (self->counts);
+  g_free (self->histograms);
+  g_clear_pointer (&self->settings.regions, g_array_unref);
+  g_byte_array_unref (self->reports.outside_reported);
+  g_free (self->settings_warning);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -753,6 +916,34 @@ install_properties (GObjectClass *gobject_class)
           G_STRINGIFY (GST_CL_HISTOGRAM_DEFAULT_IN_FLIGHT) ")", 0,
           GST_CL_HISTOGRAM_MAX_IN_FLIGHT, DEFAULT_MAX_FRAMES_IN_FLIGHT,
           PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_FULL_FRAME,
+      g_param_spec_boolean ("full-frame", "Full frame",
+          "Count the whole frame (the crop rectangle of a cropped buffer); "
+          "FALSE: only zones, regions and ROI metas", DEFAULT_FULL_FRAME,
+          PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_REGIONS,
+      gst_param_spec_array ("regions", "Regions",
+          "Rectangles counted every frame, <<x, y, width, height>, ...> in "
+          "pixels of the frame, clipped to it; region type 'region', ids 0, "
+          "1, ... in order (at most " G_STRINGIFY (CLH_MAX_REGIONS) ")",
+          gst_param_spec_array ("region", "Region",
+              "<x, y, width, height>", g_param_spec_int ("value", "Value",
+                  "x, y, width or height", G_MININT, G_MAXINT, 0,
+                  G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS),
+              G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS),
+          PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_ZONES,
+      g_param_spec_string ("zones", "Zones",
+          "A grid of CxR zones covering the frame, e.g. \"5x5\" (each 1.."
+          G_STRINGIFY (GST_CL_HISTOGRAM_MAX_ZONES) "; \"\": none); zone "
+          "(i, j) spans columns [i*W/C, (i+1)*W/C) and rows [j*H/R, "
+          "(j+1)*H/R), type 'zone', id j*C + i", DEFAULT_ZONES,
+          PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_ROI_META,
+      g_param_spec_boolean ("roi-meta", "ROI meta",
+          "Count every GstVideoRegionOfInterestMeta of the buffer: region "
+          "type its roi_type, id its id", DEFAULT_ROI_META,
+          PLAYING_PROPERTY));
 }
 
 static void
@@ -813,6 +1004,9 @@ gst_cl_histogram_init (GstClHistogram *self)
   settings->min_value = DEFAULT_MIN_VALUE;
   settings->post_messages = DEFAULT_POST_MESSAGES;
   settings->attach_meta = DEFAULT_ATTACH_META;
+  settings->full_frame = DEFAULT_FULL_FRAME;
+  settings->roi_meta = DEFAULT_ROI_META;
+  self->reports.outside_reported = g_byte_array_new ();
   self->device = g_strdup (DEFAULT_DEVICE);
   self->max_frames_in_flight = DEFAULT_MAX_FRAMES_IN_FLIGHT;
   self->upstream_live = TRUE;

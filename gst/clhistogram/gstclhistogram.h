@@ -6,6 +6,7 @@
 #include <gst/clhistogram/clhistogram.h>
 
 #include "clh-engine.h"
+#include "gstclhistogramregions.h"
 #include "gstclhistogramrequest.h"
 #include "gstclidledrain.h"
 
@@ -47,9 +48,19 @@ struct _GstClHistogram {
   GstClIdleDrain *idle;
   GstFlowReturn idle_flow;
 
-  /* The last frame's counts, grown as needed (streaming thread). */
+  /* The last frame's histograms and their counts, grown as needed
+   * (streaming thread). */
+  ClhHistogram *histograms;
+  guint histograms_size;
   guint32 *counts;
   gsize counts_size;
+  /* Zones and fixed regions reported outside the frame, under the object
+   * lock. */
+  GstClRegionReports reports;
+  /* Why the last regions or zones value was ignored, until it is posted
+   * (set from gst-launch, the element has no bus yet); under the object
+   * lock. */
+  gchar *settings_warning;
 };
 
 GST_ELEMENT_REGISTER_DECLARE (clhistogram);

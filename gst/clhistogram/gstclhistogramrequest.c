@@ -161,10 +161,45 @@ gst_cl_histogram_request_init (GstClHistogramRequest *request,
     const ClhFrame *format, GError **error)
 {
   request->settings = *settings;
+  if (settings->regions)
+    g_array_ref (settings->regions);
+  request->regions = NULL;
   request->width = GST_VIDEO_INFO_WIDTH (info);
   request->height = GST_VIDEO_INFO_HEIGHT (info);
   request->depth = format->depth;
   request->video_range = GST_VIDEO_INFO_COLORIMETRY (info).range;
   return build_spec (settings, info, format, &request->spec,
       &request->channel_names, error);
+}
+
+/* Drops what gst_cl_histogram_request_init() and the frame's mapping
+ * took. */
+void
+gst_cl_histogram_request_clear (GstClHistogramRequest *request)
+{
+  g_clear_pointer (&request->settings.regions, g_array_unref);
+  g_clear_pointer (&request->regions, g_array_unref);
+}
+
+/* The frame's histograms: the whole frame's, if counted, and its
+ * regions'. */
+guint
+gst_cl_histogram_request_n_histograms (const GstClHistogramRequest *request)
+{
+  return (request->settings.full_frame ? 1 : 0)
+      + (request->regions ? request->regions->len : 0);
+}
+
+/* The most regions a frame of this request may have: CLH_MAX_REGIONS, or
+ * fewer for histograms so large that their counters would pass
+ * CLH_MAX_FRAME_COUNTERS. */
+guint
+gst_cl_histogram_request_max_regions (const GstClHistogramRequest *request)
+{
+  const gsize block = (gsize) clh_histogram_spec_n_channels (&request->spec)
+      * (clh_histogram_spec_n_bins (&request->spec) + 2);
+  const gsize most = CLH_MAX_FRAME_COUNTERS / block
+      - (request->settings.full_frame ? 1 : 0);
+
+  return (guint) MIN (most, CLH_MAX_REGIONS);
 }

@@ -21,13 +21,23 @@ typedef struct {
   guint min_value;
   gboolean post_messages;
   gboolean attach_meta;
+  gboolean full_frame;
+  gboolean roi_meta;
+  guint zone_cols;
+  guint zone_rows;
+  /* The fixed regions (ClhRect), replaced whole when the property changes
+   * and shared with the requests of frames in flight; NULL: none. */
+  GArray *regions;
 } GstClHistogramSettings;
 
 /* What one frame is counted with, and what its meta and message say of
- * it: the settings when it came, the engine's request, the channels'
- * names, and the counted rectangle's size and samples. */
+ * it: the settings when it came (holding a reference on their fixed
+ * regions), the engine's request, the channels' names, the counted
+ * rectangle's size and samples, and once the frame is mapped its regions
+ * (GstClHistogramRegion, in the message's order). */
 typedef struct {
   GstClHistogramSettings settings;
+  GArray *regions;
   ClhHistogramSpec spec;
   const gchar *const *channel_names;
   guint width;
@@ -42,5 +52,10 @@ guint gst_cl_histogram_settings_bins (const GstClHistogramSettings *settings);
 gboolean gst_cl_histogram_request_init (GstClHistogramRequest *request,
     const GstClHistogramSettings *settings, const GstVideoInfo *info,
     const ClhFrame *format, GError **error);
+void gst_cl_histogram_request_clear (GstClHistogramRequest *request);
+guint gst_cl_histogram_request_n_histograms (
+    const GstClHistogramRequest *request);
+guint gst_cl_histogram_request_max_regions (
+    const GstClHistogramRequest *request);
 
 G_END_DECLS

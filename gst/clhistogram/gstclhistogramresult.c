@@ -71,33 +71,16 @@ spec_range (const ClhHistogramSpec *spec, guint *min, guint *max)
     *min = 0, *max = 255;
 }
 
-/* The `histogram` element message of @buffer's frame, counted as
- * @request says into @histogram, from @src. */
-GstMessage *
-gst_cl_histogram_message_new (GstObject *src, GstBuffer *buffer,
-    const GstClHistogramRequest *request, GstClockTime running_time,
-    GstClockTime stream_time, const ClhHistogram *histogram)
+/* One histogram's per-channel fields: `counts`, `samples`, `below`,
+ * `above`. */
+static void
+set_channel_fields (GstStructure *s, const ClhHistogramSpec *spec,
+    const ClhHistogram *histogram)
 {
-  const ClhHistogramSpec *spec = &request->spec;
   const guint n_channels = clh_histogram_spec_n_channels (spec);
   const guint n_bins = clh_histogram_spec_n_bins (spec);
   GValue counts = G_VALUE_INIT;
-  guint shape[3], n_dims = spec_shape (spec, shape), range_min, range_max;
-  GstStructure *s;
   guint c, b;
-
-  spec_range (spec, &range_min, &range_max);
-
-  s = gst_structure_new ("histogram",
-      "timestamp", G_TYPE_UINT64, GST_BUFFER_PTS (buffer),
-      "stream-time", G_TYPE_UINT64, stream_time,
-      "running-time", G_TYPE_UINT64, running_time,
-      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buffer),
-      "mode", G_TYPE_STRING,
-      gst_histogram_mode_get_nick (request->settings.mode),
-      "bins", G_TYPE_UINT, n_bins, NULL);
-  take_array (s, "channels", G_TYPE_STRING, request->channel_names, 0,
-      n_channels);
 
   g_value_init (&counts, GST_TYPE_ARRAY);
   for (c = 0; c < n_channels; c++) {
@@ -109,30 +92,91 @@ gst_cl_histogram_message_new (GstObject *src, GstBuffer *buffer,
     gst_value_array_append_and_take_value (&counts, &channel);
   }
   gst_structure_take_value (s, "counts", &counts);
-
-  gst_structure_set (s, "pixels", G_TYPE_UINT64,
-      (guint64) request->width * request->height, NULL);
   take_array (s, "samples", G_TYPE_UINT64, histogram->samples, sizeof (guint64),
       n_channels);
   take_array (s, "below", G_TYPE_UINT64, histogram->below, sizeof (guint64),
       n_channels);
   take_array (s, "above", G_TYPE_UINT64, histogram->above, sizeof (guint64),
       n_channels);
+}
+
+/* The `regions` field: a `region` structure per region of @request, in
+ * order, its histogram from @histograms. */
+static void
+set_regions (GstStructure *s, const GstClHistogramRequest *request,
+    const ClhHistogram *histograms)
+{
+  GValue regions = G_VALUE_INIT;
+  guint i;
+
+  g_value_init (&regions, GST_TYPE_ARRAY);
+  for (i = 0; request->regions && i < request->regions->len; i++) {
+    const GstClHistogramRegion *region =
+        &g_array_index (request->regions, GstClHistogramRegion, i);
+    const ClhRect *r = &region->rect;
+    GstStructure *entry = gst_structure_new ("region",
+        "type", G_TYPE_STRING, region->type,
+        "id", G_TYPE_INT, region->id,
+        "x", G_TYPE_UINT, (guint) r->x,
+        "y", G_TYPE_UINT, (guint) r->y,
+        "width", G_TYPE_UINT, (guint) r->width,
+        "height", G_TYPE_UINT, (guint) r->height,
+        "pixels", G_TYPE_UINT64, (guint64) r->width * r->height, NULL);
+    GValue value = G_VALUE_INIT;
+
+    set_channel_fields (entry, &request->spec, &histograms[i]);
+    g_value_init (&value, GST_TYPE_STRUCTURE);
+    g_value_take_boxed (&value, entry);
+    gst_value_array_append_and_take_value (&regions, &value);
+  }
+  gst_structure_take_value (s, "regions", &regions);
+}
+
+/* The `histogram` element message of @buffer's frame, counted as
+ * @request says into @histograms (the whole frame's first if counted, then
+ * each region's), from @src. Without the whole frame the top level has no
+ * per-channel fields. */
+GstMessage *
+gst_cl_histogram_message_new (GstObject *src, GstBuffer *buffer,
+    const GstClHistogramRequest *request, GstClockTime running_time,
+    GstClockTime stream_time, const ClhHistogram *histograms)
+{
+  const ClhHistogramSpec *spec = &request->spec;
+  const gboolean full_frame = request->settings.full_frame;
+  guint shape[3], n_dims = spec_shape (spec, shape), range_min, range_max;
+  GstStructure *s;
+
+  spec_range (spec, &range_min, &range_max);
+
+  s = gst_structure_new ("histogram",
+      "timestamp", G_TYPE_UINT64, GST_BUFFER_PTS (buffer),
+      "stream-time", G_TYPE_UINT64, stream_time,
+      "running-time", G_TYPE_UINT64, running_time,
+      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buffer),
+      "mode", G_TYPE_STRING,
+      gst_histogram_mode_get_nick (request->settings.mode),
+      "bins", G_TYPE_UINT, clh_histogram_spec_n_bins (spec), NULL);
+  take_array (s, "channels", G_TYPE_STRING, request->channel_names, 0,
+      clh_histogram_spec_n_channels (spec));
+  gst_structure_set (s, "pixels", G_TYPE_UINT64,
+      (guint64) request->width * request->height, NULL);
+  if (full_frame)
+    set_channel_fields (s, spec, &histograms[0]);
   take_array (s, "shape", G_TYPE_UINT, shape, sizeof (guint), n_dims);
   gst_structure_set (s,
       "depth", G_TYPE_UINT, request->depth,
       "video-range", G_TYPE_STRING, video_range_name (request->video_range),
       "range-min", G_TYPE_UINT, range_min,
       "range-max", G_TYPE_UINT, range_max, NULL);
+  set_regions (s, request, histograms + (full_frame ? 1 : 0));
 
   return gst_message_new_element (src, s);
 }
 
-/* Attaches @request's GstHistogramMeta of @histogram to @buffer, which is
- * writable. */
-void
-gst_cl_histogram_attach_meta (GstBuffer *buffer,
-    const GstClHistogramRequest *request, const ClhHistogram *histogram)
+static void
+add_meta (GstBuffer *buffer, const GstClHistogramRequest *request,
+    const ClhHistogram *histogram, const gchar *type, gint id,
+    const ClhRect *r)
 {
   const ClhHistogramSpec *spec = &request->spec;
   guint shape[3], n_dims = spec_shape (spec, shape), range_min, range_max;
@@ -141,7 +185,30 @@ gst_cl_histogram_attach_meta (GstBuffer *buffer,
   gst_buffer_add_histogram_meta_full (buffer, request->settings.mode,
       clh_histogram_spec_n_channels (spec), request->channel_names,
       clh_histogram_spec_n_bins (spec), histogram->counts,
-      histogram->samples, histogram->below, histogram->above, "frame", 0,
-      0, 0, request->width, request->height, request->depth,
+      histogram->samples, histogram->below, histogram->above, type, id,
+      r->x, r->y, r->width, r->height, request->depth,
       request->video_range, range_min, range_max, n_dims, shape);
+}
+
+/* Attaches a GstHistogramMeta per histogram of @request to @buffer, which
+ * is writable: the whole frame's ("frame", 0) first if counted, then each
+ * region's, from @histograms in the same order. */
+void
+gst_cl_histogram_attach_metas (GstBuffer *buffer,
+    const GstClHistogramRequest *request, const ClhHistogram *histograms)
+{
+  const ClhRect whole = { 0, 0, (gint) request->width,
+    (gint) request->height };
+  const guint first = request->settings.full_frame ? 1 : 0;
+  guint i;
+
+  if (first)
+    add_meta (buffer, request, &histograms[0], "frame", 0, &whole);
+  for (i = 0; request->regions && i < request->regions->len; i++) {
+    const GstClHistogramRegion *region =
+        &g_array_index (request->regions, GstClHistogramRegion, i);
+
+    add_meta (buffer, request, &histograms[first + i], region->type,
+        region->id, &region->rect);
+  }
 }

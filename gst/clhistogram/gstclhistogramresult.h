@@ -3,14 +3,15 @@
  * and the GstHistogramMeta. */
 #pragma once
 
+#include "gstclhistogramregions.h"
 #include "gstclhistogramrequest.h"
 
 G_BEGIN_DECLS
 
 GstMessage *gst_cl_histogram_message_new (GstObject *src, GstBuffer *buffer,
     const GstClHistogramRequest *request, GstClockTime running_time,
-    GstClockTime stream_time, const ClhHistogram *histogram);
-void gst_cl_histogram_attach_meta (GstBuffer *buffer,
-    const GstClHistogramRequest *request, const ClhHistogram *histogram);
+    GstClockTime stream_time, const ClhHistogram *histograms);
+void gst_cl_histogram_attach_metas (GstBuffer *buffer,
+    const GstClHistogramRequest *request, const ClhHistogram *histograms);
 
 G_END_DECLS

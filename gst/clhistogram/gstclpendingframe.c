@@ -44,6 +44,7 @@ gst_cl_pending_frame_free (GstClPendingFrame *pending)
 {
   gst_cl_pending_frame_unmap (pending);
   gst_clear_buffer (&pending->buffer);
+  gst_cl_histogram_request_clear (&pending->request);
   g_free (pending);
 }
 
