@@ -2,13 +2,15 @@
 #include "clh-reference-frame.h"
 
 /**
- * clh_reference_histogram_of_buffer:
+ * clh_reference_histogram_of_buffer_region:
  * @info: the buffer's format
  * @buffer: a frame of that format (a #GstVideoMeta, if any, is honoured)
  * @mode: a mode nick
  * @bins: bins per axis
  * @range_min: smallest value binned
  * @range_max: largest value binned, -1 for the format's maximum
+ * @region: (nullable): a rectangle of the frame's pixels, as
+ *   clh_reference_histogram_region() counts it; %NULL: the whole frame
  * @spec: (out): what was counted
  * @histogram: (out): the result; its counts are allocated here, free them
  *   with g_free()
@@ -17,13 +19,15 @@
  *   buffer cannot be mapped.
  */
 gboolean
-clh_reference_histogram_of_buffer (const GstVideoInfo *info,
+clh_reference_histogram_of_buffer_region (const GstVideoInfo *info,
     GstBuffer *buffer, const gchar *mode, guint bins, guint range_min,
-    gint range_max, ClhHistogramSpec *spec, ClhHistogram *histogram)
+    gint range_max, const ClhRect *region, ClhHistogramSpec *spec,
+    ClhHistogram *histogram)
 {
   ClhFormatClass klass;
   ClhFrame frame = { 0 };
   GstVideoFrame vframe;
+  ClhRect whole;
   guint p;
 
   if (!clh_reference_layout (GST_VIDEO_INFO_NAME (info), &frame, &klass)
@@ -40,9 +44,38 @@ clh_reference_histogram_of_buffer (const GstVideoInfo *info,
     frame.planes[p].data = GST_VIDEO_FRAME_PLANE_DATA (&vframe, p);
     frame.planes[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vframe, p);
   }
+  whole = (ClhRect) { 0, 0, (gint) frame.width, (gint) frame.height };
   histogram->counts = g_new (guint32, clh_histogram_spec_n_channels (spec)
       * clh_histogram_spec_n_bins (spec));
-  clh_reference_histogram (&frame, spec, histogram);
+  clh_reference_histogram_region (&frame, spec, region ? region : &whole,
+      histogram);
   gst_video_frame_unmap (&vframe);
   return TRUE;
+}
+
+/**
+ * clh_reference_histogram_of_buffer:
+ * @info: the buffer's format
+ * @buffer: a frame of that format (a #GstVideoMeta, if any, is honoured)
+ * @mode: a mode nick
+ * @bins: bins per axis
+ * @range_min: smallest value binned
+ * @range_max: largest value binned, -1 for the format's maximum
+ * @spec: (out): what was counted
+ * @histogram: (out): the result; its counts are allocated here, free them
+ *   with g_free()
+ *
+ * The whole frame: clh_reference_histogram_of_buffer_region() with no
+ * region.
+ *
+ * Returns: %FALSE if the format or mode is not in the oracle's table, or the
+ *   buffer cannot be mapped.
+ */
+gboolean
+clh_reference_histogram_of_buffer (const GstVideoInfo *info,
+    GstBuffer *buffer, const gchar *mode, guint bins, guint range_min,
+    gint range_max, ClhHistogramSpec *spec, ClhHistogram *histogram)
+{
+  return clh_reference_histogram_of_buffer_region (info, buffer, mode, bins,
+      range_min, range_max, NULL, spec, histogram);
 }

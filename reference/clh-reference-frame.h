@@ -13,5 +13,9 @@ G_BEGIN_DECLS
 gboolean clh_reference_histogram_of_buffer (const GstVideoInfo *info,
     GstBuffer *buffer, const gchar *mode, guint bins, guint range_min,
     gint range_max, ClhHistogramSpec *spec, ClhHistogram *histogram);
+gboolean clh_reference_histogram_of_buffer_region (const GstVideoInfo *info,
+    GstBuffer *buffer, const gchar *mode, guint bins, guint range_min,
+    gint range_max, const ClhRect *region, ClhHistogramSpec *spec,
+    ClhHistogram *histogram);
 
 G_END_DECLS
