@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What regions cost: 600x480 and 1920x1080 GRAY8 (luma) and RGBA
+ * (channels, 4 x 256 bins) frames in pinned host memory, counted whole and
+ * with 1, 16, 64 and 256 regions of 64 x 64 pixels, and with zones 5x5
+ * and 15x15 beside the whole frame. Per row, medians over frames: the
+ * device's kernel time (profiling events: every launch of the frame), the
+ * end-to-end time of one frame (submit to collected, one in flight) and
+ * the host CPU per frame; each with its ratio to the whole frame alone in
+ * the same run.
+ *   clh-regions-bench [--frames N] [--json FILE] */
+#include <string.h>
+
+#include "clh-bench-stats.h"
+#include "clh-engine-tuning.h"
+#include "clh-reference.h"
+#include "clh-reference-layout.h"
+
+typedef struct {
+  const gchar *name;
+  guint n_windows;
+  guint zones;
+} RegionSet;
+
+static const RegionSet sets[] = {
+  {"whole frame", 0, 0}, {"+1 region", 1, 0}, {"+16 regions", 16, 0},
+  {"+64 regions", 64, 0}, {"+256 regions", 256, 0},
+  {"+zones 5x5", 0, 5}, {"+zones 15x15", 0, 15},
+};
+
+typedef struct {
+  gdouble kernel_us;
+  gdouble e2e_us;
+  gdouble cpu_us;
+} Row;
+
+/* @set's rectangles on a @width x @height frame: 64 x 64 windows spread
+ * over the frame (overlapping where there are many), or the zones. */
+static GArray *
+set_rects (const RegionSet *set, guint width, guint height)
+{
+  GArray *rects = g_array_new (FALSE, FALSE, sizeof (ClhRect));
+  GRand *rand = g_rand_new_with_seed (set->n_windows);
+  guint i, j;
+
+  for (i = 0; i < set->n_windows; i++) {
+    ClhRect r = { g_rand_int_range (rand, 0, width - 64),
+      g_rand_int_range (rand, 0, height - 64), 64, 64
+    };
+    g_array_append_val (rects, r);
+  }
+  for (j = 0; j < set->zones; j++)
+    for (i = 0; i < set->zones; i++) {
+      ClhRect r;
+
+      clh_zone_rect (width, height, set->zones, set->zones, i, j, &r);
+      g_array_append_val (rects, r);
+    }
+  g_rand_free (rand);
+  return rects;
+}
+
+static gdouble
+median (GArray *values)
+{
+  return clh_bench_percentile (values, 50);
+}
+
+/* Counts @frames frames of @set, one in flight, and fills @row. */
+static void
+measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
+    const RegionSet *set, guint frames, Row *row)
+{
+  GArray *rects = set_rects (set, frame->width, frame->height);
+  const guint n = 1 + rects->len;
+  ClhHistogram *out = g_new0 (ClhHistogram, n);
+  GArray *kernel = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  GArray *e2e = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  GError *err = NULL;
+  gdouble cpu0;
+  guint i, pass;
+
+  for (i = 0; i < n; i++)
+    out[i].counts = g_new (guint32, clh_histogram_spec_n_channels (spec)
+        * clh_histogram_spec_n_bins (spec));
+  /* Pass 0: wall and CPU time; pass 1: device time with profiling. */
+  for (pass = 0; pass < 2; pass++) {
+    if (!clh_engine_set_profiling (engine, pass == 1, &err))
+      g_error ("%s", err->message);
+    cpu0 = clh_bench_cpu_us ();
+    for (i = 0; i < frames + frames / 10; i++) {
+      const gdouble t0 = clh_bench_now_us ();
+      ClhTimings timings;
+      gdouble t;
+
+      if (!clh_engine_submit_regions (engine, frame, spec, TRUE,
+              (const ClhRect *) (gpointer) rects->data, rects->len, NULL, &err)
+          || !clh_engine_collect_regions (engine, out, n, &err))
+        g_error ("%s: %s", set->name, err->message);
+      t = clh_bench_now_us () - t0;
+      /* The first tenth warms up. */
+      if (i < frames / 10)
+        continue;
+      if (pass == 0)
+        g_array_append_val (e2e, t);
+      else if (clh_engine_get_timings (engine, &timings)) {
+        t = timings.kernel_ns / 1e3;
+        g_array_append_val (kernel, t);
+      }
+    }
+    if (pass == 0)
+      row->cpu_us = (clh_bench_cpu_us () - cpu0) / (frames + frames / 10);
+  }
+  row->kernel_us = median (kernel);
+  row->e2e_us = median (e2e);
+  for (i = 0; i < n; i++)
+    g_free (out[i].counts);
+  g_free (out);
+  g_array_unref (kernel);
+  g_array_unref (e2e);
+  g_array_unref (rects);
+}
+
+/* A frame of @format in pinned host memory of @engine, random bytes. */
+static gboolean
+frame_new (ClhEngine *engine, const gchar *format, guint width, guint height,
+    const gchar *mode, ClhFrame *frame, ClhHistogramSpec *spec)
+{
+  ClhFormatClass klass;
+  GError *err = NULL;
+  GRand *rand = g_rand_new_with_seed (width);
+  guint8 *data;
+  gsize size, i;
+
+  memset (frame, 0, sizeof (*frame));
+  if (!clh_reference_layout (format, frame, &klass))
+    return FALSE;
+  frame->width = width;
+  frame->height = height;
+  frame->planes[0].stride = (gsize) width * frame->components[0].pixel_stride;
+  size = frame->planes[0].stride * height;
+  data = clh_engine_alloc_host (engine, size, &err);
+  if (!data)
+    g_error ("%s", err->message);
+  for (i = 0; i < size; i++)
+    data[i] = g_rand_int (rand) & 0xff;
+  frame->planes[0].data = data;
+  g_rand_free (rand);
+  return clh_reference_spec (klass, frame, mode, 256, spec);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const guint sizes[][2] = { {600, 480}, {1920, 1080} };
+  static const gchar *const formats[][2] = {
+    {"GRAY8", "luma"}, {"RGBA", "channels"},
+  };
+  gint frames = 300;
+  gchar *json_path = NULL;
+  GOptionEntry entries[] = {
+    {"frames", 0, 0, G_OPTION_ARG_INT, &frames, "Timed frames per row", "N"},
+    {"json", 0, 0, G_OPTION_ARG_FILENAME, &json_path, "Also write JSON",
+        "FILE"},
+    {NULL}
+  };
+  GOptionContext *ctx = g_option_context_new ("- what regions cost");
+  GString *json = g_string_new ("[");
+  GError *err = NULL;
+  ClhEngine *engine;
+  guint s, f, r;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &err) || frames < 10) {
+    g_printerr ("%s\n", err ? err->message : "--frames: at least 10");
+    return 2;
+  }
+  g_option_context_free (ctx);
+  engine = clh_engine_new (NULL, &err);
+  if (!engine)
+    g_error ("%s", err->message);
+  g_print ("device: %s (%s)\n", clh_engine_get_device_name (engine),
+      clh_engine_get_platform_name (engine));
+  g_print ("%-10s %-6s %-14s %10s %6s %10s %6s %9s\n", "size", "format",
+      "histograms", "kernel us", "ratio", "e2e us", "ratio", "cpu us");
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+      ClhFrame frame;
+      ClhHistogramSpec spec;
+      Row base = { 0 };
+
+      if (!frame_new (engine, formats[f][0], sizes[s][0], sizes[s][1],
+              formats[f][1], &frame, &spec))
+        g_error ("no layout for %s", formats[f][0]);
+      for (r = 0; r < G_N_ELEMENTS (sets); r++) {
+        Row row;
+
+        measure (engine, &frame, &spec, &sets[r], frames, &row);
+        if (r == 0)
+          base = row;
+        g_print ("%4ux%-5u %-6s %-14s %10.1f %6.2f %10.1f %6.2f %9.1f\n",
+            sizes[s][0], sizes[s][1], formats[f][0], sets[r].name,
+            row.kernel_us, row.kernel_us / base.kernel_us, row.e2e_us,
+            row.e2e_us / base.e2e_us, row.cpu_us);
+        g_string_append_printf (json, "%s\n {\"width\": %u, \"height\": %u, "
+            "\"format\": \"%s\", \"histograms\": \"%s\", \"kernel_us\": %.2f,"
+            " \"kernel_ratio\": %.3f, \"e2e_us\": %.2f, \"e2e_ratio\": %.3f, "
+            "\"cpu_us\": %.2f}", json->len > 1 ? "," : "", sizes[s][0],
+            sizes[s][1], formats[f][0], sets[r].name, row.kernel_us,
+            row.kernel_us / base.kernel_us, row.e2e_us,
+            row.e2e_us / base.e2e_us, row.cpu_us);
+      }
+      clh_engine_free_host (engine, (gpointer) frame.planes[0].data);
+    }
+  g_string_append (json, "\n]\n");
+  if (json_path && !g_file_set_contents (json_path, json->str, -1, &err))
+    g_error ("%s", err->message);
+  g_string_free (json, TRUE);
+  g_free (json_path);
+  clh_engine_free (engine);
+  return 0;
+}
