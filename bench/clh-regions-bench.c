@@ -7,7 +7,9 @@
  * end-to-end time of one frame (submit to collected, one in flight) and
  * the host CPU per frame; each with its ratio to the whole frame alone in
  * the same run.
- *   clh-regions-bench [--frames N] [--json FILE] */
+ *   clh-regions-bench [--frames N] [--region-pixels P] [--json FILE]
+ * --region-pixels sets the pixels a region's work-group aims at (the
+ * engine's default when 0). */
 #include <string.h>
 
 #include "clh-bench-stats.h"
@@ -155,10 +157,12 @@ main (int argc, char **argv)
   static const gchar *const formats[][2] = {
     {"GRAY8", "luma"}, {"RGBA", "channels"},
   };
-  gint frames = 300;
+  gint frames = 300, region_pixels = 0;
   gchar *json_path = NULL;
   GOptionEntry entries[] = {
     {"frames", 0, 0, G_OPTION_ARG_INT, &frames, "Timed frames per row", "N"},
+    {"region-pixels", 0, 0, G_OPTION_ARG_INT, &region_pixels,
+        "Pixels per work-group of a region (0: the engine's default)", "P"},
     {"json", 0, 0, G_OPTION_ARG_FILENAME, &json_path, "Also write JSON",
         "FILE"},
     {NULL}
@@ -170,7 +174,8 @@ main (int argc, char **argv)
   guint s, f, r;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
-  if (!g_option_context_parse (ctx, &argc, &argv, &err) || frames < 10) {
+  if (!g_option_context_parse (ctx, &argc, &argv, &err) || frames < 10
+      || region_pixels < 0) {
     g_printerr ("%s\n", err ? err->message : "--frames: at least 10");
     return 2;
   }
@@ -178,8 +183,10 @@ main (int argc, char **argv)
   engine = clh_engine_new (NULL, &err);
   if (!engine)
     g_error ("%s", err->message);
-  g_print ("device: %s (%s)\n", clh_engine_get_device_name (engine),
-      clh_engine_get_platform_name (engine));
+  clh_engine_set_region_pixels_per_group (engine, region_pixels);
+  g_print ("device: %s (%s); region pixels per work-group: %d (0: "
+      "default)\n", clh_engine_get_device_name (engine),
+      clh_engine_get_platform_name (engine), region_pixels);
   g_print ("%-10s %-6s %-14s %10s %6s %10s %6s %9s\n", "size", "format",
       "histograms", "kernel us", "ratio", "e2e us", "ratio", "cpu us");
   for (s = 0; s < G_N_ELEMENTS (sizes); s++)

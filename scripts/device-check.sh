@@ -28,6 +28,8 @@ errors() {
 clinfo -l
 gst-inspect-1.0 clhistogram | grep -A1 -E '^  [a-z-]+ +:'
 run engine "$build/tests/test-engine"
+run engine-regions "$build/tests/test-engine-regions"
+run element-regions env GST_TRACERS=leaks "$build/tests/test-clhistogram-regions"
 run element env GST_TRACERS=leaks "$build/tests/test-clhistogram"
 run element-upstream env GST_TRACERS=leaks "$build/tests/test-clhistogram-upstream"
 run element-threads env GST_TRACERS=leaks "$build/tests/test-clhistogram-threads"
