@@ -50,3 +50,16 @@ clh_test_frame_free (ClhTestFrame *frame)
     g_free (frame->memory[p]);
   g_free (frame);
 }
+
+/* Most bins @mode allows for samples of @depth bits. */
+guint
+clh_test_max_bins (const gchar *mode, guint depth)
+{
+  if (g_str_equal (mode, "hue") || g_str_equal (mode, "hue-saturation"))
+    return 180;
+  if (g_str_equal (mode, "rgb"))
+    return 40;
+  if (depth <= 8)
+    return 256;
+  return depth <= 12 ? 4096 : 65536;
+}

@@ -18,17 +18,6 @@ static const gchar *const modes[] = {
   "luma", "channels", "max", "hue", "hue-saturation", "rgb",
 };
 
-static guint
-max_bins (const gchar *mode, guint depth)
-{
-  if (g_str_equal (mode, "hue") || g_str_equal (mode, "hue-saturation"))
-    return 180;
-  if (g_str_equal (mode, "rgb"))
-    return 40;
-  if (depth <= 8)
-    return 256;
-  return depth <= 12 ? 4096 : 65536;
-}
 
 static gsize
 n_counters (const ClhHistogramSpec *spec)
@@ -181,7 +170,8 @@ check_format (const gchar *format, guint width, guint height,
   guint m, b, run = 0;
 
   for (m = 0; m < G_N_ELEMENTS (modes); m++) {
-    const guint bins[] = { 1, 7, max_bins (modes[m], t->frame.depth) };
+    const guint bins[] = { 1, 7,
+      clh_test_max_bins (modes[m], t->frame.depth) };
 
     for (b = 0; b < G_N_ELEMENTS (bins); b++, run++) {
       const guint n = run % 3 == 0 ? 1 + g_rand_int_range (rand, 0, 8) :

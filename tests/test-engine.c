@@ -99,18 +99,6 @@ check_spec_on_reference (const ClhFrame *frame, const ClhFrame *copy,
   g_free (want.counts);
 }
 
-/* Most bins each mode allows for a frame of @depth bits. */
-static guint
-max_bins (const gchar *mode, guint depth)
-{
-  if (g_str_equal (mode, "hue") || g_str_equal (mode, "hue-saturation"))
-    return 180;
-  if (g_str_equal (mode, "rgb"))
-    return 40;
-  if (depth <= 8)
-    return 256;
-  return depth <= 12 ? 4096 : 65536;
-}
 
 /* Every mode that applies to @format, with 1, 7 and the most bins, on each
  * content. */
@@ -126,7 +114,8 @@ check_format (const gchar *format, guint width, guint height,
         extra_stride, content, width + height);
 
     for (m = 0; m < G_N_ELEMENTS (modes); m++) {
-      const guint bins[] = { 1, 7, max_bins (modes[m], t->frame.depth) };
+      const guint bins[] = { 1, 7,
+        clh_test_max_bins (modes[m], t->frame.depth) };
 
       for (b = 0; b < G_N_ELEMENTS (bins); b++) {
         ClhHistogramSpec spec;
