@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What regions cost: 600x480 and 1920x1080 GRAY8 (luma) and RGBA
  * (channels, 4 x 256 bins) frames in pinned host memory, counted whole and
- * with 1, 16, 64 and 256 regions of 64 x 64 pixels, and with zones 5x5
- * and 15x15 beside the whole frame. Per row, medians over frames: the
- * device's kernel time (profiling events: every launch of the frame), the
- * end-to-end time of one frame (submit to collected, one in flight) and
+ * with 1, 16, 64 and 256 regions of 64 x 64 pixels (64 of them also
+ * moving a pixel a frame, a new region table every frame), and with zones
+ * 5x5 and 15x15 beside the whole frame. Per row, medians over frames: the
+ * device's kernel time (profiling events: every launch of the frame) and
+ * readback time, the end-to-end time of one frame (submit to collected, one in flight) and
  * the host CPU per frame; each with its ratio to the whole frame alone in
  * the same run.
  *   clh-regions-bench [--frames N] [--region-pixels P] [--json FILE]
@@ -17,20 +18,25 @@
 #include "clh-reference.h"
 #include "clh-reference-layout.h"
 
+/* moving: the windows move by a pixel every frame, as a tracker's do, so
+ * that the region table differs from frame to frame. */
 typedef struct {
   const gchar *name;
   guint n_windows;
   guint zones;
+  gboolean moving;
 } RegionSet;
 
 static const RegionSet sets[] = {
-  {"whole frame", 0, 0}, {"+1 region", 1, 0}, {"+16 regions", 16, 0},
-  {"+64 regions", 64, 0}, {"+256 regions", 256, 0},
-  {"+zones 5x5", 0, 5}, {"+zones 15x15", 0, 15},
+  {"whole frame", 0, 0, FALSE}, {"+1 region", 1, 0, FALSE},
+  {"+16 regions", 16, 0, FALSE}, {"+64 regions", 64, 0, FALSE},
+  {"+64 moving", 64, 0, TRUE}, {"+256 regions", 256, 0, FALSE},
+  {"+zones 5x5", 0, 5, FALSE}, {"+zones 15x15", 0, 15, FALSE},
 };
 
 typedef struct {
   gdouble kernel_us;
+  gdouble readback_us;
   gdouble e2e_us;
   gdouble cpu_us;
 } Row;
@@ -61,6 +67,20 @@ set_rects (const RegionSet *set, guint width, guint height)
   return rects;
 }
 
+/* Moves every 64-pixel window one pixel right, back to the left edge
+ * before it would cross a @width frame's right one. */
+static void
+move_rects (GArray *rects, guint width)
+{
+  guint j;
+
+  for (j = 0; j < rects->len; j++) {
+    ClhRect *r = &g_array_index (rects, ClhRect, j);
+
+    r->x = (r->x + 1) % (gint) (width - 64);
+  }
+}
+
 static gdouble
 median (GArray *values)
 {
@@ -76,6 +96,7 @@ measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
   const guint n = 1 + rects->len;
   ClhHistogram *out = g_new0 (ClhHistogram, n);
   GArray *kernel = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  GArray *readback = g_array_new (FALSE, FALSE, sizeof (gdouble));
   GArray *e2e = g_array_new (FALSE, FALSE, sizeof (gdouble));
   GError *err = NULL;
   gdouble cpu0;
@@ -94,6 +115,8 @@ measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
       ClhTimings timings;
       gdouble t;
 
+      if (set->moving)
+        move_rects (rects, frame->width);
       if (!clh_engine_submit_regions (engine, frame, spec, TRUE,
               (const ClhRect *) (gpointer) rects->data, rects->len, NULL, &err)
           || !clh_engine_collect_regions (engine, out, n, &err))
@@ -107,17 +130,21 @@ measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
       else if (clh_engine_get_timings (engine, &timings)) {
         t = timings.kernel_ns / 1e3;
         g_array_append_val (kernel, t);
+        t = timings.readback_ns / 1e3;
+        g_array_append_val (readback, t);
       }
     }
     if (pass == 0)
       row->cpu_us = (clh_bench_cpu_us () - cpu0) / (frames + frames / 10);
   }
   row->kernel_us = median (kernel);
+  row->readback_us = median (readback);
   row->e2e_us = median (e2e);
   for (i = 0; i < n; i++)
     g_free (out[i].counts);
   g_free (out);
   g_array_unref (kernel);
+  g_array_unref (readback);
   g_array_unref (e2e);
   g_array_unref (rects);
 }
@@ -187,8 +214,9 @@ main (int argc, char **argv)
   g_print ("device: %s (%s); region pixels per work-group: %d (0: "
       "default)\n", clh_engine_get_device_name (engine),
       clh_engine_get_platform_name (engine), region_pixels);
-  g_print ("%-10s %-6s %-14s %10s %6s %10s %6s %9s\n", "size", "format",
-      "histograms", "kernel us", "ratio", "e2e us", "ratio", "cpu us");
+  g_print ("%-10s %-6s %-14s %10s %6s %10s %10s %6s %9s\n", "size",
+      "format", "histograms", "kernel us", "ratio", "readback", "e2e us",
+      "ratio", "cpu us");
   for (s = 0; s < G_N_ELEMENTS (sizes); s++)
     for (f = 0; f < G_N_ELEMENTS (formats); f++) {
       ClhFrame frame;
@@ -204,16 +232,18 @@ main (int argc, char **argv)
         measure (engine, &frame, &spec, &sets[r], frames, &row);
         if (r == 0)
           base = row;
-        g_print ("%4ux%-5u %-6s %-14s %10.1f %6.2f %10.1f %6.2f %9.1f\n",
-            sizes[s][0], sizes[s][1], formats[f][0], sets[r].name,
-            row.kernel_us, row.kernel_us / base.kernel_us, row.e2e_us,
-            row.e2e_us / base.e2e_us, row.cpu_us);
+        g_print ("%4ux%-5u %-6s %-14s %10.1f %6.2f %10.1f %10.1f %6.2f "
+            "%9.1f\n", sizes[s][0], sizes[s][1], formats[f][0],
+            sets[r].name, row.kernel_us, row.kernel_us / base.kernel_us,
+            row.readback_us, row.e2e_us, row.e2e_us / base.e2e_us,
+            row.cpu_us);
         g_string_append_printf (json, "%s\n {\"width\": %u, \"height\": %u, "
             "\"format\": \"%s\", \"histograms\": \"%s\", \"kernel_us\": %.2f,"
-            " \"kernel_ratio\": %.3f, \"e2e_us\": %.2f, \"e2e_ratio\": %.3f, "
+            " \"kernel_ratio\": %.3f, \"readback_us\": %.2f, "
+            "\"e2e_us\": %.2f, \"e2e_ratio\": %.3f, "
             "\"cpu_us\": %.2f}", json->len > 1 ? "," : "", sizes[s][0],
             sizes[s][1], formats[f][0], sets[r].name, row.kernel_us,
-            row.kernel_us / base.kernel_us, row.e2e_us,
+            row.kernel_us / base.kernel_us, row.readback_us, row.e2e_us,
             row.e2e_us / base.e2e_us, row.cpu_us);
       }
       clh_engine_free_host (engine, (gpointer) frame.planes[0].data);

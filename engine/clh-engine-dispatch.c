@@ -118,30 +118,35 @@ plan_launch (ClhEngine *engine, ClhKernelId id, guint n_channels, guint window,
   }
 }
 
-/* Fills @common (the copies' layout and the counters to clear), sets the
- * kernel's arguments (@params, @params_size bytes, holding @common) and
- * launches it: over @units work units of @band when @common->n_regions is
- * 0, else over the slot's region table, each region's work-groups on its
- * samples. A copy holds @window bins of each of @n_channels; their below
- * and above counters follow the copies. */
+/* Launches kernel @id with @params (@params_size bytes, holding @common,
+ * which this fills: the copies' layout, the counters to clear, the
+ * work-groups of each kind): work-groups over @units work units of @band if
+ * the frame's own histogram is counted, and the slot's region table's
+ * groups beside them, each region's on its samples; one launch whatever the
+ * number of regions. A copy holds @window bins of each of @n_channels;
+ * their below and above counters follow the copies. */
 static gboolean
-launch_once (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
+launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
     gconstpointer params, gsize params_size, ClhLaunchParams *common,
     guint n_channels, guint window, gsize units, GError **error)
 {
+  const ClhSlot *slot = engine->slot;
   const cl_kernel kernel = engine->kernels[id];
   const gsize outside = 2 * n_channels * sizeof (cl_uint);
   cl_mem zero_buf = engine->zero_next ?
-      clh_engine_next_slot (engine)->counters : engine->slot->counters;
-  cl_mem table = common->n_regions ? engine->slot->table_mem : NULL;
+      clh_engine_next_slot (engine)->counters : slot->counters;
+  cl_mem table = slot->table_groups ? slot->table_mem : NULL;
   ClhLaunch cfg;
   size_t local, global;
   cl_event ev;
   cl_int ret;
 
   plan_launch (engine, id, n_channels, window, units, &cfg);
-  if (common->n_regions)
-    cfg.n_groups = engine->slot->table_groups;
+  common->whole_groups = slot->full_frame ? cfg.n_groups : 0;
+  common->n_regions = slot->table_groups ? slot->n_table_regions : 0;
+  cfg.n_groups = common->whole_groups + slot->table_groups;
+  if (cfg.n_groups == 0)
+    return TRUE;
   common->n_copies = cfg.n_copies;
   common->copy_stride = clh_launch_copy_stride (n_channels * window,
       cfg.padding);
@@ -154,7 +159,7 @@ launch_once (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
         (cfg.n_copies, common->copy_stride) + outside, NULL);
   if (ret == CL_SUCCESS)
     ret = clSetKernelArg (kernel, ARG_HIST, sizeof (cl_mem),
-        &engine->slot->counters);
+        &slot->counters);
   if (ret == CL_SUCCESS)
     ret = clSetKernelArg (kernel, ARG_ZERO_BUF, sizeof (cl_mem), &zero_buf);
   if (ret == CL_SUCCESS)
@@ -176,25 +181,6 @@ launch_once (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
   engine->zero_next = 0;
   g_clear_pointer (&engine->upload_done, clReleaseEvent);
   return TRUE;
-}
-
-/* The frame's launches of kernel @id with these parameters: one over the
- * whole band if the frame's own histogram is counted, one over the region
- * table if a region has pixels; never one per region. */
-static gboolean
-launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
-    gconstpointer params, gsize params_size, ClhLaunchParams *common,
-    guint n_channels, guint window, gsize units, GError **error)
-{
-  const ClhSlot *slot = engine->slot;
-
-  common->n_regions = 0;
-  if (slot->full_frame && !launch_once (engine, id, band, params,
-          params_size, common, n_channels, window, units, error))
-    return FALSE;
-  common->n_regions = slot->n_table_regions;
-  return slot->table_groups == 0 || launch_once (engine, id, band, params,
-      params_size, common, n_channels, window, units, error);
 }
 
 static guint

@@ -77,14 +77,17 @@ typedef struct {
   gboolean full_frame;
   guint n_histograms;
   guint64 *samples;
-  /* Its region table (ClhRegion entries, then each work-group's entry) on
-   * the host until the frame is collected, and on the device; table_groups:
-   * work-groups a region launch takes, 0 when no region has pixels. */
+  /* Its region table (ClhRegion entries, then each work-group's entry),
+   * built on the host; table_groups: the work-groups its regions take in a
+   * launch, 0 when no region has pixels. table_host, pinned, holds what was
+   * last written to table_mem, table_uploaded bytes (0: unknown). */
   GArray *table;
   guint n_table_regions;
   guint table_groups;
   cl_mem table_mem;
+  ClhHostBlock *table_host;
   gsize table_mem_size;
+  gsize table_uploaded;
 } ClhSlot;
 
 /* One band of frame rows and where each plane's rows of it lie in @mem:
@@ -162,6 +165,7 @@ gboolean clh_engine_prepare_regions (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, gboolean full_frame, const ClhRect *regions,
     guint n_regions, GError **error);
 void clh_engine_clear_regions (ClhSlot *slot);
+void clh_engine_clear_table_memory (ClhSlot *slot);
 
 /* clh-engine-dispatch.c */
 gboolean clh_engine_create_kernels (ClhEngine *engine, GError **error);

@@ -27,13 +27,21 @@ groups_for (const ClhEngine *engine, guint64 pixels)
   return (guint) MIN ((pixels + per_group - 1) / per_group, most);
 }
 
+/* Forgets the slot's region table on the device and in pinned memory. */
+void
+clh_engine_clear_table_memory (ClhSlot *slot)
+{
+  g_clear_pointer (&slot->table_mem, clReleaseMemObject);
+  g_clear_pointer (&slot->table_host, clh_host_block_free);
+  slot->table_mem_size = slot->table_uploaded = 0;
+}
+
 void
 clh_engine_clear_regions (ClhSlot *slot)
 {
   g_clear_pointer (&slot->samples, g_free);
   g_clear_pointer (&slot->table, g_array_unref);
-  g_clear_pointer (&slot->table_mem, clReleaseMemObject);
-  slot->table_mem_size = 0;
+  clh_engine_clear_table_memory (slot);
   slot->n_histograms = slot->n_table_regions = slot->table_groups = 0;
 }
 
@@ -74,30 +82,57 @@ build_table (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
   slot->table_groups = groups;
 }
 
+/* Grows the slot's region table on the device and its pinned host copy
+ * to @size bytes; what they held is forgotten. */
+static gboolean
+ensure_table_memory (ClhEngine *engine, ClhSlot *slot, gsize size,
+    GError **error)
+{
+  cl_int ret;
+
+  if (slot->table_mem_size >= size)
+    return TRUE;
+  clh_engine_clear_table_memory (slot);
+  slot->table_mem = clCreateBuffer (clh_context_get_cl_context
+      (engine->ctx), CL_MEM_READ_ONLY, size, NULL, &ret);
+  if (!clh_cl_check (ret, "clCreateBuffer (region table)", error))
+    return FALSE;
+  slot->table_host = clh_context_alloc_host (engine->ctx, size, error);
+  if (!slot->table_host) {
+    g_clear_pointer (&slot->table_mem, clReleaseMemObject);
+    return FALSE;
+  }
+  slot->table_mem_size = size;
+  return TRUE;
+}
+
 /* Queues the table's copy to the device, ahead of the frame's launches in
- * the counting queue; the slot keeps the host copy until the frame is
- * collected. */
+ * the counting queue, from pinned memory the slot keeps until its next
+ * frame; skipped when the device already holds the same table, as it does
+ * every frame for zones and fixed regions. */
 static gboolean
 upload_table (ClhEngine *engine, ClhSlot *slot, GError **error)
 {
   const gsize size = slot->table->len * sizeof (guint32);
+  guint8 *host;
   cl_event ev;
   cl_int ret;
 
-  if (slot->table_mem_size < size) {
-    g_clear_pointer (&slot->table_mem, clReleaseMemObject);
-    slot->table_mem_size = 0;
-    slot->table_mem = clCreateBuffer (clh_context_get_cl_context
-        (engine->ctx), CL_MEM_READ_ONLY, size, NULL, &ret);
-    if (!clh_cl_check (ret, "clCreateBuffer (region table)", error))
-      return FALSE;
-    slot->table_mem_size = size;
-  }
+  if (slot->table_uploaded == size && memcmp (clh_host_block_get_data
+          (slot->table_host), slot->table->data, size) == 0)
+    return TRUE;
+  if (!ensure_table_memory (engine, slot, size, error))
+    return FALSE;
+  host = clh_host_block_get_data (slot->table_host);
+  memcpy (host, slot->table->data, size);
+  slot->table_uploaded = 0;
   ret = clEnqueueWriteBuffer (engine->queue, slot->table_mem, CL_FALSE, 0,
-      size, slot->table->data, 0, NULL,
-      clh_engine_want_event (engine, &ev, NULL));
+      size, host, 0, NULL, clh_engine_want_event (engine, &ev, NULL));
   clh_engine_note_event (engine, CLH_PHASE_UPLOAD, ev, NULL);
-  return clh_cl_check (ret, "clEnqueueWriteBuffer (region table)", error);
+  if (!clh_cl_check (ret, "clEnqueueWriteBuffer (region table)", error))
+    return FALSE;
+  slot->table_uploaded = size;
+  return TRUE;
 }
 
 /* Each histogram's samples per channel, from its clipped rectangle. */

@@ -390,6 +390,7 @@ abandon_submission (ClhEngine *engine)
   slot_finish (engine, slot);
   g_clear_pointer (&engine->upload_done, clReleaseEvent);
   slot->dirty = slot->n_counters;
+  slot->table_uploaded = 0;
   next->dirty = next->n_counters;
   engine->slot = NULL;
 }
@@ -420,9 +421,9 @@ abandon_submission (ClhEngine *engine)
  * Enqueues the frame's upload (in bands of rows, for large frames), its
  * counting into privatized sub-histograms, their merge on the device and
  * the readback of the bins, and returns without waiting. Every histogram
- * of the frame is counted in the same launches: one over the whole frame
- * and one over the region table per kernel and window of bins, whatever
- * the number of regions; and read back in one copy.
+ * of the frame is counted in the same launches, one per kernel and window
+ * of bins (and band of rows) whatever the number of regions, and read back
+ * in one copy.
  *
  * Returns: %TRUE if the frame is pending; on failure nothing of it is left
  *   queued and frames submitted before it are still pending

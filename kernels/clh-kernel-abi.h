@@ -44,13 +44,15 @@
 /* What every launch says of the privatized sub-histograms in local memory
  * and of the other histogram buffer, cleared for the next frame: n_copies
  * copies of the bins copy_stride counters apart, and n_zero counters of
- * the other buffer to clear; n_regions: 0 when the launch counts the whole
- * band into the counters at the kernel's hist_base, else the number of
- * entries of the region table its work-groups count (ClhRegion). */
+ * the other buffer to clear. Its work-groups [0, whole_groups) count the
+ * whole band into the counters at the kernel's hist_base; the others count
+ * the n_regions entries of the region table (ClhRegion), group
+ * whole_groups + g being the table's group g. */
 typedef struct {
   CLH_U32 n_copies;
   CLH_U32 copy_stride;
   CLH_U32 n_zero;
+  CLH_U32 whole_groups;
   CLH_U32 n_regions;
 } ClhLaunchParams;
 

@@ -4,7 +4,7 @@
  * it, overlapping) on every format x mode x {1, 7, most} bins, with and
  * without the whole frame, read in place and copied; degenerate and
  * gradient contents; uploads in bands; frames in flight with different
- * regions; zones 1x1 (the whole frame), 5x5 and 15x15; too many
+ * regions; tables kept on the device from frame to frame; zones 1x1 (the whole frame), 5x5 and 15x15; too many
  * regions. */
 #include <string.h>
 
@@ -343,6 +343,44 @@ test_in_flight (void)
   clh_test_frame_free (t);
 }
 
+/* The device keeps each slot's region table from frame to frame: a table
+ * equal to the one before is not written again, one of the same size with
+ * one rectangle moved by a pixel is. Every slot of the ring sees each case,
+ * one and three frames in flight. */
+static void
+test_table_reuse (void)
+{
+  ClhTestFrame *t = clh_test_frame_new ("RGBA", 48, 40, 4, CLH_TEST_RANDOM,
+      11);
+  const ClhRect a[] = { {0, 0, 16, 16}, {5, 7, 9, 3}, {40, 30, 20, 20} };
+  const ClhRect b[] = { {0, 0, 16, 16}, {6, 7, 9, 3}, {40, 30, 20, 20} };
+  const ClhRect *const sets[] = { a, a, a, a, b, b, a, b, a, a, b };
+  const guint n_in_flight[] = { 1, 3 };
+  ClhHistogramSpec spec;
+  GError *err = NULL;
+  guint f, i;
+
+  g_assert_true (clh_reference_spec (t->klass, &t->frame, "channels", 64,
+          &spec));
+  for (f = 0; f < G_N_ELEMENTS (n_in_flight); f++) {
+    const guint depth = n_in_flight[f];
+
+    g_assert_true (clh_engine_set_max_in_flight (engine, depth, &err));
+    for (i = 0; i < G_N_ELEMENTS (sets) + depth; i++) {
+      if (i >= depth)
+        check_collected (&t->frame, &spec, (i - depth) % 2 == 0,
+            sets[i - depth], G_N_ELEMENTS (a), sets[i - depth] == a ?
+            "table a" : "table b");
+      if (i < G_N_ELEMENTS (sets)
+          && !clh_engine_submit_regions (engine, &t->frame, &spec, i % 2 == 0,
+              sets[i], G_N_ELEMENTS (a), NULL, &err))
+        g_error ("frame %u: %s", i, err->message);
+    }
+  }
+  g_assert_true (clh_engine_set_max_in_flight (engine, 1, &err));
+  clh_test_frame_free (t);
+}
+
 /* More than CLH_MAX_REGIONS regions, or a collect of the wrong number of
  * histograms, is refused; the engine goes on. */
 static void
@@ -407,6 +445,7 @@ main (int argc, char **argv)
   g_test_add_func ("/regions/bands", test_bands);
   g_test_add_func ("/regions/zones", test_zones);
   g_test_add_func ("/regions/in-flight", test_in_flight);
+  g_test_add_func ("/regions/table-reuse", test_table_reuse);
   g_test_add_func ("/regions/limits", test_limits);
 
   ret = g_test_run ();
