@@ -34,9 +34,13 @@ static const RegionSet sets[] = {
   {"+zones 5x5", 0, 5, FALSE}, {"+zones 15x15", 0, 15, FALSE},
 };
 
+/* span: the frame's commands on the device, first start to last end;
+ * submit: the host's time in clh_engine_submit_regions(). */
 typedef struct {
   gdouble kernel_us;
   gdouble readback_us;
+  gdouble span_us;
+  gdouble submit_us;
   gdouble e2e_us;
   gdouble cpu_us;
 } Row;
@@ -97,6 +101,8 @@ measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
   ClhHistogram *out = g_new0 (ClhHistogram, n);
   GArray *kernel = g_array_new (FALSE, FALSE, sizeof (gdouble));
   GArray *readback = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  GArray *span = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  GArray *submit = g_array_new (FALSE, FALSE, sizeof (gdouble));
   GArray *e2e = g_array_new (FALSE, FALSE, sizeof (gdouble));
   GError *err = NULL;
   gdouble cpu0;
@@ -113,25 +119,31 @@ measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
     for (i = 0; i < frames + frames / 10; i++) {
       const gdouble t0 = clh_bench_now_us ();
       ClhTimings timings;
-      gdouble t;
+      gdouble t, t_submit;
 
       if (set->moving)
         move_rects (rects, frame->width);
       if (!clh_engine_submit_regions (engine, frame, spec, TRUE,
-              (const ClhRect *) (gpointer) rects->data, rects->len, NULL, &err)
-          || !clh_engine_collect_regions (engine, out, n, &err))
+              (const ClhRect *) (gpointer) rects->data, rects->len, NULL,
+              &err))
+        g_error ("%s: %s", set->name, err->message);
+      t_submit = clh_bench_now_us () - t0;
+      if (!clh_engine_collect_regions (engine, out, n, &err))
         g_error ("%s: %s", set->name, err->message);
       t = clh_bench_now_us () - t0;
       /* The first tenth warms up. */
       if (i < frames / 10)
         continue;
-      if (pass == 0)
+      if (pass == 0) {
         g_array_append_val (e2e, t);
-      else if (clh_engine_get_timings (engine, &timings)) {
+        g_array_append_val (submit, t_submit);
+      } else if (clh_engine_get_timings (engine, &timings)) {
         t = timings.kernel_ns / 1e3;
         g_array_append_val (kernel, t);
         t = timings.readback_ns / 1e3;
         g_array_append_val (readback, t);
+        t = timings.span_ns / 1e3;
+        g_array_append_val (span, t);
       }
     }
     if (pass == 0)
@@ -139,12 +151,16 @@ measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
   }
   row->kernel_us = median (kernel);
   row->readback_us = median (readback);
+  row->span_us = median (span);
+  row->submit_us = median (submit);
   row->e2e_us = median (e2e);
   for (i = 0; i < n; i++)
     g_free (out[i].counts);
   g_free (out);
   g_array_unref (kernel);
   g_array_unref (readback);
+  g_array_unref (span);
+  g_array_unref (submit);
   g_array_unref (e2e);
   g_array_unref (rects);
 }
@@ -214,36 +230,43 @@ main (int argc, char **argv)
   g_print ("device: %s (%s); region pixels per work-group: %d (0: "
       "default)\n", clh_engine_get_device_name (engine),
       clh_engine_get_platform_name (engine), region_pixels);
-  g_print ("%-10s %-6s %-14s %10s %6s %10s %10s %6s %9s\n", "size",
-      "format", "histograms", "kernel us", "ratio", "readback", "e2e us",
-      "ratio", "cpu us");
+  g_print ("%-10s %-6s %-14s %10s %6s %9s %9s %9s %10s %6s %9s\n", "size",
+      "format", "histograms", "kernel us", "ratio", "readback", "span",
+      "submit", "e2e us", "ratio", "cpu us");
   for (s = 0; s < G_N_ELEMENTS (sizes); s++)
     for (f = 0; f < G_N_ELEMENTS (formats); f++) {
       ClhFrame frame;
       ClhHistogramSpec spec;
       Row base = { 0 };
+      ClhLaunch used;
 
       if (!frame_new (engine, formats[f][0], sizes[s][0], sizes[s][1],
               formats[f][1], &frame, &spec))
         g_error ("no layout for %s", formats[f][0]);
       for (r = 0; r < G_N_ELEMENTS (sets); r++) {
-        Row row;
+        Row row = { 0 };
 
         measure (engine, &frame, &spec, &sets[r], frames, &row);
         if (r == 0)
           base = row;
-        g_print ("%4ux%-5u %-6s %-14s %10.1f %6.2f %10.1f %10.1f %6.2f "
-            "%9.1f\n", sizes[s][0], sizes[s][1], formats[f][0],
+        if (clh_engine_get_last_launch (engine, &used))
+          g_print ("# last launch: %u work-groups of %u work-items, %u "
+              "copies\n", used.n_groups, used.work_group_size,
+              used.n_copies);
+        g_print ("%4ux%-5u %-6s %-14s %10.1f %6.2f %9.1f %9.1f %9.1f %10.1f "
+            "%6.2f %9.1f\n", sizes[s][0], sizes[s][1], formats[f][0],
             sets[r].name, row.kernel_us, row.kernel_us / base.kernel_us,
-            row.readback_us, row.e2e_us, row.e2e_us / base.e2e_us,
-            row.cpu_us);
+            row.readback_us, row.span_us, row.submit_us, row.e2e_us,
+            row.e2e_us / base.e2e_us, row.cpu_us);
         g_string_append_printf (json, "%s\n {\"width\": %u, \"height\": %u, "
             "\"format\": \"%s\", \"histograms\": \"%s\", \"kernel_us\": %.2f,"
             " \"kernel_ratio\": %.3f, \"readback_us\": %.2f, "
+            "\"span_us\": %.2f, \"submit_us\": %.2f, "
             "\"e2e_us\": %.2f, \"e2e_ratio\": %.3f, "
             "\"cpu_us\": %.2f}", json->len > 1 ? "," : "", sizes[s][0],
             sizes[s][1], formats[f][0], sets[r].name, row.kernel_us,
-            row.kernel_us / base.kernel_us, row.readback_us, row.e2e_us,
+            row.kernel_us / base.kernel_us, row.readback_us, row.span_us,
+            row.submit_us, row.e2e_us,
             row.e2e_us / base.e2e_us, row.cpu_us);
       }
       clh_engine_free_host (engine, (gpointer) frame.planes[0].data);

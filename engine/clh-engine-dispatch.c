@@ -144,6 +144,7 @@ launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
   plan_launch (engine, id, n_channels, window, units, &cfg);
   common->whole_groups = slot->full_frame ? cfg.n_groups : 0;
   common->n_regions = slot->table_groups ? slot->n_table_regions : 0;
+  common->narrow_base = (guint32) slot->narrow_base;
   cfg.n_groups = common->whole_groups + slot->table_groups;
   if (cfg.n_groups == 0)
     return TRUE;

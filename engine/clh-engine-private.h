@@ -73,10 +73,14 @@ typedef struct {
 
   /* Its histograms: the whole frame's first if full_frame, then one per
    * region, each n_channels * (n_bins + 2) counters; samples: each one's
-   * CLH_MAX_CHANNELS sample counts. */
+   * CLH_MAX_CHANNELS sample counts. They take the first n_counters_used
+   * 32-bit counters, the narrow regions' 16-bit counters from narrow_base
+   * (the region table says where each histogram's are). */
   gboolean full_frame;
   guint n_histograms;
   guint64 *samples;
+  gsize narrow_base;
+  gsize n_counters_used;
   /* Its region table (ClhRegion entries, then each work-group's entry),
    * built on the host; table_groups: the work-groups its regions take in a
    * launch, 0 when no region has pixels. table_host, pinned, holds what was
@@ -166,6 +170,8 @@ gboolean clh_engine_prepare_regions (ClhEngine *engine, const ClhFrame *frame,
     guint n_regions, GError **error);
 void clh_engine_clear_regions (ClhSlot *slot);
 void clh_engine_clear_table_memory (ClhSlot *slot);
+void clh_engine_split_histograms (const ClhSlot *slot,
+    ClhHistogram *histograms);
 
 /* clh-engine-dispatch.c */
 gboolean clh_engine_create_kernels (ClhEngine *engine, GError **error);

@@ -43,22 +43,45 @@ clh_engine_clear_regions (ClhSlot *slot)
   g_clear_pointer (&slot->table, g_array_unref);
   clh_engine_clear_table_memory (slot);
   slot->n_histograms = slot->n_table_regions = slot->table_groups = 0;
+  slot->narrow_base = slot->n_counters_used = 0;
+}
+
+/* Whether region @i's counters can be 16-bit: one work-group counts it,
+ * and no channel has more samples than a 16-bit counter holds. */
+static gboolean
+region_is_narrow (const ClhSlot *slot, const ClhRegion *e, guint i)
+{
+  const guint64 *samples = slot->samples + (slot->full_frame + i)
+      * CLH_MAX_CHANNELS;
+  guint c;
+
+  if (e->n_groups != 1)
+    return FALSE;
+  for (c = 0; c < CLH_MAX_CHANNELS; c++)
+    if (samples[c] > G_MAXUINT16)
+      return FALSE;
+  return TRUE;
 }
 
 /* Fills the slot's table: @n_regions entries (clipped), then each
- * work-group's entry; each region's counters follow the whole frame's, if
- * counted, in order. */
+ * work-group's entry. The whole frame's counters, if counted, come first,
+ * then the 32-bit counters of the other regions, in order; then, from
+ * narrow_base, the 16-bit counters of the narrow ones, @block each rounded
+ * up to whole 32-bit words, in order. */
 static void
 build_table (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
     const ClhRect *regions, guint n_regions, gsize block)
 {
-  guint i, g, groups = 0;
+  const gsize narrow_block = block + (block & 1);
+  ClhRegion *table;
+  guint i, g, groups = 0, n_wide = slot->full_frame, n_narrow = 0;
 
   if (!slot->table)
     slot->table = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_array_set_size (slot->table, n_regions * sizeof (ClhRegion) / 4);
+  table = (ClhRegion *) (gpointer) slot->table->data;
   for (i = 0; i < n_regions; i++) {
-    ClhRegion *e = &((ClhRegion *) (gpointer) slot->table->data)[i];
+    ClhRegion *e = &table[i];
     ClhRect r = regions[i];
 
     clh_rect_clip (&r, frame->width, frame->height);
@@ -68,18 +91,72 @@ build_table (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
     e->y1 = r.y + r.height;
     e->first_group = groups;
     e->n_groups = groups_for (engine, (guint64) r.width * r.height);
-    e->hist_base = (guint32) ((slot->full_frame + i) * block);
-    e->reserved = 0;
+    e->narrow = region_is_narrow (slot, e, i);
+    e->hist_base = (guint32) (e->narrow ? n_narrow++ * narrow_block :
+        n_wide++ * block);
     groups += e->n_groups;
   }
-  for (i = 0; i < n_regions; i++) {
-    const guint n = ((ClhRegion *) (gpointer) slot->table->data)[i].n_groups;
-
-    for (g = 0; g < n; g++)
+  for (i = 0; i < n_regions; i++)
+    for (g = 0; g < table[i].n_groups; g++)
       g_array_append_val (slot->table, i);
-  }
   slot->n_table_regions = n_regions;
   slot->table_groups = groups;
+  slot->narrow_base = n_wide * block;
+  slot->n_counters_used = slot->narrow_base + n_narrow * narrow_block / 2;
+}
+
+/* Histogram @h of the slot's frame from its counters, @all as read
+ * back. */
+static void
+split_histogram (const ClhSlot *slot, const guint32 *all, guint h,
+    ClhHistogram *histogram)
+{
+  const gsize stride = slot->n_bins + 2;
+  const ClhRegion *e = h < (guint) slot->full_frame ? NULL :
+      &((const ClhRegion *) (gconstpointer) slot->table->data)[h -
+      slot->full_frame];
+  const guint16 *narrow = e && e->narrow ?
+      (const guint16 *) (all + slot->narrow_base) + e->hist_base : NULL;
+  const guint32 *wide = all + (e ? e->hist_base : 0);
+  guint c, b;
+
+  memcpy (histogram->samples, slot->samples + h * CLH_MAX_CHANNELS,
+      sizeof (histogram->samples));
+  for (c = 0; c < slot->n_channels; c++) {
+    guint32 *counts = histogram->counts + c * slot->n_bins;
+
+    if (narrow) {
+      const guint16 *mine = narrow + c * stride;
+
+      for (b = 0; b < slot->n_bins; b++)
+        counts[b] = mine[b];
+      histogram->below[c] = mine[slot->n_bins];
+      histogram->above[c] = mine[slot->n_bins + 1];
+    } else {
+      const guint32 *mine = wide + c * stride;
+
+      memcpy (counts, mine, sizeof (guint32) * slot->n_bins);
+      histogram->below[c] = mine[slot->n_bins];
+      histogram->above[c] = mine[slot->n_bins + 1];
+    }
+  }
+  for (; c < CLH_MAX_CHANNELS; c++)
+    histogram->below[c] = histogram->above[c] = 0;
+}
+
+/* Splits the slot's counters, read back into its host memory, into each of
+ * its histograms' channels' bins, below and above. */
+void
+clh_engine_split_histograms (const ClhSlot *slot, ClhHistogram *histograms)
+{
+  const guint32 *all;
+  guint h;
+
+  if (slot->n_histograms == 0)
+    return;
+  all = (const guint32 *) clh_host_block_get_data (slot->readback);
+  for (h = 0; h < slot->n_histograms; h++)
+    split_histogram (slot, all, h, &histograms[h]);
 }
 
 /* Grows the slot's region table on the device and its pinned host copy

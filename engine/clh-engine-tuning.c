@@ -150,11 +150,13 @@ clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes)
 /**
  * clh_engine_set_region_pixels_per_group:
  * @engine: an engine
- * @pixels: pixels of a region each work-group of a region launch aims at
- *   (a region gets `ceil (pixels_in_region / @pixels)` groups, at most one
- *   per compute unit); 0: the default, 4096
+ * @pixels: pixels of a region each of its work-groups aims at (a region
+ *   gets `ceil (pixels_in_region / @pixels)` groups, at most one per
+ *   compute unit); 0: the default, 4096
  *
- * For the region benchmark's sweep.
+ * For the region benchmark's sweep, and for tests: a region of one
+ * work-group and at most 65535 samples per channel is counted into 16-bit
+ * counters, others into 32-bit ones.
  */
 void
 clh_engine_set_region_pixels_per_group (ClhEngine *engine, guint pixels)

@@ -233,14 +233,6 @@ clh_engine_prepare_counters (ClhEngine *engine, gsize n_counters,
   return TRUE;
 }
 
-/* Counters of the slot's frame: each histogram's bins, below and above
- * for each channel. */
-static gsize
-slot_counters (const ClhSlot *slot)
-{
-  return (gsize) slot->n_histograms * slot->n_channels * (slot->n_bins + 2);
-}
-
 /* Enqueues the copy of the frame's counters into the slot's pinned host
  * memory; clh_engine_collect() waits for it. */
 static gboolean
@@ -250,7 +242,7 @@ read_back (ClhEngine *engine, GError **error)
   cl_int ret;
 
   ret = clEnqueueReadBuffer (engine->queue, slot->counters, CL_FALSE, 0,
-      sizeof (guint32) * slot_counters (slot),
+      sizeof (guint32) * slot->n_counters_used,
       clh_host_block_get_data (slot->readback), 0, NULL, &slot->done);
   if (ret == CL_SUCCESS && engine->profiling) {
     clRetainEvent (slot->done);
@@ -451,6 +443,7 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
   slot->n_bins = clh_histogram_spec_n_bins (spec);
   slot->full_frame = FALSE;
   slot->n_histograms = 0;
+  slot->n_counters_used = 0;
   if (!clh_engine_prepare_regions (engine, frame, spec, full_frame, regions,
           n_regions, error)) {
     abandon_submission (engine);
@@ -460,7 +453,7 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
    * clear counters are read back, and no launch clears the next slot's. */
   launches = full_frame || slot->table_groups > 0;
   if (slot->n_histograms > 0
-      && (!clh_engine_prepare_counters (engine, slot_counters (slot), error)
+      && (!clh_engine_prepare_counters (engine, slot->n_counters_used, error)
           || (launches && !clh_engine_count_frame (engine, frame, spec,
                   block, error))
           || !read_back (engine, error))) {
@@ -470,7 +463,7 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
   /* This slot's counters now hold the frame; its first launch cleared the
    * next slot's. */
   if (launches) {
-    slot->dirty = slot_counters (slot);
+    slot->dirty = slot->n_counters_used;
     clh_engine_next_slot (engine)->dirty = 0;
   }
   engine->n_pending++;
@@ -500,35 +493,6 @@ clh_engine_submit (ClhEngine *engine, const ClhFrame *frame,
 {
   return clh_engine_submit_regions (engine, frame, spec, TRUE, NULL, 0,
       block, error);
-}
-
-/* Splits the slot's counters into each histogram's channels' bins, below
- * and above. */
-static void
-split_counters (const ClhSlot *slot, ClhHistogram *histograms)
-{
-  const gsize stride = slot->n_bins + 2;
-  const guint32 *all;
-  guint h, c;
-
-  if (slot->n_histograms == 0)
-    return;
-  all = (const guint32 *) clh_host_block_get_data (slot->readback);
-  for (h = 0; h < slot->n_histograms; h++) {
-    ClhHistogram *histogram = &histograms[h];
-    const guint32 *mine = all + (gsize) h * slot->n_channels * stride;
-
-    memcpy (histogram->samples, slot->samples + h * CLH_MAX_CHANNELS,
-        sizeof (histogram->samples));
-    for (c = 0; c < slot->n_channels; c++) {
-      memcpy (histogram->counts + c * slot->n_bins, mine + c * stride,
-          sizeof (guint32) * slot->n_bins);
-      histogram->below[c] = mine[c * stride + slot->n_bins];
-      histogram->above[c] = mine[c * stride + slot->n_bins + 1];
-    }
-    for (; c < CLH_MAX_CHANNELS; c++)
-      histogram->below[c] = histogram->above[c] = 0;
-  }
 }
 
 /**
@@ -594,7 +558,7 @@ clh_engine_collect_regions (ClhEngine *engine, ClhHistogram *histograms,
         n_histograms);
     ok = FALSE;
   } else {
-    split_counters (slot, histograms);
+    clh_engine_split_histograms (slot, histograms);
     if (engine->profiling)
       clh_engine_collect_timings (engine, slot);
   }

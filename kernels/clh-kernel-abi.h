@@ -47,23 +47,28 @@
  * the other buffer to clear. Its work-groups [0, whole_groups) count the
  * whole band into the counters at the kernel's hist_base; the others count
  * the n_regions entries of the region table (ClhRegion), group
- * whole_groups + g being the table's group g. */
+ * whole_groups + g being the table's group g. The histogram buffer's 16-bit
+ * counters start narrow_base 32-bit counters into it. */
 typedef struct {
   CLH_U32 n_copies;
   CLH_U32 copy_stride;
   CLH_U32 n_zero;
   CLH_U32 whole_groups;
   CLH_U32 n_regions;
+  CLH_U32 narrow_base;
 } ClhLaunchParams;
 
 /* One entry of a launch's region table: the frame's pixels [x0, x1) x
  * [y0, y1) (clipped; empty when x0 == x1), counted by the launch's
  * work-groups [first_group, first_group + n_groups) into counters offset
- * hist_base from the launch's own. A subsampled component's sample (sx, sy)
- * is the region's iff its co-sited pixel (sx << w_sub, sy << h_sub) lies in
- * it: sx in [ceil (x0 / 2^w_sub), ceil (x1 / 2^w_sub)). The table's
- * n_regions entries are followed by one uint per work-group: the entry it
- * counts. */
+ * hist_base from the launch's own; narrow (1 or 0): into 16-bit counters
+ * instead, hist_base from the launch's first 16-bit counter, which only a
+ * region of one work-group and at most 65535 samples per channel may have
+ * (its group is then the only one to touch them, and no count can pass
+ * 65535). A subsampled component's sample (sx, sy) is the region's iff its
+ * co-sited pixel (sx << w_sub, sy << h_sub) lies in it: sx in
+ * [ceil (x0 / 2^w_sub), ceil (x1 / 2^w_sub)). The table's n_regions entries
+ * are followed by one uint per work-group: the entry it counts. */
 typedef struct {
   CLH_U32 x0;
   CLH_U32 y0;
@@ -72,7 +77,7 @@ typedef struct {
   CLH_U32 first_group;
   CLH_U32 n_groups;
   CLH_U32 hist_base;
-  CLH_U32 reserved;
+  CLH_U32 narrow;
 } ClhRegion;
 
 /* What the two component kernels read: rows [0, rows) of a plane at byte

@@ -74,7 +74,8 @@ zero_next_histogram (global uint *zero_buf, uint n_zero)
 
 /* What a work-item counts: samples [x0, x0 + width) x [y0, y0 + height) of
  * a grid whose rows are the band's, from item 'item' on, n_items apart;
- * into the counters at hist_base past the launch's. */
+ * into the counters at hist_base past the launch's, or, if narrow, into
+ * the 16-bit ones at hist_base past the launch's narrow ones. */
 typedef struct {
   uint x0;
   uint y0;
@@ -83,6 +84,7 @@ typedef struct {
   uint item;
   uint n_items;
   uint hist_base;
+  uint narrow;
 } Span;
 
 static uint
@@ -101,7 +103,7 @@ my_span (global const ClhRegion *table, const ClhLaunchParams *l,
 {
   const uint g = get_group_id (0);
   Span s = { 0, 0, width, rows, get_global_id (0),
-    l->whole_groups * get_local_size (0), 0
+    l->whole_groups * get_local_size (0), 0, 0
   };
 
   if (g < l->whole_groups)
@@ -122,6 +124,7 @@ my_span (global const ClhRegion *table, const ClhLaunchParams *l,
   s.item = (t - e.first_group) * get_local_size (0) + get_local_id (0);
   s.n_items = e.n_groups * get_local_size (0);
   s.hist_base = e.hist_base;
+  s.narrow = e.narrow;
   return s;
 }
 
@@ -144,17 +147,25 @@ zero_sub_histograms (local uint *sub, uint n_copies, uint copy_stride,
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 
-/* Sums the copies and adds each non-zero counter to the global histogram,
- * where channel c's window is counters [c * channel_stride + window_lo,
- * ...) and its below and above counters sit at channel_stride - 2 and
- * - 1. */
+/* Sums the copies and adds each non-zero counter to the span's histogram,
+ * base counters past the span's own (hist_base), where channel c's window
+ * is counters [c * channel_stride + window_lo, ...) and its below and above
+ * counters sit at channel_stride - 2 and - 1. The counters are 32-bit, and
+ * added to with one global atomic each, as every work-group of the span
+ * adds its own; or, for a narrow span (a region of one work-group and at
+ * most 65535 samples per channel, kernels/clh-kernel-abi.h), 16-bit and
+ * the group's alone, added to with a plain store: half the bytes to read
+ * back, no atomics. */
 static void
 merge_sub_histograms (local const uint *sub, uint n_copies, uint copy_stride,
     uint n_channels, uint window_lo, uint window_n, uint channel_stride,
-    global uint *hist)
+    global uint *hist, uint base, const ClhLaunchParams *l, const Span *s)
 {
   const uint n_counters = n_channels * window_n;
   local const uint *outside = OUTSIDE (sub, n_copies, copy_stride);
+  global uint *wide = hist + base + s->hist_base;
+  global ushort *narrow = (global ushort *) (hist + l->narrow_base) + base
+      + s->hist_base;
 
   barrier (CLK_LOCAL_MEM_FENCE);
   for (uint i = get_local_id (0); i < n_counters + 2 * n_channels;
@@ -173,8 +184,12 @@ merge_sub_histograms (local const uint *sub, uint n_copies, uint copy_stride,
       sum = outside[e];
       at = (e / 2) * channel_stride + channel_stride - 2 + (e & 1);
     }
-    if (sum != 0)
-      atomic_add (&hist[at], sum);
+    if (sum == 0)
+      continue;
+    if (s->narrow)
+      narrow[at] += (ushort) sum;
+    else
+      atomic_add (&wide[at], sum);
   }
 }
 
@@ -279,6 +294,46 @@ count_words_contiguous (const Counter8 *k, const Span *s,
     count_word (k, words[i]);
 }
 
+/* Pixels a work-item loads before it counts them. */
+#define PIXEL_BATCH 4
+
+/* The span's pixels of a plane at 'plane', a byte per sample of each of
+ * n_channels components at offsets within a pixel. A work-item loads
+ * PIXEL_BATCH pixels before it counts any: a region's work-group has few
+ * pixels per work-item and nothing else in flight, so loads issued one
+ * after the other would make it wait for memory once per pixel. */
+static void
+count_pixels_8bit (const Counter8 *k, const Span *s, global const uchar *plane,
+    uint pitch, uint pixel_stride, const uint offsets[4], uint n_channels)
+{
+  const uint n = s->width * s->height;
+
+  for (uint i0 = s->item; i0 < n; i0 += PIXEL_BATCH * s->n_items) {
+    uint v[PIXEL_BATCH][4];
+
+#pragma unroll
+    for (uint b = 0; b < PIXEL_BATCH; b++) {
+      const uint i = min (i0 + b * s->n_items, n - 1);
+      const uint dy = i / s->width, x = s->x0 + i - dy * s->width;
+      global const uchar *px = plane + (s->y0 + dy) * pitch
+          + x * pixel_stride;
+
+#pragma unroll
+      for (uint c = 0; c < 4; c++)
+        v[b][c] = c < n_channels ? px[offsets[c]] : 0;
+    }
+#pragma unroll
+    for (uint b = 0; b < PIXEL_BATCH; b++) {
+      if (i0 + b * s->n_items >= n)
+        break;
+#pragma unroll
+      for (uint c = 0; c < 4; c++)
+        if (c < n_channels)
+          count8 (k, c, v[b][c]);
+    }
+  }
+}
+
 /*
  * 8-bit samples of up to four components sharing one plane, one pixel
  * stride and no subsampling (GRAY8, RGB, RGBA and their orders, a Y plane,
@@ -327,20 +382,12 @@ histogram_8bit (global const uchar *src, const ClhParams8bit p,
       }
     }
   } else {
-    const uint n = s.width * s.height;
-
-    for (uint i = s.item; i < n; i += s.n_items) {
-      const uint dy = i / s.width, x = s.x0 + i - dy * s.width;
-      global const uchar *px = src + r.base + (s.y0 + dy) * r.pitch
-          + x * r.pixel_stride;
-
-      for (uint c = 0; c < p.n_channels; c++)
-        count8 (&k, c, px[p.offsets[c]]);
-    }
+    count_pixels_8bit (&k, &s, src + r.base, r.pitch, r.pixel_stride,
+        p.offsets, p.n_channels);
   }
 
   merge_sub_histograms (sub, l.n_copies, l.copy_stride, p.n_channels, 0,
-      p.bins, p.bins + 2, hist + p.hist_base + s.hist_base);
+      p.bins, p.bins + 2, hist, p.hist_base, &l, &s);
 }
 
 static uint
@@ -384,7 +431,7 @@ histogram_component (global const uchar *src, const ClhParamsComponent p,
   }
 
   merge_sub_histograms (sub, l.n_copies, l.copy_stride, 1, p.window_lo,
-      p.window_n, p.channel_stride, hist + p.hist_base + s.hist_base);
+      p.window_n, p.channel_stride, hist, p.hist_base, &l, &s);
 }
 
 /* OpenCV's 8-bit RGB->HSV (RGB2HSV_b): 12-bit fixed-point division tables
@@ -495,5 +542,5 @@ histogram_colour (global const uchar *src, const ClhParamsColour p,
   }
 
   merge_sub_histograms (sub, l.n_copies, l.copy_stride, 1, p.window_lo,
-      p.window_n, p.channel_stride, hist + sp.hist_base);
+      p.window_n, p.channel_stride, hist, 0, &l, &sp);
 }

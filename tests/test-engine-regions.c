@@ -189,11 +189,16 @@ check_format (const gchar *format, guint width, guint height,
           run % 2 ? ", no whole frame" : "");
       clh_engine_set_transfer (engine, run % 4 < 2 ? CLH_TRANSFER_AUTO :
           CLH_TRANSFER_COPY);
+      /* Work-groups of 64 pixels give most regions several, and 32-bit
+       * counters; the default gives these small frames' regions one, and
+       * 16-bit counters. */
+      clh_engine_set_region_pixels_per_group (engine, run % 3 == 2 ? 64 : 0);
       check_regions (&t->frame, &spec, run % 2 == 0, rects, n, what);
       g_free (what);
     }
   }
   clh_engine_set_transfer (engine, CLH_TRANSFER_AUTO);
+  clh_engine_set_region_pixels_per_group (engine, 0);
   g_rand_free (rand);
   clh_test_frame_free (t);
 }
@@ -233,6 +238,7 @@ test_bands (void)
       if (!clh_reference_spec (t->klass, &t->frame, modes[m], 7, &spec))
         continue;
       random_rects (rand, 45, 41, rects, G_N_ELEMENTS (rects));
+      clh_engine_set_region_pixels_per_group (engine, m % 2 ? 64 : 0);
       what = g_strdup_printf ("%s %s in bands", formats[f], modes[m]);
       check_regions (&t->frame, &spec, TRUE, rects, G_N_ELEMENTS (rects),
           what);
@@ -241,6 +247,51 @@ test_bands (void)
     g_rand_free (rand);
     clh_test_frame_free (t);
   }
+  clh_engine_set_staging_limit (engine, 64u << 20);
+  clh_engine_set_transfer (engine, CLH_TRANSFER_AUTO);
+  clh_engine_set_region_pixels_per_group (engine, 0);
+}
+
+/* A region counted by one work-group has 16-bit counters if no channel has
+ * more than 65535 samples, else 32-bit ones: 255 x 257 = 65535 pixels of
+ * one value fill one 16-bit counter, 256 x 256 would wrap it; beside them
+ * a region of several work-groups, one across the frame's edge, and the
+ * whole frame, on one value and on random frames, in bands and whole. */
+static void
+test_counter_widths (void)
+{
+  const ClhRect rects[] = {
+    {0, 0, 255, 257}, {0, 0, 256, 256}, {1, 2, 255, 257}, {40, 30, 20, 20},
+    {200, 100, 200, 200}, {3, 5, 1, 1}, {-5, -5, 400, 400},
+  };
+  const ClhTestContent contents[] = { CLH_TEST_MAX, CLH_TEST_RANDOM };
+  const gchar *const formats[] = { "GRAY8", "RGBA", "I420" };
+  guint f, c, bands;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (c = 0; c < G_N_ELEMENTS (contents); c++)
+      for (bands = 0; bands < 2; bands++) {
+        ClhTestFrame *t = clh_test_frame_new (formats[f], 301, 283, 2,
+            contents[c], 12 + f);
+        ClhHistogramSpec spec;
+        gchar *what = g_strdup_printf ("%s, %s, %s", formats[f],
+            clh_test_content_name (contents[c]), bands ? "in bands" :
+            "whole");
+
+        g_assert_true (clh_reference_spec (t->klass, &t->frame, "channels",
+                256, &spec));
+        clh_engine_set_transfer (engine, bands ? CLH_TRANSFER_COPY :
+            CLH_TRANSFER_AUTO);
+        clh_engine_set_staging_limit (engine, bands ?
+            40 * t->frame.planes[0].stride : 64u << 20);
+        /* One work-group per region up to 65536 pixels. */
+        clh_engine_set_region_pixels_per_group (engine, 65536);
+        check_regions (&t->frame, &spec, TRUE, rects, G_N_ELEMENTS (rects),
+            what);
+        g_free (what);
+        clh_test_frame_free (t);
+      }
+  clh_engine_set_region_pixels_per_group (engine, 0);
   clh_engine_set_staging_limit (engine, 64u << 20);
   clh_engine_set_transfer (engine, CLH_TRANSFER_AUTO);
 }
@@ -446,6 +497,7 @@ main (int argc, char **argv)
   g_test_add_func ("/regions/zones", test_zones);
   g_test_add_func ("/regions/in-flight", test_in_flight);
   g_test_add_func ("/regions/table-reuse", test_table_reuse);
+  g_test_add_func ("/regions/counter-widths", test_counter_widths);
   g_test_add_func ("/regions/limits", test_limits);
 
   ret = g_test_run ();
