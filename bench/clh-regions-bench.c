@@ -4,13 +4,17 @@
  * with 1, 16, 64 and 256 regions of 64 x 64 pixels (64 of them also
  * moving a pixel a frame, a new region table every frame), and with zones
  * 5x5 and 15x15 beside the whole frame. Per row, medians over frames: the
- * device's kernel time (profiling events: every launch of the frame) and
- * readback time, the end-to-end time of one frame (submit to collected, one in flight) and
- * the host CPU per frame; each with its ratio to the whole frame alone in
- * the same run.
- *   clh-regions-bench [--frames N] [--region-pixels P] [--json FILE]
+ * device's kernel time (profiling events: every launch of the frame), its
+ * readback time and the span of its commands; the host's time in the
+ * submit call and in the collect call once the device is done; the
+ * end-to-end time of one frame (submit to collected, one in flight) and
+ * the host CPU per frame; kernel and end to end also as ratios to the
+ * whole frame alone in the same run.
+ *   clh-regions-bench [--frames N] [--region-pixels P] [--wide-counters]
+ *       [--json FILE]
  * --region-pixels sets the pixels a region's work-group aims at (the
- * engine's default when 0). */
+ * engine's default when 0); --wide-counters gives every region 32-bit
+ * counters. */
 #include <string.h>
 
 #include "clh-bench-stats.h"
@@ -35,12 +39,15 @@ static const RegionSet sets[] = {
 };
 
 /* span: the frame's commands on the device, first start to last end;
- * submit: the host's time in clh_engine_submit_regions(). */
+ * submit: the host's time in clh_engine_submit_regions(); collect: in
+ * clh_engine_collect_regions() once the device is done (the host's
+ * splitting of the counters into histograms). */
 typedef struct {
   gdouble kernel_us;
   gdouble readback_us;
   gdouble span_us;
   gdouble submit_us;
+  gdouble collect_us;
   gdouble e2e_us;
   gdouble cpu_us;
 } Row;
@@ -103,6 +110,7 @@ measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
   GArray *readback = g_array_new (FALSE, FALSE, sizeof (gdouble));
   GArray *span = g_array_new (FALSE, FALSE, sizeof (gdouble));
   GArray *submit = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  GArray *collect = g_array_new (FALSE, FALSE, sizeof (gdouble));
   GArray *e2e = g_array_new (FALSE, FALSE, sizeof (gdouble));
   GError *err = NULL;
   gdouble cpu0;
@@ -111,13 +119,14 @@ measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
   for (i = 0; i < n; i++)
     out[i].counts = g_new (guint32, clh_histogram_spec_n_channels (spec)
         * clh_histogram_spec_n_bins (spec));
-  /* Pass 0: wall and CPU time; pass 1: device time with profiling. */
-  for (pass = 0; pass < 2; pass++) {
+  /* Pass 0: wall and CPU time; pass 1: device time with profiling; pass
+   * 2: the collect's own time, 2 ms after the submission. */
+  for (pass = 0; pass < 3; pass++) {
     if (!clh_engine_set_profiling (engine, pass == 1, &err))
       g_error ("%s", err->message);
     cpu0 = clh_bench_cpu_us ();
     for (i = 0; i < frames + frames / 10; i++) {
-      const gdouble t0 = clh_bench_now_us ();
+      gdouble t0 = clh_bench_now_us ();
       ClhTimings timings;
       gdouble t, t_submit;
 
@@ -128,6 +137,10 @@ measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
               &err))
         g_error ("%s: %s", set->name, err->message);
       t_submit = clh_bench_now_us () - t0;
+      if (pass == 2) {
+        g_usleep (2000);
+        t0 = clh_bench_now_us ();
+      }
       if (!clh_engine_collect_regions (engine, out, n, &err))
         g_error ("%s: %s", set->name, err->message);
       t = clh_bench_now_us () - t0;
@@ -137,6 +150,8 @@ measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
       if (pass == 0) {
         g_array_append_val (e2e, t);
         g_array_append_val (submit, t_submit);
+      } else if (pass == 2) {
+        g_array_append_val (collect, t);
       } else if (clh_engine_get_timings (engine, &timings)) {
         t = timings.kernel_ns / 1e3;
         g_array_append_val (kernel, t);
@@ -153,6 +168,7 @@ measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
   row->readback_us = median (readback);
   row->span_us = median (span);
   row->submit_us = median (submit);
+  row->collect_us = median (collect);
   row->e2e_us = median (e2e);
   for (i = 0; i < n; i++)
     g_free (out[i].counts);
@@ -161,6 +177,7 @@ measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
   g_array_unref (readback);
   g_array_unref (span);
   g_array_unref (submit);
+  g_array_unref (collect);
   g_array_unref (e2e);
   g_array_unref (rects);
 }
@@ -201,11 +218,14 @@ main (int argc, char **argv)
     {"GRAY8", "luma"}, {"RGBA", "channels"},
   };
   gint frames = 300, region_pixels = 0;
+  gboolean wide = FALSE;
   gchar *json_path = NULL;
   GOptionEntry entries[] = {
     {"frames", 0, 0, G_OPTION_ARG_INT, &frames, "Timed frames per row", "N"},
     {"region-pixels", 0, 0, G_OPTION_ARG_INT, &region_pixels,
         "Pixels per work-group of a region (0: the engine's default)", "P"},
+    {"wide-counters", 0, 0, G_OPTION_ARG_NONE, &wide,
+        "32-bit counters for every region", NULL},
     {"json", 0, 0, G_OPTION_ARG_FILENAME, &json_path, "Also write JSON",
         "FILE"},
     {NULL}
@@ -227,12 +247,14 @@ main (int argc, char **argv)
   if (!engine)
     g_error ("%s", err->message);
   clh_engine_set_region_pixels_per_group (engine, region_pixels);
+  clh_engine_set_narrow_counters (engine, !wide);
   g_print ("device: %s (%s); region pixels per work-group: %d (0: "
-      "default)\n", clh_engine_get_device_name (engine),
-      clh_engine_get_platform_name (engine), region_pixels);
-  g_print ("%-10s %-6s %-14s %10s %6s %9s %9s %9s %10s %6s %9s\n", "size",
-      "format", "histograms", "kernel us", "ratio", "readback", "span",
-      "submit", "e2e us", "ratio", "cpu us");
+      "default); counters: %s\n", clh_engine_get_device_name (engine),
+      clh_engine_get_platform_name (engine), region_pixels, wide ?
+      "32-bit" : "16-bit where they can");
+  g_print ("%-10s %-6s %-14s %10s %6s %9s %9s %9s %9s %10s %6s %9s\n",
+      "size", "format", "histograms", "kernel us", "ratio", "readback",
+      "span", "submit", "collect", "e2e us", "ratio", "cpu us");
   for (s = 0; s < G_N_ELEMENTS (sizes); s++)
     for (f = 0; f < G_N_ELEMENTS (formats); f++) {
       ClhFrame frame;
@@ -253,20 +275,21 @@ main (int argc, char **argv)
           g_print ("# last launch: %u work-groups of %u work-items, %u "
               "copies\n", used.n_groups, used.work_group_size,
               used.n_copies);
-        g_print ("%4ux%-5u %-6s %-14s %10.1f %6.2f %9.1f %9.1f %9.1f %10.1f "
-            "%6.2f %9.1f\n", sizes[s][0], sizes[s][1], formats[f][0],
-            sets[r].name, row.kernel_us, row.kernel_us / base.kernel_us,
-            row.readback_us, row.span_us, row.submit_us, row.e2e_us,
+        g_print ("%4ux%-5u %-6s %-14s %10.1f %6.2f %9.1f %9.1f %9.1f %9.1f "
+            "%10.1f %6.2f %9.1f\n", sizes[s][0], sizes[s][1],
+            formats[f][0], sets[r].name, row.kernel_us,
+            row.kernel_us / base.kernel_us, row.readback_us, row.span_us,
+            row.submit_us, row.collect_us, row.e2e_us,
             row.e2e_us / base.e2e_us, row.cpu_us);
         g_string_append_printf (json, "%s\n {\"width\": %u, \"height\": %u, "
             "\"format\": \"%s\", \"histograms\": \"%s\", \"kernel_us\": %.2f,"
             " \"kernel_ratio\": %.3f, \"readback_us\": %.2f, "
-            "\"span_us\": %.2f, \"submit_us\": %.2f, "
+            "\"span_us\": %.2f, \"submit_us\": %.2f, \"collect_us\": %.2f, "
             "\"e2e_us\": %.2f, \"e2e_ratio\": %.3f, "
             "\"cpu_us\": %.2f}", json->len > 1 ? "," : "", sizes[s][0],
             sizes[s][1], formats[f][0], sets[r].name, row.kernel_us,
             row.kernel_us / base.kernel_us, row.readback_us, row.span_us,
-            row.submit_us, row.e2e_us,
+            row.submit_us, row.collect_us, row.e2e_us,
             row.e2e_us / base.e2e_us, row.cpu_us);
       }
       clh_engine_free_host (engine, (gpointer) frame.planes[0].data);

@@ -124,8 +124,10 @@ struct _ClhEngine {
   ClhLaunch last_launch;
   ClhTransfer transfer;
   gsize staging_limit;
-  /* Pixels a region's work-group aims at; 0: the default. */
+  /* Pixels a region's work-group aims at; 0: the default. wide_only: no
+   * 16-bit counters. */
   guint region_pixels;
+  gboolean wide_only;
 
   /* clh_engine_alloc_host() blocks (ClhHostBlock); and one to stage frames
    * from ordinary memory into (CLH_TRANSFER_STAGE), with the last command

@@ -49,13 +49,14 @@ clh_engine_clear_regions (ClhSlot *slot)
 /* Whether region @i's counters can be 16-bit: one work-group counts it,
  * and no channel has more samples than a 16-bit counter holds. */
 static gboolean
-region_is_narrow (const ClhSlot *slot, const ClhRegion *e, guint i)
+region_is_narrow (const ClhEngine *engine, const ClhSlot *slot,
+    const ClhRegion *e, guint i)
 {
   const guint64 *samples = slot->samples + (slot->full_frame + i)
       * CLH_MAX_CHANNELS;
   guint c;
 
-  if (e->n_groups != 1)
+  if (engine->wide_only || e->n_groups != 1)
     return FALSE;
   for (c = 0; c < CLH_MAX_CHANNELS; c++)
     if (samples[c] > G_MAXUINT16)
@@ -91,7 +92,7 @@ build_table (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
     e->y1 = r.y + r.height;
     e->first_group = groups;
     e->n_groups = groups_for (engine, (guint64) r.width * r.height);
-    e->narrow = region_is_narrow (slot, e, i);
+    e->narrow = region_is_narrow (engine, slot, e, i);
     e->hist_base = (guint32) (e->narrow ? n_narrow++ * narrow_block :
         n_wide++ * block);
     groups += e->n_groups;
@@ -103,6 +104,25 @@ build_table (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
   slot->table_groups = groups;
   slot->narrow_base = n_wide * block;
   slot->n_counters_used = slot->narrow_base + n_narrow * narrow_block / 2;
+}
+
+/* 16-bit counters widened into @n 32-bit ones. The counters were just
+ * written by the device, so they are read from memory, not cache: copied a
+ * chunk at a time with memcpy's wide loads, then widened from the chunk
+ * in cache. */
+static void
+widen_counters (guint32 *counts, const guint16 *narrow, gsize n)
+{
+  guint16 chunk[2048];
+  gsize i, j;
+
+  for (i = 0; i < n; i += G_N_ELEMENTS (chunk)) {
+    const gsize m = MIN (n - i, G_N_ELEMENTS (chunk));
+
+    memcpy (chunk, narrow + i, m * sizeof (guint16));
+    for (j = 0; j < m; j++)
+      counts[i + j] = chunk[j];
+  }
 }
 
 /* Histogram @h of the slot's frame from its counters, @all as read
@@ -118,7 +138,7 @@ split_histogram (const ClhSlot *slot, const guint32 *all, guint h,
   const guint16 *narrow = e && e->narrow ?
       (const guint16 *) (all + slot->narrow_base) + e->hist_base : NULL;
   const guint32 *wide = all + (e ? e->hist_base : 0);
-  guint c, b;
+  guint c;
 
   memcpy (histogram->samples, slot->samples + h * CLH_MAX_CHANNELS,
       sizeof (histogram->samples));
@@ -126,12 +146,9 @@ split_histogram (const ClhSlot *slot, const guint32 *all, guint h,
     guint32 *counts = histogram->counts + c * slot->n_bins;
 
     if (narrow) {
-      const guint16 *mine = narrow + c * stride;
-
-      for (b = 0; b < slot->n_bins; b++)
-        counts[b] = mine[b];
-      histogram->below[c] = mine[slot->n_bins];
-      histogram->above[c] = mine[slot->n_bins + 1];
+      widen_counters (counts, narrow + c * stride, slot->n_bins);
+      histogram->below[c] = narrow[c * stride + slot->n_bins];
+      histogram->above[c] = narrow[c * stride + slot->n_bins + 1];
     } else {
       const guint32 *mine = wide + c * stride;
 

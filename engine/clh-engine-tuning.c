@@ -165,6 +165,20 @@ clh_engine_set_region_pixels_per_group (ClhEngine *engine, guint pixels)
 }
 
 /**
+ * clh_engine_set_narrow_counters:
+ * @engine: an engine
+ * @narrow: whether regions that may have 16-bit counters get them (the
+ *   default, %TRUE); %FALSE: every histogram has 32-bit counters
+ *
+ * For benchmarks and tests, which compare the two.
+ */
+void
+clh_engine_set_narrow_counters (ClhEngine *engine, gboolean narrow)
+{
+  engine->wide_only = !narrow;
+}
+
+/**
  * clh_engine_set_profiling:
  * @engine: an engine with no frame pending
  * @profiling: whether to time each histogram's commands

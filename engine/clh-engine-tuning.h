@@ -59,6 +59,7 @@ void clh_engine_model_launch (const ClhEngine *engine, guint n_channels,
 void clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes);
 void clh_engine_set_region_pixels_per_group (ClhEngine *engine,
     guint pixels);
+void clh_engine_set_narrow_counters (ClhEngine *engine, gboolean narrow);
 
 gpointer clh_engine_alloc_host (ClhEngine *engine, gsize size,
     GError **error);

@@ -256,7 +256,8 @@ test_bands (void)
  * more than 65535 samples, else 32-bit ones: 255 x 257 = 65535 pixels of
  * one value fill one 16-bit counter, 256 x 256 would wrap it; beside them
  * a region of several work-groups, one across the frame's edge, and the
- * whole frame, on one value and on random frames, in bands and whole. */
+ * whole frame, on one value and on random frames, in bands and whole, and
+ * with 32-bit counters only. */
 static void
 test_counter_widths (void)
 {
@@ -270,19 +271,20 @@ test_counter_widths (void)
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++)
     for (c = 0; c < G_N_ELEMENTS (contents); c++)
-      for (bands = 0; bands < 2; bands++) {
+      for (bands = 0; bands < 3; bands++) {
         ClhTestFrame *t = clh_test_frame_new (formats[f], 301, 283, 2,
             contents[c], 12 + f);
         ClhHistogramSpec spec;
         gchar *what = g_strdup_printf ("%s, %s, %s", formats[f],
-            clh_test_content_name (contents[c]), bands ? "in bands" :
-            "whole");
+            clh_test_content_name (contents[c]), bands == 1 ? "in bands" :
+            bands == 2 ? "32-bit counters only" : "whole");
 
         g_assert_true (clh_reference_spec (t->klass, &t->frame, "channels",
                 256, &spec));
-        clh_engine_set_transfer (engine, bands ? CLH_TRANSFER_COPY :
+        clh_engine_set_transfer (engine, bands == 1 ? CLH_TRANSFER_COPY :
             CLH_TRANSFER_AUTO);
-        clh_engine_set_staging_limit (engine, bands ?
+        clh_engine_set_narrow_counters (engine, bands != 2);
+        clh_engine_set_staging_limit (engine, bands == 1 ?
             40 * t->frame.planes[0].stride : 64u << 20);
         /* One work-group per region up to 65536 pixels. */
         clh_engine_set_region_pixels_per_group (engine, 65536);
@@ -292,6 +294,7 @@ test_counter_widths (void)
         clh_test_frame_free (t);
       }
   clh_engine_set_region_pixels_per_group (engine, 0);
+  clh_engine_set_narrow_counters (engine, TRUE);
   clh_engine_set_staging_limit (engine, 64u << 20);
   clh_engine_set_transfer (engine, CLH_TRANSFER_AUTO);
 }
