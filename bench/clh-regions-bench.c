@@ -9,7 +9,9 @@
  * submit call and in the collect call once the device is done; the
  * end-to-end time of one frame (submit to collected, one in flight) and
  * the host CPU per frame; kernel and end to end also as ratios to the
- * whole frame alone in the same run.
+ * whole frame alone. The sets take turns frame by frame, so that a ratio
+ * compares frames counted under the same conditions (clocks, the host's
+ * other load).
  *   clh-regions-bench [--frames N] [--region-pixels P] [--wide-counters]
  *       [--json FILE]
  * --region-pixels sets the pixels a region's work-group aims at (the
@@ -50,6 +52,7 @@ typedef struct {
   gdouble collect_us;
   gdouble e2e_us;
   gdouble cpu_us;
+  ClhLaunch launch;
 } Row;
 
 /* @set's rectangles on a @width x @height frame: 64 x 64 windows spread
@@ -98,88 +101,136 @@ median (GArray *values)
   return clh_bench_percentile (values, 50);
 }
 
-/* Counts @frames frames of @set, one in flight, and fills @row. */
+/* What is measured of each frame, in Row's order. */
+enum {
+  M_KERNEL, M_READBACK, M_SPAN, M_SUBMIT, M_COLLECT, M_E2E, N_MEASURES
+};
+
+/* One set's rectangles, histograms and measurements. */
+typedef struct {
+  const RegionSet *set;
+  GArray *rects;
+  guint n;
+  ClhHistogram *out;
+  GArray *values[N_MEASURES];
+  gdouble cpu_us;
+  ClhLaunch launch;
+} SetRun;
+
+static void
+set_run_init (SetRun *run, const RegionSet *set, const ClhFrame *frame,
+    const ClhHistogramSpec *spec)
+{
+  guint i;
+
+  run->set = set;
+  run->rects = set_rects (set, frame->width, frame->height);
+  run->n = 1 + run->rects->len;
+  run->out = g_new0 (ClhHistogram, run->n);
+  for (i = 0; i < run->n; i++)
+    run->out[i].counts = g_new (guint32, clh_histogram_spec_n_channels (spec)
+        * clh_histogram_spec_n_bins (spec));
+  for (i = 0; i < N_MEASURES; i++)
+    run->values[i] = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  run->cpu_us = 0;
+}
+
+/* Medians into @row, and frees what @run holds. */
+static void
+set_run_finish (SetRun *run, guint frames, Row *row)
+{
+  gdouble *fields[N_MEASURES] = {
+    &row->kernel_us, &row->readback_us, &row->span_us, &row->submit_us,
+    &row->collect_us, &row->e2e_us,
+  };
+  guint i;
+
+  for (i = 0; i < N_MEASURES; i++) {
+    *fields[i] = median (run->values[i]);
+    g_array_unref (run->values[i]);
+  }
+  row->cpu_us = run->cpu_us / frames;
+  row->launch = run->launch;
+  for (i = 0; i < run->n; i++)
+    g_free (run->out[i].counts);
+  g_free (run->out);
+  g_array_unref (run->rects);
+}
+
+static void
+add (SetRun *run, guint measure, gdouble value)
+{
+  g_array_append_val (run->values[measure], value);
+}
+
+/* Submits and collects one frame of @run's set. Pass 0 keeps wall and CPU
+ * time, pass 1 the device's (profiling on), pass 2 the collect's own time,
+ * 2 ms after the submission; @keep: past the warm-up. */
+static void
+count_frame (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, SetRun *run, guint pass, gboolean keep)
+{
+  const gdouble cpu0 = clh_bench_cpu_us ();
+  gdouble t0 = clh_bench_now_us (), t_submit, t;
+  ClhTimings timings;
+  GError *err = NULL;
+
+  if (run->set->moving)
+    move_rects (run->rects, frame->width);
+  if (!clh_engine_submit_regions (engine, frame, spec, TRUE,
+          (const ClhRect *) (gpointer) run->rects->data, run->rects->len,
+          NULL, &err))
+    g_error ("%s: %s", run->set->name, err->message);
+  t_submit = clh_bench_now_us () - t0;
+  if (pass == 2) {
+    g_usleep (2000);
+    t0 = clh_bench_now_us ();
+  }
+  if (!clh_engine_collect_regions (engine, run->out, run->n, &err))
+    g_error ("%s: %s", run->set->name, err->message);
+  t = clh_bench_now_us () - t0;
+  clh_engine_get_last_launch (engine, &run->launch);
+  if (!keep)
+    return;
+  if (pass == 0) {
+    add (run, M_E2E, t);
+    add (run, M_SUBMIT, t_submit);
+    run->cpu_us += clh_bench_cpu_us () - cpu0;
+  } else if (pass == 2) {
+    add (run, M_COLLECT, t);
+  } else if (clh_engine_get_timings (engine, &timings)) {
+    add (run, M_KERNEL, timings.kernel_ns / 1e3);
+    add (run, M_READBACK, timings.readback_ns / 1e3);
+    add (run, M_SPAN, timings.span_ns / 1e3);
+  }
+}
+
+/* Counts @frames frames of every set, one in flight, the sets taking turns
+ * frame by frame so that each ratio compares frames counted under the same
+ * conditions; fills @rows. The collect's own time is taken on a quarter of
+ * the frames. */
 static void
 measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
-    const RegionSet *set, guint frames, Row *row)
+    guint frames, Row *rows)
 {
-  GArray *rects = set_rects (set, frame->width, frame->height);
-  const guint n = 1 + rects->len;
-  ClhHistogram *out = g_new0 (ClhHistogram, n);
-  GArray *kernel = g_array_new (FALSE, FALSE, sizeof (gdouble));
-  GArray *readback = g_array_new (FALSE, FALSE, sizeof (gdouble));
-  GArray *span = g_array_new (FALSE, FALSE, sizeof (gdouble));
-  GArray *submit = g_array_new (FALSE, FALSE, sizeof (gdouble));
-  GArray *collect = g_array_new (FALSE, FALSE, sizeof (gdouble));
-  GArray *e2e = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  SetRun runs[G_N_ELEMENTS (sets)];
   GError *err = NULL;
-  gdouble cpu0;
-  guint i, pass;
+  guint r, i, pass;
 
-  for (i = 0; i < n; i++)
-    out[i].counts = g_new (guint32, clh_histogram_spec_n_channels (spec)
-        * clh_histogram_spec_n_bins (spec));
-  /* Pass 0: wall and CPU time; pass 1: device time with profiling; pass
-   * 2: the collect's own time, 2 ms after the submission. */
+  for (r = 0; r < G_N_ELEMENTS (sets); r++)
+    set_run_init (&runs[r], &sets[r], frame, spec);
   for (pass = 0; pass < 3; pass++) {
+    const guint n = pass == 2 ? MAX (frames / 4, 10) : frames;
+
     if (!clh_engine_set_profiling (engine, pass == 1, &err))
       g_error ("%s", err->message);
-    cpu0 = clh_bench_cpu_us ();
-    for (i = 0; i < frames + frames / 10; i++) {
-      gdouble t0 = clh_bench_now_us ();
-      ClhTimings timings;
-      gdouble t, t_submit;
-
-      if (set->moving)
-        move_rects (rects, frame->width);
-      if (!clh_engine_submit_regions (engine, frame, spec, TRUE,
-              (const ClhRect *) (gpointer) rects->data, rects->len, NULL,
-              &err))
-        g_error ("%s: %s", set->name, err->message);
-      t_submit = clh_bench_now_us () - t0;
-      if (pass == 2) {
-        g_usleep (2000);
-        t0 = clh_bench_now_us ();
-      }
-      if (!clh_engine_collect_regions (engine, out, n, &err))
-        g_error ("%s: %s", set->name, err->message);
-      t = clh_bench_now_us () - t0;
-      /* The first tenth warms up. */
-      if (i < frames / 10)
-        continue;
-      if (pass == 0) {
-        g_array_append_val (e2e, t);
-        g_array_append_val (submit, t_submit);
-      } else if (pass == 2) {
-        g_array_append_val (collect, t);
-      } else if (clh_engine_get_timings (engine, &timings)) {
-        t = timings.kernel_ns / 1e3;
-        g_array_append_val (kernel, t);
-        t = timings.readback_ns / 1e3;
-        g_array_append_val (readback, t);
-        t = timings.span_ns / 1e3;
-        g_array_append_val (span, t);
-      }
-    }
-    if (pass == 0)
-      row->cpu_us = (clh_bench_cpu_us () - cpu0) / (frames + frames / 10);
+    /* The first tenth warms up. */
+    for (i = 0; i < n + n / 10; i++)
+      for (r = 0; r < G_N_ELEMENTS (sets); r++)
+        count_frame (engine, frame, spec, &runs[r], pass, i >= n / 10);
   }
-  row->kernel_us = median (kernel);
-  row->readback_us = median (readback);
-  row->span_us = median (span);
-  row->submit_us = median (submit);
-  row->collect_us = median (collect);
-  row->e2e_us = median (e2e);
-  for (i = 0; i < n; i++)
-    g_free (out[i].counts);
-  g_free (out);
-  g_array_unref (kernel);
-  g_array_unref (readback);
-  g_array_unref (span);
-  g_array_unref (submit);
-  g_array_unref (collect);
-  g_array_unref (e2e);
-  g_array_unref (rects);
+  for (r = 0; r < G_N_ELEMENTS (sets); r++)
+    set_run_finish (&runs[r], frames, &rows[r]);
 }
 
 /* A frame of @format in pinned host memory of @engine, random bytes. */
@@ -259,22 +310,18 @@ main (int argc, char **argv)
     for (f = 0; f < G_N_ELEMENTS (formats); f++) {
       ClhFrame frame;
       ClhHistogramSpec spec;
-      Row base = { 0 };
-      ClhLaunch used;
+      Row rows[G_N_ELEMENTS (sets)];
 
       if (!frame_new (engine, formats[f][0], sizes[s][0], sizes[s][1],
               formats[f][1], &frame, &spec))
         g_error ("no layout for %s", formats[f][0]);
+      measure (engine, &frame, &spec, frames, rows);
       for (r = 0; r < G_N_ELEMENTS (sets); r++) {
-        Row row = { 0 };
+        const Row row = rows[r], base = rows[0];
+        const ClhLaunch *used = &row.launch;
 
-        measure (engine, &frame, &spec, &sets[r], frames, &row);
-        if (r == 0)
-          base = row;
-        if (clh_engine_get_last_launch (engine, &used))
-          g_print ("# last launch: %u work-groups of %u work-items, %u "
-              "copies\n", used.n_groups, used.work_group_size,
-              used.n_copies);
+        g_print ("# launch: %u work-groups of %u work-items, %u copies\n",
+            used->n_groups, used->work_group_size, used->n_copies);
         g_print ("%4ux%-5u %-6s %-14s %10.1f %6.2f %9.1f %9.1f %9.1f %9.1f "
             "%10.1f %6.2f %9.1f\n", sizes[s][0], sizes[s][1],
             formats[f][0], sets[r].name, row.kernel_us,
