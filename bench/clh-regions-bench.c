@@ -11,7 +11,7 @@
  * the host CPU per frame; kernel and end to end also as ratios to the
  * whole frame alone. The sets take turns frame by frame, so that a ratio
  * compares frames counted under the same conditions (clocks, the host's
- * other load).
+ * other load), each on an engine of its own, as each element has.
  *   clh-regions-bench [--frames N] [--region-pixels P] [--wide-counters]
  *       [--json FILE]
  * --region-pixels sets the pixels a region's work-group aims at (the
@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "clh-bench-stats.h"
+#include "clh-context.h"
 #include "clh-engine-tuning.h"
 #include "clh-reference.h"
 #include "clh-reference-layout.h"
@@ -101,6 +102,25 @@ median (GArray *values)
   return clh_bench_percentile (values, 50);
 }
 
+/* The engine settings the command line gives. */
+typedef struct {
+  guint region_pixels;
+  gboolean wide;
+} Settings;
+
+static ClhEngine *
+engine_new (ClhContext *ctx, const Settings *settings)
+{
+  GError *err = NULL;
+  ClhEngine *engine = clh_engine_new_for_context (ctx, &err);
+
+  if (!engine)
+    g_error ("%s", err->message);
+  clh_engine_set_region_pixels_per_group (engine, settings->region_pixels);
+  clh_engine_set_narrow_counters (engine, !settings->wide);
+  return engine;
+}
+
 /* What is measured of each frame, in Row's order. */
 enum {
   M_KERNEL, M_READBACK, M_SPAN, M_SUBMIT, M_COLLECT, M_E2E, N_MEASURES
@@ -109,6 +129,7 @@ enum {
 /* One set's rectangles, histograms and measurements. */
 typedef struct {
   const RegionSet *set;
+  ClhEngine *engine;
   GArray *rects;
   guint n;
   ClhHistogram *out;
@@ -118,12 +139,13 @@ typedef struct {
 } SetRun;
 
 static void
-set_run_init (SetRun *run, const RegionSet *set, const ClhFrame *frame,
-    const ClhHistogramSpec *spec)
+set_run_init (SetRun *run, const RegionSet *set, ClhEngine *engine,
+    const ClhFrame *frame, const ClhHistogramSpec *spec)
 {
   guint i;
 
   run->set = set;
+  run->engine = engine;
   run->rects = set_rects (set, frame->width, frame->height);
   run->n = 1 + run->rects->len;
   run->out = g_new0 (ClhHistogram, run->n);
@@ -151,6 +173,7 @@ set_run_finish (SetRun *run, guint frames, Row *row)
   }
   row->cpu_us = run->cpu_us / frames;
   row->launch = run->launch;
+  clh_engine_free (run->engine);
   for (i = 0; i < run->n; i++)
     g_free (run->out[i].counts);
   g_free (run->out);
@@ -167,9 +190,10 @@ add (SetRun *run, guint measure, gdouble value)
  * time, pass 1 the device's (profiling on), pass 2 the collect's own time,
  * 2 ms after the submission; @keep: past the warm-up. */
 static void
-count_frame (ClhEngine *engine, const ClhFrame *frame,
+count_frame (const ClhFrame *frame, const ClhHostBlock *block,
     const ClhHistogramSpec *spec, SetRun *run, guint pass, gboolean keep)
 {
+  ClhEngine *engine = run->engine;
   const gdouble cpu0 = clh_bench_cpu_us ();
   gdouble t0 = clh_bench_now_us (), t_submit, t;
   ClhTimings timings;
@@ -179,7 +203,7 @@ count_frame (ClhEngine *engine, const ClhFrame *frame,
     move_rects (run->rects, frame->width);
   if (!clh_engine_submit_regions (engine, frame, spec, TRUE,
           (const ClhRect *) (gpointer) run->rects->data, run->rects->len,
-          NULL, &err))
+          block, &err))
     g_error ("%s: %s", run->set->name, err->message);
   t_submit = clh_bench_now_us () - t0;
   if (pass == 2) {
@@ -207,37 +231,43 @@ count_frame (ClhEngine *engine, const ClhFrame *frame,
 
 /* Counts @frames frames of every set, one in flight, the sets taking turns
  * frame by frame so that each ratio compares frames counted under the same
- * conditions; fills @rows. The collect's own time is taken on a quarter of
- * the frames. */
+ * conditions; fills @rows. Each set has an engine of its own on @ctx, as
+ * an element has, so that it keeps its region table on the device from
+ * frame to frame. The collect's own time is taken on a quarter of the
+ * frames. */
 static void
-measure (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
-    guint frames, Row *rows)
+measure (ClhContext *ctx, const Settings *settings, const ClhFrame *frame,
+    const ClhHostBlock *block, const ClhHistogramSpec *spec, guint frames,
+    Row *rows)
 {
   SetRun runs[G_N_ELEMENTS (sets)];
   GError *err = NULL;
   guint r, i, pass;
 
   for (r = 0; r < G_N_ELEMENTS (sets); r++)
-    set_run_init (&runs[r], &sets[r], frame, spec);
+    set_run_init (&runs[r], &sets[r], engine_new (ctx, settings), frame,
+        spec);
   for (pass = 0; pass < 3; pass++) {
     const guint n = pass == 2 ? MAX (frames / 4, 10) : frames;
 
-    if (!clh_engine_set_profiling (engine, pass == 1, &err))
-      g_error ("%s", err->message);
+    for (r = 0; r < G_N_ELEMENTS (sets); r++)
+      if (!clh_engine_set_profiling (runs[r].engine, pass == 1, &err))
+        g_error ("%s", err->message);
     /* The first tenth warms up. */
     for (i = 0; i < n + n / 10; i++)
       for (r = 0; r < G_N_ELEMENTS (sets); r++)
-        count_frame (engine, frame, spec, &runs[r], pass, i >= n / 10);
+        count_frame (frame, block, spec, &runs[r], pass, i >= n / 10);
   }
   for (r = 0; r < G_N_ELEMENTS (sets); r++)
     set_run_finish (&runs[r], frames, &rows[r]);
 }
 
-/* A frame of @format in pinned host memory of @engine, random bytes. */
-static gboolean
-frame_new (ClhEngine *engine, const gchar *format, guint width, guint height,
+/* A frame of @format in a pinned host block of @ctx, random bytes. */
+static ClhHostBlock *
+frame_new (ClhContext *ctx, const gchar *format, guint width, guint height,
     const gchar *mode, ClhFrame *frame, ClhHistogramSpec *spec)
 {
+  ClhHostBlock *block;
   ClhFormatClass klass;
   GError *err = NULL;
   GRand *rand = g_rand_new_with_seed (width);
@@ -246,19 +276,22 @@ frame_new (ClhEngine *engine, const gchar *format, guint width, guint height,
 
   memset (frame, 0, sizeof (*frame));
   if (!clh_reference_layout (format, frame, &klass))
-    return FALSE;
+    g_error ("no layout for %s", format);
   frame->width = width;
   frame->height = height;
   frame->planes[0].stride = (gsize) width * frame->components[0].pixel_stride;
   size = frame->planes[0].stride * height;
-  data = clh_engine_alloc_host (engine, size, &err);
-  if (!data)
+  block = clh_context_alloc_host (ctx, size, &err);
+  if (!block)
     g_error ("%s", err->message);
+  data = clh_host_block_get_data (block);
   for (i = 0; i < size; i++)
     data[i] = g_rand_int (rand) & 0xff;
   frame->planes[0].data = data;
   g_rand_free (rand);
-  return clh_reference_spec (klass, frame, mode, 256, spec);
+  if (!clh_reference_spec (klass, frame, mode, 256, spec))
+    g_error ("no %s histogram of %s", mode, format);
+  return block;
 }
 
 int
@@ -284,7 +317,8 @@ main (int argc, char **argv)
   GOptionContext *ctx = g_option_context_new ("- what regions cost");
   GString *json = g_string_new ("[");
   GError *err = NULL;
-  ClhEngine *engine;
+  ClhContext *cl;
+  Settings settings;
   guint s, f, r;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -294,14 +328,14 @@ main (int argc, char **argv)
     return 2;
   }
   g_option_context_free (ctx);
-  engine = clh_engine_new (NULL, &err);
-  if (!engine)
+  cl = clh_context_new (NULL, &err);
+  if (!cl)
     g_error ("%s", err->message);
-  clh_engine_set_region_pixels_per_group (engine, region_pixels);
-  clh_engine_set_narrow_counters (engine, !wide);
+  settings.region_pixels = region_pixels;
+  settings.wide = wide;
   g_print ("device: %s (%s); region pixels per work-group: %d (0: "
-      "default); counters: %s\n", clh_engine_get_device_name (engine),
-      clh_engine_get_platform_name (engine), region_pixels, wide ?
+      "default); counters: %s\n", clh_context_get_device_name (cl),
+      clh_context_get_platform_name (cl), region_pixels, wide ?
       "32-bit" : "16-bit where they can");
   g_print ("%-10s %-6s %-14s %10s %6s %9s %9s %9s %9s %10s %6s %9s\n",
       "size", "format", "histograms", "kernel us", "ratio", "readback",
@@ -311,11 +345,10 @@ main (int argc, char **argv)
       ClhFrame frame;
       ClhHistogramSpec spec;
       Row rows[G_N_ELEMENTS (sets)];
+      ClhHostBlock *block = frame_new (cl, formats[f][0], sizes[s][0],
+          sizes[s][1], formats[f][1], &frame, &spec);
 
-      if (!frame_new (engine, formats[f][0], sizes[s][0], sizes[s][1],
-              formats[f][1], &frame, &spec))
-        g_error ("no layout for %s", formats[f][0]);
-      measure (engine, &frame, &spec, frames, rows);
+      measure (cl, &settings, &frame, block, &spec, frames, rows);
       for (r = 0; r < G_N_ELEMENTS (sets); r++) {
         const Row row = rows[r], base = rows[0];
         const ClhLaunch *used = &row.launch;
@@ -339,13 +372,13 @@ main (int argc, char **argv)
             row.submit_us, row.collect_us, row.e2e_us,
             row.e2e_us / base.e2e_us, row.cpu_us);
       }
-      clh_engine_free_host (engine, (gpointer) frame.planes[0].data);
+      clh_host_block_free (block);
     }
   g_string_append (json, "\n]\n");
   if (json_path && !g_file_set_contents (json_path, json->str, -1, &err))
     g_error ("%s", err->message);
   g_string_free (json, TRUE);
   g_free (json_path);
-  clh_engine_free (engine);
+  clh_context_unref (cl);
   return 0;
 }
