@@ -2,8 +2,10 @@
 /* A frame's histograms: the whole frame's and one per region, all counted
  * in the frame's launches. Each region gets work-groups in proportion to
  * its pixels; the region table (kernels/clh-kernel-abi.h, ClhRegion) tells
- * each work-group of a region launch which region it counts, so that the
- * number of launches does not grow with the number of regions. */
+ * each of them which region it counts and where its counters are, so that
+ * the number of launches does not grow with the number of regions. The
+ * counters come back in one readback, and are split here into each
+ * histogram's. */
 #include "clh-engine-private.h"
 
 #include <string.h>
