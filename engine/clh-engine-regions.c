@@ -77,6 +77,7 @@ build_table (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
 {
   const gsize narrow_block = block + (block & 1);
   ClhRegion *table;
+  guint32 *group_region;
   guint i, g, groups = 0, n_wide = slot->full_frame, n_narrow = 0;
 
   if (!slot->table)
@@ -99,9 +100,13 @@ build_table (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
         n_wide++ * block);
     groups += e->n_groups;
   }
+  /* Each work-group's entry; growing the array moves it. */
+  g_array_set_size (slot->table, n_regions * sizeof (ClhRegion) / 4 + groups);
+  table = (ClhRegion *) (gpointer) slot->table->data;
+  group_region = (guint32 *) (table + n_regions);
   for (i = 0; i < n_regions; i++)
     for (g = 0; g < table[i].n_groups; g++)
-      g_array_append_val (slot->table, i);
+      group_region[table[i].first_group + g] = i;
   slot->n_table_regions = n_regions;
   slot->table_groups = groups;
   slot->narrow_base = n_wide * block;
