@@ -244,6 +244,59 @@ count_colour (const ClhFrame *frame, const ClhHistogramSpec *spec,
 }
 
 /**
+ * clh_reference_channel_values:
+ * @frame: a valid frame (clh_frame_is_valid())
+ * @spec: a 1-D request valid for @frame: its components, luma or max
+ * @region: a rectangle of @frame's pixels, clipped here with
+ *   clh_rect_clip()
+ * @channel: the request's channel
+ * @values: (element-type guint): where each value the channel examines in
+ *   the region is appended, in raster order
+ *
+ * The sample values a channel of a 1-D request counts, whatever its bins
+ * and range: a component's samples whose co-sited pixel lies in the
+ * region; a pixel's luma or maximum for those modes.
+ *
+ * Returns: %FALSE for a colour count with no values per channel (hue,
+ *   hue-saturation, rgb)
+ */
+gboolean
+clh_reference_channel_values (const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhRect *region, guint channel,
+    GArray *values)
+{
+  ClhRect r = *region;
+  guint x, y, v;
+
+  clh_rect_clip (&r, frame->width, frame->height);
+  if (spec->count == CLH_COUNT_COMPONENTS) {
+    const guint comp = spec->components[channel];
+    const ClhComponent *info = &frame->components[comp];
+
+    for (y = 0; y < clh_component_height (frame, comp); y++)
+      for (x = 0; x < clh_component_width (frame, comp); x++)
+        if (inside (&r, (guint64) x << info->w_sub,
+                (guint64) y << info->h_sub)) {
+          v = clh_reference_sample (frame, comp, x, y);
+          g_array_append_val (values, v);
+        }
+    return TRUE;
+  }
+  if (spec->count != CLH_COUNT_LUMA && spec->count != CLH_COUNT_MAX)
+    return FALSE;
+  for (y = r.y; y < (guint) (r.y + r.height); y++)
+    for (x = r.x; x < (guint) (r.x + r.width); x++) {
+      guint8 p[4];
+
+      pixel_rgba (frame, spec, x, y, p);
+      v = spec->count == CLH_COUNT_LUMA ? clh_reference_luma (p[0], p[1],
+          p[2]) : MAX (MAX (p[0], p[1]), MAX (p[2], p[3]));
+      g_array_append_val (values, v);
+    }
+  return TRUE;
+}
+
+/**
  * clh_reference_histogram_region:
  * @frame: a valid frame (clh_frame_is_valid())
  * @spec: a request valid for @frame (clh_histogram_spec_is_valid())

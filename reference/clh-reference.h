@@ -20,5 +20,8 @@ void clh_reference_histogram (const ClhFrame *frame,
 void clh_reference_histogram_region (const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhRect *region,
     ClhHistogram *histogram);
+gboolean clh_reference_channel_values (const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhRect *region, guint channel,
+    GArray *values);
 
 G_END_DECLS

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "clh-reference-stats.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "clh-reference.h"
+
+/**
+ * clh_reference_percentile_of_sorted:
+ * @sorted: (array length=n): sample values in ascending order
+ * @n: how many
+ * @p: the percentile, 0..100
+ *
+ * FFmpeg signalstats' percentile (libavfilter/vf_signalstats.c, its YLOW
+ * and YHIGH at p = 10 and 90): the smallest value v, counting from 0, such
+ * that the samples <= v number at least `k = lrint (n * p / 100)` (lrint
+ * rounds half to even). For k >= 1 that is the k-th smallest sample; for
+ * k = 0 it is 0, as it is for no samples.
+ *
+ * Returns: the percentile's value
+ */
+guint
+clh_reference_percentile_of_sorted (const guint *sorted, gsize n, gdouble p)
+{
+  const long k = lrint ((gdouble) n * p / 100.0);
+
+  return k <= 0 ? 0 : sorted[MIN ((gsize) k, n) - 1];
+}
+
+static gint
+compare_values (gconstpointer a, gconstpointer b)
+{
+  const guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* @stats of one channel's @values, sorted here; 2^@depth - 1 is the
+ * largest value. */
+static void
+stats_of_values (GArray *values, guint depth, guint legal_low,
+    guint legal_high, const gdouble *ps, guint n_ps, ClhReferenceStats *stats)
+{
+  const guint top = (1u << depth) - 1;
+  const guint *v;
+  guint i;
+
+  memset (stats, 0, sizeof (*stats));
+  g_array_sort (values, compare_values);
+  v = (const guint *) (gpointer) values->data;
+  stats->samples = values->len;
+  if (values->len > 0) {
+    stats->min = v[0];
+    stats->max = v[values->len - 1];
+  }
+  for (i = 0; i < values->len; i++) {
+    stats->sum += v[i];
+    stats->clipped_low += v[i] == 0;
+    stats->clipped_high += v[i] == top;
+    stats->below_legal += v[i] < legal_low;
+    stats->above_legal += v[i] > legal_high;
+  }
+  for (i = 0; i < n_ps; i++)
+    stats->percentiles[i] = clh_reference_percentile_of_sorted (v,
+        values->len, ps[i]);
+}
+
+/**
+ * clh_reference_stats_region:
+ * @frame: a valid frame (clh_frame_is_valid())
+ * @spec: a request valid for @frame
+ * @region: a rectangle of @frame's pixels, clipped here
+ * @legal_low: (array): for each channel, the legal range's low end
+ * @legal_high: (array): for each channel, the legal range's high end
+ * @ps: (array length=n_ps): the percentiles asked for, 0..100
+ * @n_ps: how many, at most %CLH_REFERENCE_MAX_PERCENTILES
+ * @stats: (out caller-allocates) (array): one per channel of @spec
+ *
+ * Every channel's statistics over the values it examines in @region
+ * (clh_reference_channel_values()), whatever @spec's bins and range. The
+ * values of a luma or max count are 8-bit.
+ *
+ * Returns: %FALSE for a colour count (hue, hue-saturation, rgb), which has
+ *   no statistics
+ */
+gboolean
+clh_reference_stats_region (const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhRect *region,
+    const guint *legal_low, const guint *legal_high, const gdouble *ps,
+    guint n_ps, ClhReferenceStats *stats)
+{
+  const guint depth = spec->count == CLH_COUNT_COMPONENTS ? frame->depth : 8;
+  GArray *values = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint c;
+
+  g_return_val_if_fail (n_ps <= CLH_REFERENCE_MAX_PERCENTILES, FALSE);
+  for (c = 0; c < clh_histogram_spec_n_channels (spec); c++) {
+    g_array_set_size (values, 0);
+    if (!clh_reference_channel_values (frame, spec, region, c, values)) {
+      g_array_unref (values);
+      return FALSE;
+    }
+    stats_of_values (values, depth, legal_low[c], legal_high[c], ps, n_ps,
+        &stats[c]);
+  }
+  g_array_unref (values);
+  return TRUE;
+}
