@@ -171,7 +171,6 @@ gboolean clh_engine_prepare_regions (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, gboolean full_frame, const ClhRect *regions,
     guint n_regions, GError **error);
 void clh_engine_clear_regions (ClhSlot *slot);
-void clh_engine_clear_table_memory (ClhSlot *slot);
 void clh_engine_split_histograms (const ClhSlot *slot,
     ClhHistogram *histograms);
 

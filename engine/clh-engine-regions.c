@@ -30,8 +30,8 @@ groups_for (const ClhEngine *engine, guint64 pixels)
 }
 
 /* Forgets the slot's region table on the device and in pinned memory. */
-void
-clh_engine_clear_table_memory (ClhSlot *slot)
+static void
+clear_table_memory (ClhSlot *slot)
 {
   g_clear_pointer (&slot->table_mem, clReleaseMemObject);
   g_clear_pointer (&slot->table_host, clh_host_block_free);
@@ -43,7 +43,7 @@ clh_engine_clear_regions (ClhSlot *slot)
 {
   g_clear_pointer (&slot->samples, g_free);
   g_clear_pointer (&slot->table, g_array_unref);
-  clh_engine_clear_table_memory (slot);
+  clear_table_memory (slot);
   slot->n_histograms = slot->n_table_regions = slot->table_groups = 0;
   slot->narrow_base = slot->n_counters_used = 0;
 }
@@ -196,7 +196,7 @@ ensure_table_memory (ClhEngine *engine, ClhSlot *slot, gsize size,
 
   if (slot->table_mem_size >= size)
     return TRUE;
-  clh_engine_clear_table_memory (slot);
+  clear_table_memory (slot);
   slot->table_mem = clCreateBuffer (clh_context_get_cl_context
       (engine->ctx), CL_MEM_READ_ONLY, size, NULL, &ret);
   if (!clh_cl_check (ret, "clCreateBuffer (region table)", error))

@@ -202,6 +202,14 @@ pixel_rgba (const ClhFrame *frame, const ClhHistogramSpec *spec, guint x,
       clh_reference_sample (frame, c[3], x, y) : 0;
 }
 
+/* The value a luma or max count takes of a pixel's R, G, B and A. */
+static guint
+value_1d (const ClhHistogramSpec *spec, const guint8 p[4])
+{
+  return spec->count == CLH_COUNT_LUMA ? clh_reference_luma (p[0], p[1],
+      p[2]) : MAX (MAX (p[0], p[1]), MAX (p[2], p[3]));
+}
+
 /* Each pixel of @r, its chroma from the sample that covers it. */
 static void
 count_colour (const ClhFrame *frame, const ClhHistogramSpec *spec,
@@ -218,12 +226,9 @@ count_colour (const ClhFrame *frame, const ClhHistogramSpec *spec,
       pixel_rgba (frame, spec, x, y, p);
       switch (spec->count) {
         case CLH_COUNT_LUMA:
-          count_ranged (spec, clh_reference_luma (p[0], p[1], p[2]),
-              hist->counts, &hist->below[0], &hist->above[0]);
-          break;
         case CLH_COUNT_MAX:
-          count_ranged (spec, MAX (MAX (p[0], p[1]), MAX (p[2], p[3])),
-              hist->counts, &hist->below[0], &hist->above[0]);
+          count_ranged (spec, value_1d (spec, p), hist->counts,
+              &hist->below[0], &hist->above[0]);
           break;
         case CLH_COUNT_HUE:
         case CLH_COUNT_HUE_SATURATION:
@@ -289,8 +294,7 @@ clh_reference_channel_values (const ClhFrame *frame,
       guint8 p[4];
 
       pixel_rgba (frame, spec, x, y, p);
-      v = spec->count == CLH_COUNT_LUMA ? clh_reference_luma (p[0], p[1],
-          p[2]) : MAX (MAX (p[0], p[1]), MAX (p[2], p[3]));
+      v = value_1d (spec, p);
       g_array_append_val (values, v);
     }
   return TRUE;
