@@ -26,6 +26,9 @@ G_BEGIN_DECLS
 #define CLH_MAX_REGIONS 4096
 #define CLH_MAX_FRAME_COUNTERS ((gsize) 64 << 20)
 
+/* Percentiles one request reports per channel. */
+#define CLH_MAX_PERCENTILES 32
+
 /**
  * ClhSampleType:
  * @CLH_SAMPLE_8: one byte per sample

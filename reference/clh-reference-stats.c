@@ -13,10 +13,11 @@
  * @p: the percentile, 0..100
  *
  * FFmpeg signalstats' percentile (libavfilter/vf_signalstats.c, its YLOW
- * and YHIGH at p = 10 and 90): the smallest value v, counting from 0, such
- * that the samples <= v number at least `k = lrint (n * p / 100)` (lrint
- * rounds half to even). For k >= 1 that is the k-th smallest sample; for
- * k = 0 it is 0, as it is for no samples.
+ * and YHIGH at p = 10 and 90): the smallest sample value v such that the
+ * samples <= v number at least `k = lrint (n * p / 100)` (lrint rounds
+ * half to even). For k >= 1 that is the k-th smallest sample, as FFmpeg
+ * finds it; for k = 0 it is the smallest sample (FFmpeg, walking every
+ * value from 0, would say 0), and 0 for no samples.
  *
  * Returns: the percentile's value
  */
@@ -25,7 +26,9 @@ clh_reference_percentile_of_sorted (const guint *sorted, gsize n, gdouble p)
 {
   const long k = lrint ((gdouble) n * p / 100.0);
 
-  return k <= 0 ? 0 : sorted[MIN ((gsize) k, n) - 1];
+  if (n == 0)
+    return 0;
+  return sorted[CLAMP (k, 1, (long) n) - 1];
 }
 
 static gint
@@ -74,7 +77,7 @@ stats_of_values (GArray *values, guint depth, guint legal_low,
  * @legal_low: (array): for each channel, the legal range's low end
  * @legal_high: (array): for each channel, the legal range's high end
  * @ps: (array length=n_ps): the percentiles asked for, 0..100
- * @n_ps: how many, at most %CLH_REFERENCE_MAX_PERCENTILES
+ * @n_ps: how many, at most %CLH_MAX_PERCENTILES
  * @stats: (out caller-allocates) (array): one per channel of @spec
  *
  * Every channel's statistics over the values it examines in @region
@@ -94,7 +97,7 @@ clh_reference_stats_region (const ClhFrame *frame,
   GArray *values = g_array_new (FALSE, FALSE, sizeof (guint));
   guint c;
 
-  g_return_val_if_fail (n_ps <= CLH_REFERENCE_MAX_PERCENTILES, FALSE);
+  g_return_val_if_fail (n_ps <= CLH_MAX_PERCENTILES, FALSE);
   for (c = 0; c < clh_histogram_spec_n_channels (spec); c++) {
     g_array_set_size (values, 0);
     if (!clh_reference_channel_values (frame, spec, region, c, values)) {

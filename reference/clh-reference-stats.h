@@ -7,9 +7,6 @@
 
 G_BEGIN_DECLS
 
-/* The most percentiles one request asks for. */
-#define CLH_REFERENCE_MAX_PERCENTILES 16
-
 /**
  * ClhReferenceStats:
  * @samples: sample values the channel examined
@@ -20,9 +17,9 @@ G_BEGIN_DECLS
  * @clipped_high: samples equal to 2^depth - 1
  * @below_legal: samples under the legal range's low end
  * @above_legal: samples over its high end
- * @percentiles: for each p asked for, the smallest value v such that the
- *   samples <= v number at least `lrint (samples * p / 100)` (FFmpeg
- *   signalstats' rule, which counts from value 0: a rank of 0 gives 0)
+ * @percentiles: for each p asked for, the smallest sample value v such
+ *   that the samples <= v number at least `lrint (samples * p / 100)`
+ *   (FFmpeg signalstats' rule; a rank of 0 gives the smallest sample)
  *
  * One channel's statistics.
  */
@@ -35,7 +32,7 @@ typedef struct {
   guint64 clipped_high;
   guint64 below_legal;
   guint64 above_legal;
-  guint percentiles[CLH_REFERENCE_MAX_PERCENTILES];
+  guint percentiles[CLH_MAX_PERCENTILES];
 } ClhReferenceStats;
 
 guint clh_reference_percentile_of_sorted (const guint *sorted, gsize n,

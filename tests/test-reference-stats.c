@@ -68,15 +68,16 @@ test_known (void)
 }
 
 /* Five samples: the ranks 0.5, 1.5, 2.5, 3.5 and 4.5 round half to even
- * (0, 2, 2, 4, 4), as lrint does in FFmpeg; a rank of 0 gives 0, not the
- * smallest sample; p = 100 gives the largest. Three samples of 255:
- * clipped high, above the legal range. */
+ * (0, 2, 2, 4, 4), as lrint does in FFmpeg; a rank of 0 gives the
+ * smallest sample (not 0, as FFmpeg's walk from value 0 would); p = 100
+ * gives the largest. Three samples of 255: clipped high, above the legal
+ * range, and every percentile 255. */
 static void
 test_rounding_and_ends (void)
 {
   const guint8 five[] = { 50, 10, 40, 30, 20 };
   const gdouble p[] = { 10, 30, 50, 70, 90, 100 };
-  const guint want[] = { 0, 20, 20, 40, 40, 50 };
+  const guint want[] = { 10, 20, 20, 40, 40, 50 };
   const guint8 top[] = { 255, 255, 255 };
   const ClhRect r5 = { 0, 0, 5, 1 }, r3 = { 0, 0, 3, 1 };
   ClhReferenceStats stats;
@@ -89,13 +90,14 @@ test_rounding_and_ends (void)
   g_assert_cmpuint (stats.min, ==, 10);
   clh_test_frame_free (t);
 
-  /* Ranks 3p/100: 0 for p = 0, 1 and 10 (0.3), 1 or more from 25 on. */
+  /* Ranks 3p/100: 0 for p = 0, 1 and 10 (0.3), 1 or more from 25 on;
+   * the smallest sample is 255 either way. */
   t = row_frame (top, 3);
   stats_of (t, &r3, ps, G_N_ELEMENTS (ps), &stats);
   g_assert_cmpuint (stats.clipped_high, ==, 3);
   g_assert_cmpuint (stats.above_legal, ==, 3);
   for (i = 0; i < G_N_ELEMENTS (ps); i++)
-    g_assert_cmpuint (stats.percentiles[i], ==, ps[i] < 25 ? 0 : 255);
+    g_assert_cmpuint (stats.percentiles[i], ==, 255);
   clh_test_frame_free (t);
 }
 
@@ -174,7 +176,8 @@ check_against_histogram (const ClhTestFrame *t, const gchar *mode,
         if (acc >= k)
           break;
       }
-      want.percentiles[i] = v;
+      /* A rank of 0 is met before any sample: the smallest one. */
+      want.percentiles[i] = k == 0 ? want.min : v;
     }
     if (memcmp (&want, &stats[c], sizeof (want)) != 0)
       g_error ("%s, %s, channel %u: the statistics differ from the "

@@ -85,6 +85,11 @@ GST_DEBUG_CATEGORY (gst_cl_histogram_debug);
 #define DEFAULT_FULL_FRAME TRUE
 #define DEFAULT_ZONES ""
 #define DEFAULT_ROI_META TRUE
+#define DEFAULT_STATISTICS TRUE
+#define DEFAULT_INTERVAL 0
+/* The 1st and 99th percentiles bound the picture's tonal range, the 10th
+ * and 90th are FFmpeg signalstats' YLOW and YHIGH, the 50th its median. */
+static const gdouble default_percentiles[] = { 1.0, 10.0, 50.0, 90.0, 99.0 };
 /* How long frames may wait for later ones with none coming: far above the
  * gap between frames of a stream at full speed (tens of microseconds),
  * far below a frame of video. */
@@ -107,6 +112,9 @@ enum {
   PROP_REGIONS,
   PROP_ZONES,
   PROP_ROI_META,
+  PROP_STATISTICS,
+  PROP_PERCENTILES,
+  PROP_INTERVAL,
 };
 
 /* Read in place: every component of these is a byte or a 16-bit word at a
@@ -190,7 +198,7 @@ submit_frame (GstClHistogram *self, GstClPendingFrame *pending)
       "our host memory, no host copy" : "other memory, copy path",
       pending->buffer);
   rects = region_rects (request);
-  ok = clh_engine_submit_regions (self->engine, &frame, &request->spec,
+  ok = clh_engine_submit_regions (self->engine, &frame, &request->count,
       settings->full_frame, rects, request->regions->len, block, &err);
   g_free (rects);
   if (!ok) {
@@ -268,28 +276,59 @@ gst_cl_histogram_submit_input_buffer (GstBaseTransform *trans,
   return GST_FLOW_OK;
 }
 
-/* @n histograms of @spec's shape, for the engine to fill: the element's
- * own memory, grown as needed. */
-static ClhHistogram *
-histograms_for (GstClHistogram *self, const ClhHistogramSpec *spec, guint n)
+/* Posts the message of the interval that ended, if any. */
+static void
+post_interval_end (GstClHistogram *self)
 {
-  const gsize each = (gsize) clh_histogram_spec_n_channels (spec)
-      * clh_histogram_spec_n_bins (spec);
-  guint i;
+  GstMessage *message = gst_cl_histogram_interval_end (self->interval,
+      GST_OBJECT (self));
 
-  if (self->counts_size < each * MAX (n, 1)) {
-    g_free (self->counts);
-    self->counts_size = each * MAX (n, 1);
-    self->counts = g_new (guint32, self->counts_size);
+  if (message)
+    gst_element_post_message (GST_ELEMENT (self), message);
+}
+
+/* Posts a frame's `histogram` message, or sums it into the interval's;
+ * @counted as the engine counted them, @histograms and @stats as the
+ * message gives them. A frame without a running time has no interval and
+ * gets its own message. */
+static void
+post_frame (GstClHistogram *self, const GstClPendingFrame *pending,
+    GstBuffer *buffer, const ClhHistogram *counted,
+    const ClhHistogram *histograms, const ClhStats *stats)
+{
+  const GstClHistogramRequest *request = &pending->request;
+  GstClHistogramReport report = {
+    .timestamp = GST_BUFFER_PTS (buffer),
+    .stream_time = pending->stream_time,
+    .running_time = pending->running_time,
+    .duration = GST_BUFFER_DURATION (buffer),
+    .pixels = (guint64) request->width * request->height,
+    .regions = request->regions,
+    .histograms = histograms,
+    .stats = stats,
+  };
+  GstMessage *message;
+
+  if (request->settings.interval > 0
+      && GST_CLOCK_TIME_IS_VALID (pending->running_time)) {
+    GstClHistogramFrame frame = {
+      .timestamp = report.timestamp,
+      .stream_time = report.stream_time,
+      .running_time = report.running_time,
+      .duration = report.duration,
+      .request = request,
+      .counted = counted,
+    };
+
+    message = gst_cl_histogram_interval_add (self->interval,
+        GST_OBJECT (self), &frame);
+    if (message)
+      gst_element_post_message (GST_ELEMENT (self), message);
+    return;
   }
-  if (self->histograms_size < MAX (n, 1)) {
-    g_free (self->histograms);
-    self->histograms_size = MAX (n, 1);
-    self->histograms = g_new0 (ClhHistogram, self->histograms_size);
-  }
-  for (i = 0; i < n; i++)
-    self->histograms[i].counts = self->counts + i * each;
-  return self->histograms;
+  post_interval_end (self);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_cl_histogram_message_new (GST_OBJECT (self), request, &report));
 }
 
 /* Collects the oldest frame's histogram, attaches and posts it and hands
@@ -302,17 +341,25 @@ finish_frame (GstClHistogram *self, GstClPendingFrame *pending,
   const gboolean counted = pending->counted;
   const guint n = counted ? gst_cl_histogram_request_n_histograms (request) :
       0;
-  ClhHistogram *hist = NULL;
+  ClhHistogram *hist = NULL, *values = NULL;
+  ClhStats *stats = NULL;
   GError *err = NULL;
   GstBuffer *buffer;
 
   if (counted) {
-    hist = histograms_for (self, &request->spec, n);
+    hist = values = gst_cl_histogram_set_prepare (&self->counted,
+        &request->count, n);
     if (!clh_engine_collect_regions (self->engine, hist, n, &err)) {
       gst_cl_histogram_post_engine_error (self, err);
       g_clear_error (&err);
       gst_cl_pending_frame_free (pending);
       return GST_FLOW_ERROR;
+    }
+    if (request->statistics) {
+      hist = gst_cl_histogram_set_prepare (&self->results, &request->spec,
+          n);
+      stats = gst_cl_histogram_set_prepare_stats (&self->results, n);
+      gst_cl_histogram_read_values (request, values, n, hist, stats);
     }
   }
   gst_cl_pending_frame_unmap (pending);
@@ -322,12 +369,10 @@ finish_frame (GstClHistogram *self, GstClPendingFrame *pending,
    * transform_ip; without meta (passthrough) it stays as it came. */
   if (counted && request->settings.attach_meta) {
     buffer = gst_buffer_make_writable (buffer);
-    gst_cl_histogram_attach_metas (buffer, request, hist);
+    gst_cl_histogram_attach_metas (buffer, request, hist, stats);
   }
   if (counted && request->settings.post_messages)
-    gst_element_post_message (GST_ELEMENT (self),
-        gst_cl_histogram_message_new (GST_OBJECT (self), buffer, request,
-            pending->running_time, pending->stream_time, hist));
+    post_frame (self, pending, buffer, values, hist, stats);
   gst_cl_pending_frame_free (pending);
   *outbuf = buffer;
   return GST_FLOW_OK;
@@ -431,9 +476,15 @@ gst_cl_histogram_sink_event (GstBaseTransform *trans, GstEvent *event)
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     discard_pending (self);
     self->idle_flow = GST_FLOW_OK;
-  }
-  else if (GST_EVENT_IS_SERIALIZED (event))
+    /* What was pushed before the flush is posted; the next frame starts
+     * a new interval. */
+    post_interval_end (self);
+  } else if (GST_EVENT_IS_SERIALIZED (event)) {
     drain (self);
+    /* The partial interval at EOS is posted, as `level` posts it. */
+    if (GST_EVENT_TYPE (event) == GST_EVENT_EOS)
+      post_interval_end (self);
+  }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
@@ -529,6 +580,9 @@ gst_cl_histogram_set_caps (GstBaseTransform *trans, GstCaps *incaps,
   }
   GST_OBJECT_UNLOCK (self);
   gst_cl_histogram_request_clear (&request);
+  /* Frames of new caps start a new interval. */
+  if (valid)
+    post_interval_end (self);
 
   if (!valid) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s.", err->message),
@@ -590,6 +644,7 @@ gst_cl_histogram_stop (GstBaseTransform *trans)
   gst_cl_idle_drain_stop (self->idle);
   discard_pending (self);
   self->idle_flow = GST_FLOW_OK;
+  gst_cl_histogram_interval_drop (self->interval);
   return TRUE;
 }
 
@@ -674,6 +729,52 @@ set_zones (GstClHistogram *self, const gchar *text)
   GST_OBJECT_UNLOCK (self);
 }
 
+/* Replaces the percentiles reported, or keeps them and says why the new
+ * value cannot be used. */
+static void
+set_percentiles (GstClHistogram *self, const GValue *value)
+{
+  const guint n = gst_value_array_get_size (value);
+  gdouble ps[CLH_MAX_PERCENTILES];
+  guint i;
+
+  if (n > CLH_MAX_PERCENTILES) {
+    ignore_setting (self, "percentiles", g_error_new (CLH_SPEC_ERROR,
+            CLH_SPEC_ERROR_UNSUPPORTED, "%u percentiles given, at most %u "
+            "can be reported", n, CLH_MAX_PERCENTILES));
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    const GValue *v = gst_value_array_get_value (value, i);
+
+    ps[i] = G_VALUE_HOLDS_DOUBLE (v) ? g_value_get_double (v) : -1.0;
+    if (!(ps[i] >= 0.0 && ps[i] <= 100.0)) {
+      ignore_setting (self, "percentiles", g_error_new (CLH_SPEC_ERROR,
+              CLH_SPEC_ERROR_UNSUPPORTED, "percentile %u is not a number "
+              "from 0 to 100, e.g. <1.0, 10.0, 50.0, 90.0, 99.0>", i));
+      return;
+    }
+  }
+  GST_OBJECT_LOCK (self);
+  memcpy (self->settings.percentiles, ps, sizeof (gdouble) * n);
+  self->settings.n_percentiles = n;
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+get_percentiles (const GstClHistogramSettings *settings, GValue *value)
+{
+  guint i;
+
+  for (i = 0; i < settings->n_percentiles; i++) {
+    GValue v = G_VALUE_INIT;
+
+    g_value_init (&v, G_TYPE_DOUBLE);
+    g_value_set_double (&v, settings->percentiles[i]);
+    gst_value_array_append_and_take_value (value, &v);
+  }
+}
+
 /* Stores one counting property. The combination is checked where it is
  * used, at negotiation and for every frame, so that setting several
  * properties in any order works. */
@@ -710,6 +811,12 @@ set_counting_property (GstClHistogram *self, guint prop_id,
     case PROP_ROI_META:
       settings->roi_meta = g_value_get_boolean (value);
       break;
+    case PROP_STATISTICS:
+      settings->statistics = g_value_get_boolean (value);
+      break;
+    case PROP_INTERVAL:
+      settings->interval = g_value_get_uint64 (value);
+      break;
   }
   GST_OBJECT_UNLOCK (self);
 }
@@ -729,7 +836,12 @@ gst_cl_histogram_set_property (GObject *object, guint prop_id,
     case PROP_MIN_VALUE:
     case PROP_FULL_FRAME:
     case PROP_ROI_META:
+    case PROP_STATISTICS:
+    case PROP_INTERVAL:
       set_counting_property (self, prop_id, value);
+      break;
+    case PROP_PERCENTILES:
+      set_percentiles (self, value);
       break;
     case PROP_REGIONS:
       set_regions (self, value);
@@ -830,6 +942,15 @@ gst_cl_histogram_get_property (GObject *object, guint prop_id, GValue *value,
     case PROP_ROI_META:
       g_value_set_boolean (value, settings->roi_meta);
       break;
+    case PROP_STATISTICS:
+      g_value_set_boolean (value, settings->statistics);
+      break;
+    case PROP_PERCENTILES:
+      get_percentiles (settings, value);
+      break;
+    case PROP_INTERVAL:
+      g_value_set_uint64 (value, settings->interval);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -846,8 +967,9 @@ gst_cl_histogram_finalize (GObject *object)
   gst_cl_histogram_close_device (self);
   gst_cl_idle_drain_free (self->idle);
   g_free (self->device);
-  g_free (self->counts);
-  g_free (self->histograms);
+  gst_cl_histogram_set_clear (&self->counted);
+  gst_cl_histogram_set_clear (&self->results);
+  gst_cl_histogram_interval_free (self->interval);
   g_clear_pointer (&self->settings.regions, g_array_unref);
   g_byte_array_unref (self->reports.outside_reported);
   g_free (self->settings_warning);
@@ -944,6 +1066,26 @@ install_properties (GObjectClass *gobject_class)
           "Count every GstVideoRegionOfInterestMeta of the buffer: region "
           "type its roi_type, id its id", DEFAULT_ROI_META,
           PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_STATISTICS,
+      g_param_spec_boolean ("statistics", "Statistics",
+          "luma, channels and max modes: add each channel's min, max, mean, "
+          "percentiles, clipped and (limited range) out-of-legal sample "
+          "counts to the message and meta, exact whatever the bins",
+          DEFAULT_STATISTICS, PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_PERCENTILES,
+      gst_param_spec_array ("percentiles", "Percentiles",
+          "Percentiles reported with statistics, <p, ...> each 0..100 (at "
+          "most " G_STRINGIFY (CLH_MAX_PERCENTILES) "): the smallest sample "
+          "value v with at least lrint(N*p/100) samples <= v, as FFmpeg "
+          "signalstats' YLOW/YHIGH",
+          g_param_spec_double ("percentile", "Percentile", "0..100", 0.0,
+              100.0, 50.0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS),
+          PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_INTERVAL,
+      g_param_spec_uint64 ("interval", "Interval",
+          "Running time one message sums, in ns (0: one message per frame); "
+          "metas stay per frame", 0, G_MAXUINT64, DEFAULT_INTERVAL,
+          PLAYING_PROPERTY));
 }
 
 static void
@@ -1006,6 +1148,11 @@ gst_cl_histogram_init (GstClHistogram *self)
   settings->attach_meta = DEFAULT_ATTACH_META;
   settings->full_frame = DEFAULT_FULL_FRAME;
   settings->roi_meta = DEFAULT_ROI_META;
+  settings->statistics = DEFAULT_STATISTICS;
+  settings->n_percentiles = G_N_ELEMENTS (default_percentiles);
+  memcpy (settings->percentiles, default_percentiles,
+      sizeof (default_percentiles));
+  settings->interval = DEFAULT_INTERVAL;
   self->reports.outside_reported = g_byte_array_new ();
   self->device = g_strdup (DEFAULT_DEVICE);
   self->max_frames_in_flight = DEFAULT_MAX_FRAMES_IN_FLIGHT;
@@ -1013,6 +1160,7 @@ gst_cl_histogram_init (GstClHistogram *self)
   self->in_flight = 1;
   gst_video_info_init (&self->info);
   g_queue_init (&self->pending);
+  self->interval = gst_cl_histogram_interval_new ();
   self->idle = gst_cl_idle_drain_new (GST_ELEMENT (self),
       GST_BASE_TRANSFORM_SINK_PAD (self), IDLE_DRAIN_DELAY, drain_idle);
 

@@ -7,7 +7,9 @@
 
 #include "clh-engine.h"
 #include "gstclhistogramregions.h"
+#include "gstclhistograminterval.h"
 #include "gstclhistogramrequest.h"
+#include "gstclhistogramstats.h"
 #include "gstclidledrain.h"
 
 G_BEGIN_DECLS
@@ -48,12 +50,12 @@ struct _GstClHistogram {
   GstClIdleDrain *idle;
   GstFlowReturn idle_flow;
 
-  /* The last frame's histograms and their counts, grown as needed
-   * (streaming thread). */
-  ClhHistogram *histograms;
-  guint histograms_size;
-  guint32 *counts;
-  gsize counts_size;
+  /* The last frame's histograms as the engine counted them and, with
+   * statistics, as the request asked for them (streaming thread). */
+  GstClHistogramSet counted;
+  GstClHistogramSet results;
+  /* What the messages of the current interval sum (streaming thread). */
+  GstClHistogramInterval *interval;
   /* Zones and fixed regions reported outside the frame, under the object
    * lock. */
   GstClRegionReports reports;

@@ -152,6 +152,45 @@ build_spec (const GstClHistogramSettings *settings, const GstVideoInfo *info,
   return TRUE;
 }
 
+/* Statistics of the 1-D modes come from a histogram of one bin per sample
+ * value, counted in @spec's place: its bins and every statistic are then
+ * read off exactly, whatever @spec's bins and range. For 8-bit samples in
+ * 256 bins that is @spec itself. */
+static void
+set_statistics (GstClHistogramRequest *request, const GstVideoInfo *info,
+    const ClhFrame *format)
+{
+  const GstClHistogramSettings *settings = &request->settings;
+  const ClhHistogramSpec *spec = &request->spec;
+  const gboolean yuv = GST_VIDEO_INFO_IS_YUV (info);
+  guint depth, c;
+
+  request->count = *spec;
+  request->statistics = settings->statistics
+      && (settings->mode == GST_HISTOGRAM_MODE_LUMA
+      || settings->mode == GST_HISTOGRAM_MODE_CHANNELS
+      || settings->mode == GST_HISTOGRAM_MODE_MAX);
+  request->legal = request->statistics
+      && request->video_range == GST_VIDEO_COLOR_RANGE_16_235;
+  if (!request->statistics)
+    return;
+
+  /* Luma and max of RGB are 8-bit whatever the format's depth. */
+  depth = spec->count == CLH_COUNT_COMPONENTS ? format->depth : 8;
+  request->count.bins = 1u << depth;
+  request->count.range_min = 0;
+  request->count.range_max = (1u << depth) - 1;
+  for (c = 0; c < clh_histogram_spec_n_channels (spec); c++) {
+    ClhStatsSpec *stats = &request->stats[c];
+
+    clh_stats_spec_set_legal (stats, depth, yuv && c > 0
+        && settings->mode == GST_HISTOGRAM_MODE_CHANNELS);
+    stats->n_percentiles = settings->n_percentiles;
+    memcpy (stats->percentiles, settings->percentiles,
+        sizeof (gdouble) * settings->n_percentiles);
+  }
+}
+
 /* The request for one frame of @info's format (@format, from
  * gst_cl_histogram_frame_format()) under @settings; FALSE with @error if
  * they cannot count this format. */
@@ -168,8 +207,11 @@ gst_cl_histogram_request_init (GstClHistogramRequest *request,
   request->height = GST_VIDEO_INFO_HEIGHT (info);
   request->depth = format->depth;
   request->video_range = GST_VIDEO_INFO_COLORIMETRY (info).range;
-  return build_spec (settings, info, format, &request->spec,
-      &request->channel_names, error);
+  if (!build_spec (settings, info, format, &request->spec,
+          &request->channel_names, error))
+    return FALSE;
+  set_statistics (request, info, format);
+  return TRUE;
 }
 
 /* Drops what gst_cl_histogram_request_init() and the frame's mapping
@@ -196,8 +238,8 @@ gst_cl_histogram_request_n_histograms (const GstClHistogramRequest *request)
 guint
 gst_cl_histogram_request_max_regions (const GstClHistogramRequest *request)
 {
-  const gsize block = (gsize) clh_histogram_spec_n_channels (&request->spec)
-      * (clh_histogram_spec_n_bins (&request->spec) + 2);
+  const gsize block = (gsize) clh_histogram_spec_n_channels (&request->count)
+      * (clh_histogram_spec_n_bins (&request->count) + 2);
   const gsize most = CLH_MAX_FRAME_COUNTERS / block
       - (request->settings.full_frame ? 1 : 0);
 

@@ -7,6 +7,7 @@
 #include <gst/clhistogram/clhistogram.h>
 
 #include "clh-frame.h"
+#include "clh-stats.h"
 
 G_BEGIN_DECLS
 
@@ -25,6 +26,11 @@ typedef struct {
   gboolean roi_meta;
   guint zone_cols;
   guint zone_rows;
+  gboolean statistics;
+  guint n_percentiles;
+  gdouble percentiles[CLH_MAX_PERCENTILES];
+  /* Running time a message sums, ns; 0: one message per frame. */
+  guint64 interval;
   /* The fixed regions (ClhRect), replaced whole when the property changes
    * and shared with the requests of frames in flight; NULL: none. */
   GArray *regions;
@@ -32,13 +38,21 @@ typedef struct {
 
 /* What one frame is counted with, and what its meta and message say of
  * it: the settings when it came (holding a reference on their fixed
- * regions), the engine's request, the channels' names, the counted
+ * regions), the histogram asked for, the channels' names, the counted
  * rectangle's size and samples, and once the frame is mapped its regions
- * (GstClHistogramRegion, in the message's order). */
+ * (GstClHistogramRegion, in the message's order).
+ *
+ * With statistics, @count is the value histogram (one bin per sample
+ * value) that they and @spec's bins are read from; without, @count is
+ * @spec. */
 typedef struct {
   GstClHistogramSettings settings;
   GArray *regions;
   ClhHistogramSpec spec;
+  ClhHistogramSpec count;
+  gboolean statistics;
+  gboolean legal;
+  ClhStatsSpec stats[CLH_MAX_CHANNELS];
   const gchar *const *channel_names;
   guint width;
   guint height;

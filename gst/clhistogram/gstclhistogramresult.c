@@ -13,6 +13,8 @@ append_value (GValue *array, GType type, gconstpointer v)
     g_value_set_static_string (&value, v);
   else if (type == G_TYPE_UINT)
     g_value_set_uint (&value, *(const guint *) v);
+  else if (type == G_TYPE_DOUBLE)
+    g_value_set_double (&value, *(const gdouble *) v);
   else
     g_value_set_uint64 (&value, *(const guint64 *) v);
   gst_value_array_append_and_take_value (array, &value);
@@ -71,12 +73,62 @@ spec_range (const ClhHistogramSpec *spec, guint *min, guint *max)
     *min = 0, *max = 255;
 }
 
-/* One histogram's per-channel fields: `counts`, `samples`, `below`,
- * `above`. */
+/* A statistic of every channel, one field. */
+#define TAKE_STAT(s, field, gtype, ctype, stats, member, n) \
+  G_STMT_START { \
+    ctype values_[CLH_MAX_CHANNELS]; \
+    guint c_; \
+    for (c_ = 0; c_ < (n); c_++) \
+      values_[c_] = (stats)[c_].member; \
+    take_array ((s), (field), (gtype), values_, sizeof (ctype), (n)); \
+  } G_STMT_END
+
+/* The statistics fields of one histogram's channels. */
 static void
-set_channel_fields (GstStructure *s, const ClhHistogramSpec *spec,
-    const ClhHistogram *histogram)
+set_statistics_fields (GstStructure *s, const GstClHistogramRequest *request,
+    const ClhStats *stats)
 {
+  const guint n = clh_histogram_spec_n_channels (&request->spec);
+  const guint n_ps = request->settings.n_percentiles;
+  GValue percentiles = G_VALUE_INIT;
+  gdouble mean[CLH_MAX_CHANNELS];
+  guint c;
+
+  TAKE_STAT (s, "min", G_TYPE_UINT, guint, stats, min, n);
+  TAKE_STAT (s, "max", G_TYPE_UINT, guint, stats, max, n);
+  for (c = 0; c < n; c++)
+    mean[c] = stats[c].samples ?
+        (gdouble) stats[c].sum / (gdouble) stats[c].samples : 0.0;
+  take_array (s, "mean", G_TYPE_DOUBLE, mean, sizeof (gdouble), n);
+  g_value_init (&percentiles, GST_TYPE_ARRAY);
+  for (c = 0; c < n; c++) {
+    GValue channel = G_VALUE_INIT;
+    guint i;
+
+    g_value_init (&channel, GST_TYPE_ARRAY);
+    for (i = 0; i < n_ps; i++)
+      append_value (&channel, G_TYPE_UINT, &stats[c].percentiles[i]);
+    gst_value_array_append_and_take_value (&percentiles, &channel);
+  }
+  gst_structure_take_value (s, "percentiles", &percentiles);
+  TAKE_STAT (s, "clipped-low", G_TYPE_UINT64, guint64, stats, clipped_low, n);
+  TAKE_STAT (s, "clipped-high", G_TYPE_UINT64, guint64, stats, clipped_high,
+      n);
+  if (request->legal) {
+    TAKE_STAT (s, "below-legal", G_TYPE_UINT64, guint64, stats, below_legal,
+        n);
+    TAKE_STAT (s, "above-legal", G_TYPE_UINT64, guint64, stats, above_legal,
+        n);
+  }
+}
+
+/* One histogram's per-channel fields: `counts`, `samples`, `below`,
+ * `above`, and the statistics when @stats has them. */
+static void
+set_channel_fields (GstStructure *s, const GstClHistogramRequest *request,
+    const ClhHistogram *histogram, const ClhStats *stats)
+{
+  const ClhHistogramSpec *spec = &request->spec;
   const guint n_channels = clh_histogram_spec_n_channels (spec);
   const guint n_bins = clh_histogram_spec_n_bins (spec);
   GValue counts = G_VALUE_INIT;
@@ -98,21 +150,31 @@ set_channel_fields (GstStructure *s, const ClhHistogramSpec *spec,
       n_channels);
   take_array (s, "above", G_TYPE_UINT64, histogram->above, sizeof (guint64),
       n_channels);
+  if (stats)
+    set_statistics_fields (s, request, stats);
 }
 
-/* The `regions` field: a `region` structure per region of @request, in
- * order, its histogram from @histograms. */
+/* The statistics of histogram @i of a report, or NULL. */
+static const ClhStats *
+stats_of (const GstClHistogramReport *report, guint i)
+{
+  return report->stats ? report->stats + (gsize) i * CLH_MAX_CHANNELS : NULL;
+}
+
+/* The `regions` field: a `region` structure per region of @report, in
+ * order, its histogram following the full frame's. */
 static void
 set_regions (GstStructure *s, const GstClHistogramRequest *request,
-    const ClhHistogram *histograms)
+    const GstClHistogramReport *report)
 {
+  const guint first = request->settings.full_frame ? 1 : 0;
   GValue regions = G_VALUE_INIT;
   guint i;
 
   g_value_init (&regions, GST_TYPE_ARRAY);
-  for (i = 0; request->regions && i < request->regions->len; i++) {
+  for (i = 0; report->regions && i < report->regions->len; i++) {
     const GstClHistogramRegion *region =
-        &g_array_index (request->regions, GstClHistogramRegion, i);
+        &g_array_index (report->regions, GstClHistogramRegion, i);
     const ClhRect *r = &region->rect;
     GstStructure *entry = gst_structure_new ("region",
         "type", G_TYPE_STRING, region->type,
@@ -121,10 +183,12 @@ set_regions (GstStructure *s, const GstClHistogramRequest *request,
         "y", G_TYPE_UINT, (guint) r->y,
         "width", G_TYPE_UINT, (guint) r->width,
         "height", G_TYPE_UINT, (guint) r->height,
-        "pixels", G_TYPE_UINT64, (guint64) r->width * r->height, NULL);
+        "pixels", G_TYPE_UINT64, report->region_pixels ?
+        report->region_pixels[i] : (guint64) r->width * r->height, NULL);
     GValue value = G_VALUE_INIT;
 
-    set_channel_fields (entry, &request->spec, &histograms[i]);
+    set_channel_fields (entry, request, &report->histograms[first + i],
+        stats_of (report, first + i));
     g_value_init (&value, GST_TYPE_STRUCTURE);
     g_value_take_boxed (&value, entry);
     gst_value_array_append_and_take_value (&regions, &value);
@@ -132,70 +196,94 @@ set_regions (GstStructure *s, const GstClHistogramRequest *request,
   gst_structure_take_value (s, "regions", &regions);
 }
 
-/* The `histogram` element message of @buffer's frame, counted as
- * @request says into @histograms (the whole frame's first if counted, then
- * each region's), from @src. Without the whole frame the top level has no
- * per-channel fields. */
+/* The `histogram` element message of @report, from @src. Without the
+ * whole frame the top level has no per-channel fields. */
 GstMessage *
-gst_cl_histogram_message_new (GstObject *src, GstBuffer *buffer,
-    const GstClHistogramRequest *request, GstClockTime running_time,
-    GstClockTime stream_time, const ClhHistogram *histograms)
+gst_cl_histogram_message_new (GstObject *src,
+    const GstClHistogramRequest *request, const GstClHistogramReport *report)
 {
   const ClhHistogramSpec *spec = &request->spec;
-  const gboolean full_frame = request->settings.full_frame;
   guint shape[3], n_dims = spec_shape (spec, shape), range_min, range_max;
   GstStructure *s;
 
   spec_range (spec, &range_min, &range_max);
 
   s = gst_structure_new ("histogram",
-      "timestamp", G_TYPE_UINT64, GST_BUFFER_PTS (buffer),
-      "stream-time", G_TYPE_UINT64, stream_time,
-      "running-time", G_TYPE_UINT64, running_time,
-      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buffer),
+      "timestamp", G_TYPE_UINT64, report->timestamp,
+      "stream-time", G_TYPE_UINT64, report->stream_time,
+      "running-time", G_TYPE_UINT64, report->running_time,
+      "duration", G_TYPE_UINT64, report->duration,
       "mode", G_TYPE_STRING,
       gst_histogram_mode_get_nick (request->settings.mode),
       "bins", G_TYPE_UINT, clh_histogram_spec_n_bins (spec), NULL);
+  if (report->frames)
+    gst_structure_set (s, "frames", G_TYPE_UINT, report->frames, NULL);
   take_array (s, "channels", G_TYPE_STRING, request->channel_names, 0,
       clh_histogram_spec_n_channels (spec));
-  gst_structure_set (s, "pixels", G_TYPE_UINT64,
-      (guint64) request->width * request->height, NULL);
-  if (full_frame)
-    set_channel_fields (s, spec, &histograms[0]);
+  gst_structure_set (s, "pixels", G_TYPE_UINT64, report->pixels, NULL);
+  if (request->settings.full_frame)
+    set_channel_fields (s, request, &report->histograms[0],
+        stats_of (report, 0));
   take_array (s, "shape", G_TYPE_UINT, shape, sizeof (guint), n_dims);
   gst_structure_set (s,
       "depth", G_TYPE_UINT, request->depth,
       "video-range", G_TYPE_STRING, video_range_name (request->video_range),
       "range-min", G_TYPE_UINT, range_min,
       "range-max", G_TYPE_UINT, range_max, NULL);
-  set_regions (s, request, histograms + (full_frame ? 1 : 0));
+  if (request->statistics)
+    take_array (s, "percentile-points", G_TYPE_DOUBLE,
+        request->settings.percentiles, sizeof (gdouble),
+        request->settings.n_percentiles);
+  set_regions (s, request, report);
 
   return gst_message_new_element (src, s);
 }
 
+/* The statistics of @meta's channels from @stats. */
+static void
+set_meta_statistics (GstHistogramMeta *meta,
+    const GstClHistogramRequest *request, const ClhStats *stats)
+{
+  guint c;
+
+  gst_histogram_meta_set_statistics (meta, request->settings.n_percentiles,
+      request->settings.percentiles, request->legal);
+  for (c = 0; c < meta->n_channels; c++)
+    gst_histogram_meta_set_channel_statistics (meta, c, stats[c].min,
+        stats[c].max, stats[c].samples ? (gdouble) stats[c].sum
+        / (gdouble) stats[c].samples : 0.0, stats[c].percentiles,
+        stats[c].clipped_low, stats[c].clipped_high, stats[c].below_legal,
+        stats[c].above_legal);
+}
+
 static void
 add_meta (GstBuffer *buffer, const GstClHistogramRequest *request,
-    const ClhHistogram *histogram, const gchar *type, gint id,
-    const ClhRect *r)
+    const ClhHistogram *histogram, const ClhStats *stats, const gchar *type,
+    gint id, const ClhRect *r)
 {
   const ClhHistogramSpec *spec = &request->spec;
   guint shape[3], n_dims = spec_shape (spec, shape), range_min, range_max;
+  GstHistogramMeta *meta;
 
   spec_range (spec, &range_min, &range_max);
-  gst_buffer_add_histogram_meta_full (buffer, request->settings.mode,
+  meta = gst_buffer_add_histogram_meta_full (buffer, request->settings.mode,
       clh_histogram_spec_n_channels (spec), request->channel_names,
       clh_histogram_spec_n_bins (spec), histogram->counts,
       histogram->samples, histogram->below, histogram->above, type, id,
       r->x, r->y, r->width, r->height, request->depth,
       request->video_range, range_min, range_max, n_dims, shape);
+  if (meta && stats)
+    set_meta_statistics (meta, request, stats);
 }
 
 /* Attaches a GstHistogramMeta per histogram of @request to @buffer, which
  * is writable: the whole frame's ("frame", 0) first if counted, then each
- * region's, from @histograms in the same order. */
+ * region's, from @histograms in the same order, with @stats
+ * (CLH_MAX_CHANNELS per histogram) if not NULL. */
 void
 gst_cl_histogram_attach_metas (GstBuffer *buffer,
-    const GstClHistogramRequest *request, const ClhHistogram *histograms)
+    const GstClHistogramRequest *request, const ClhHistogram *histograms,
+    const ClhStats *stats)
 {
   const ClhRect whole = { 0, 0, (gint) request->width,
     (gint) request->height };
@@ -203,12 +291,13 @@ gst_cl_histogram_attach_metas (GstBuffer *buffer,
   guint i;
 
   if (first)
-    add_meta (buffer, request, &histograms[0], "frame", 0, &whole);
+    add_meta (buffer, request, &histograms[0], stats, "frame", 0, &whole);
   for (i = 0; request->regions && i < request->regions->len; i++) {
     const GstClHistogramRegion *region =
         &g_array_index (request->regions, GstClHistogramRegion, i);
 
-    add_meta (buffer, request, &histograms[first + i], region->type,
+    add_meta (buffer, request, &histograms[first + i], stats ?
+        stats + (gsize) (first + i) * CLH_MAX_CHANNELS : NULL, region->type,
         region->id, &region->rect);
   }
 }

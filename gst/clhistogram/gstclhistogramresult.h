@@ -8,10 +8,31 @@
 
 G_BEGIN_DECLS
 
-GstMessage *gst_cl_histogram_message_new (GstObject *src, GstBuffer *buffer,
-    const GstClHistogramRequest *request, GstClockTime running_time,
-    GstClockTime stream_time, const ClhHistogram *histograms);
+/* What one `histogram` message reports, of one frame or of the frames of
+ * an interval, counted as a request says: the times (ns), the frames
+ * summed (0: one frame's message, without a `frames` field), the pixels
+ * of the full frame and of each region (NULL: each region's rectangle),
+ * the regions (GstClHistogramRegion), and the histograms in the request's
+ * bins, the full frame's first if counted, with their statistics
+ * (CLH_MAX_CHANNELS per histogram; NULL without). */
+typedef struct {
+  GstClockTime timestamp;
+  GstClockTime stream_time;
+  GstClockTime running_time;
+  GstClockTime duration;
+  guint frames;
+  guint64 pixels;
+  const GArray *regions;
+  const guint64 *region_pixels;
+  const ClhHistogram *histograms;
+  const ClhStats *stats;
+} GstClHistogramReport;
+
+GstMessage *gst_cl_histogram_message_new (GstObject *src,
+    const GstClHistogramRequest *request,
+    const GstClHistogramReport *report);
 void gst_cl_histogram_attach_metas (GstBuffer *buffer,
-    const GstClHistogramRequest *request, const ClhHistogram *histograms);
+    const GstClHistogramRequest *request, const ClhHistogram *histograms,
+    const ClhStats *stats);
 
 G_END_DECLS

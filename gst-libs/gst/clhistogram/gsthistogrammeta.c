@@ -24,6 +24,7 @@
 
 #include <gst/video/video.h>
 
+#include <math.h>
 #include <string.h>
 
 static const GEnumValue histogram_modes[] = {
@@ -74,6 +75,32 @@ gst_histogram_mode_get_nick (GstHistogramMode mode)
   return NULL;
 }
 
+static const GEnumValue histogram_tails[] = {
+  {GST_HISTOGRAM_TAIL_CLIPPED_LOW, "Samples equal to 0", "clipped-low"},
+  {GST_HISTOGRAM_TAIL_CLIPPED_HIGH, "Samples equal to 2^depth - 1",
+      "clipped-high"},
+  {GST_HISTOGRAM_TAIL_BELOW_LEGAL, "Samples under the legal range",
+      "below-legal"},
+  {GST_HISTOGRAM_TAIL_ABOVE_LEGAL, "Samples over the legal range",
+      "above-legal"},
+  {GST_HISTOGRAM_TAIL_BELOW_RANGE, "Samples under the binned range",
+      "below"},
+  {GST_HISTOGRAM_TAIL_ABOVE_RANGE, "Samples over the binned range", "above"},
+  {0, NULL, NULL},
+};
+
+GType
+gst_histogram_tail_get_type (void)
+{
+  static gsize id = 0;
+
+  if (g_once_init_enter (&id)) {
+    GType type = g_enum_register_static ("GstHistogramTail", histogram_tails);
+    g_once_init_leave (&id, type);
+  }
+  return (GType) id;
+}
+
 GType
 gst_histogram_meta_api_get_type (void)
 {
@@ -112,7 +139,30 @@ histogram_meta_init (GstMeta *meta, gpointer params, GstBuffer *buffer)
   hmeta->shape[0] = hmeta->shape[1] = hmeta->shape[2] = 0;
   hmeta->region_type = NULL;
   hmeta->region_id = 0;
+  hmeta->has_statistics = hmeta->has_legal = FALSE;
+  hmeta->n_percentiles = 0;
+  hmeta->percentile_points = NULL;
+  hmeta->min = hmeta->max = hmeta->percentiles = NULL;
+  hmeta->mean = NULL;
+  hmeta->clipped_low = hmeta->clipped_high = NULL;
+  hmeta->below_legal = hmeta->above_legal = NULL;
   return TRUE;
+}
+
+static void
+free_statistics (GstHistogramMeta *meta)
+{
+  g_clear_pointer (&meta->percentile_points, g_free);
+  g_clear_pointer (&meta->min, g_free);
+  g_clear_pointer (&meta->max, g_free);
+  g_clear_pointer (&meta->mean, g_free);
+  g_clear_pointer (&meta->percentiles, g_free);
+  g_clear_pointer (&meta->clipped_low, g_free);
+  g_clear_pointer (&meta->clipped_high, g_free);
+  g_clear_pointer (&meta->below_legal, g_free);
+  g_clear_pointer (&meta->above_legal, g_free);
+  meta->has_statistics = meta->has_legal = FALSE;
+  meta->n_percentiles = 0;
 }
 
 static void
@@ -126,6 +176,28 @@ histogram_meta_free (GstMeta *meta, GstBuffer *buffer)
   g_free (hmeta->below);
   g_free (hmeta->above);
   g_free (hmeta->region_type);
+  free_statistics (hmeta);
+}
+
+/* @dest's statistics as @src's. */
+static void
+copy_statistics (GstHistogramMeta *dest, const GstHistogramMeta *src)
+{
+  const gsize n = src->n_channels;
+
+  if (!src->has_statistics)
+    return;
+  gst_histogram_meta_set_statistics (dest, src->n_percentiles,
+      src->percentile_points, src->has_legal);
+  memcpy (dest->min, src->min, n * sizeof (guint));
+  memcpy (dest->max, src->max, n * sizeof (guint));
+  memcpy (dest->mean, src->mean, n * sizeof (gdouble));
+  memcpy (dest->percentiles, src->percentiles,
+      n * src->n_percentiles * sizeof (guint));
+  memcpy (dest->clipped_low, src->clipped_low, n * sizeof (guint64));
+  memcpy (dest->clipped_high, src->clipped_high, n * sizeof (guint64));
+  memcpy (dest->below_legal, src->below_legal, n * sizeof (guint64));
+  memcpy (dest->above_legal, src->above_legal, n * sizeof (guint64));
 }
 
 static gboolean
@@ -151,8 +223,9 @@ histogram_meta_transform (GstBuffer *dest, GstMeta *meta, GstBuffer *buffer,
       smeta->above, smeta->region_type, smeta->region_id, smeta->x, smeta->y,
       smeta->width, smeta->height, smeta->depth, smeta->video_range,
       smeta->range_min, smeta->range_max, smeta->n_dims, smeta->shape);
+  if (dmeta)
+    copy_statistics (dmeta, smeta);
   return dmeta != NULL;
-  return TRUE;
 }
 
 const GstMetaInfo *
@@ -550,4 +623,331 @@ gst_histogram_meta_set_shape (GstHistogramMeta *meta, guint n_dims,
   meta->n_dims = n_dims;
   for (d = 0; d < 3; d++)
     meta->shape[d] = d < n_dims ? shape[d] : 0;
+}
+
+/**
+ * gst_histogram_meta_set_statistics: (skip)
+ * @meta: a #GstHistogramMeta of a 1-D mode
+ * @n_percentiles: percentiles reported per channel
+ * @percentile_points: (array length=n_percentiles): each p, 0..100
+ * @has_legal: whether the legal-range counts are known (limited-range
+ *   video)
+ *
+ * Makes room for the statistics, zeroed; fill each channel's with
+ * gst_histogram_meta_set_channel_statistics().
+ */
+void
+gst_histogram_meta_set_statistics (GstHistogramMeta *meta,
+    guint n_percentiles, const gdouble *percentile_points,
+    gboolean has_legal)
+{
+  const gsize n = meta->n_channels;
+
+  g_return_if_fail (meta != NULL);
+  g_return_if_fail (n_percentiles == 0 || percentile_points != NULL);
+
+  free_statistics (meta);
+  meta->has_statistics = TRUE;
+  meta->has_legal = has_legal;
+  meta->n_percentiles = n_percentiles;
+  meta->percentile_points = g_memdup2 (percentile_points,
+      sizeof (gdouble) * n_percentiles);
+  meta->min = g_new0 (guint, n);
+  meta->max = g_new0 (guint, n);
+  meta->mean = g_new0 (gdouble, n);
+  meta->percentiles = g_new0 (guint, n * MAX (n_percentiles, 1));
+  meta->clipped_low = g_new0 (guint64, n);
+  meta->clipped_high = g_new0 (guint64, n);
+  meta->below_legal = g_new0 (guint64, n);
+  meta->above_legal = g_new0 (guint64, n);
+}
+
+/**
+ * gst_histogram_meta_set_channel_statistics: (skip)
+ * @meta: a #GstHistogramMeta after gst_histogram_meta_set_statistics()
+ * @channel: channel index, below @meta->n_channels
+ * @min: the smallest sample value
+ * @max: the largest
+ * @mean: the mean sample value
+ * @percentiles: (array): one value per percentile point
+ * @clipped_low: samples equal to 0
+ * @clipped_high: samples equal to 2^depth - 1
+ * @below_legal: samples under the legal range
+ * @above_legal: samples over it
+ *
+ * Records one channel's statistics.
+ */
+void
+gst_histogram_meta_set_channel_statistics (GstHistogramMeta *meta,
+    guint channel, guint min, guint max, gdouble mean,
+    const guint *percentiles, guint64 clipped_low, guint64 clipped_high,
+    guint64 below_legal, guint64 above_legal)
+{
+  g_return_if_fail (meta != NULL && meta->has_statistics);
+  g_return_if_fail (channel < meta->n_channels);
+
+  meta->min[channel] = min;
+  meta->max[channel] = max;
+  meta->mean[channel] = mean;
+  if (meta->n_percentiles)
+    memcpy (meta->percentiles + (gsize) channel * meta->n_percentiles,
+        percentiles, sizeof (guint) * meta->n_percentiles);
+  meta->clipped_low[channel] = clipped_low;
+  meta->clipped_high[channel] = clipped_high;
+  meta->below_legal[channel] = below_legal;
+  meta->above_legal[channel] = above_legal;
+}
+
+/**
+ * gst_histogram_meta_has_statistics:
+ * @meta: a #GstHistogramMeta
+ *
+ * Returns: whether @meta carries statistics: `clhistogram` computes them
+ *   for the modes `luma`, `channels` and `max` unless its `statistics`
+ *   property is %FALSE
+ */
+gboolean
+gst_histogram_meta_has_statistics (GstHistogramMeta *meta)
+{
+  g_return_val_if_fail (meta != NULL, FALSE);
+  return meta->has_statistics;
+}
+
+/**
+ * gst_histogram_meta_has_legal_range:
+ * @meta: a #GstHistogramMeta
+ *
+ * Returns: whether the legal-range counts are known: statistics of
+ *   limited-range video (the caps' `colorimetry`)
+ */
+gboolean
+gst_histogram_meta_has_legal_range (GstHistogramMeta *meta)
+{
+  g_return_val_if_fail (meta != NULL, FALSE);
+  return meta->has_statistics && meta->has_legal;
+}
+
+static gboolean
+check_statistics (GstHistogramMeta *meta, guint channel)
+{
+  g_return_val_if_fail (meta != NULL, FALSE);
+  g_return_val_if_fail (channel < meta->n_channels, FALSE);
+  g_return_val_if_fail (meta->has_statistics, FALSE);
+  return TRUE;
+}
+
+/**
+ * gst_histogram_meta_get_min:
+ * @meta: a #GstHistogramMeta with statistics
+ * @channel: channel index, below @meta->n_channels
+ *
+ * Returns: the channel's smallest sample value (0 without samples)
+ */
+guint
+gst_histogram_meta_get_min (GstHistogramMeta *meta, guint channel)
+{
+  return check_statistics (meta, channel) ? meta->min[channel] : 0;
+}
+
+/**
+ * gst_histogram_meta_get_max:
+ * @meta: a #GstHistogramMeta with statistics
+ * @channel: channel index, below @meta->n_channels
+ *
+ * Returns: the channel's largest sample value (0 without samples)
+ */
+guint
+gst_histogram_meta_get_max (GstHistogramMeta *meta, guint channel)
+{
+  return check_statistics (meta, channel) ? meta->max[channel] : 0;
+}
+
+/**
+ * gst_histogram_meta_get_mean:
+ * @meta: a #GstHistogramMeta with statistics
+ * @channel: channel index, below @meta->n_channels
+ *
+ * Returns: the exact mean of the channel's sample values (the sum of the
+ *   values over the samples, not of bin centres; 0.0 without samples)
+ */
+gdouble
+gst_histogram_meta_get_mean (GstHistogramMeta *meta, guint channel)
+{
+  return check_statistics (meta, channel) ? meta->mean[channel] : 0.0;
+}
+
+/**
+ * gst_histogram_meta_get_percentile_points:
+ * @meta: a #GstHistogramMeta
+ * @n_percentiles: (out): how many
+ *
+ * Returns: (transfer none) (array length=n_percentiles): the percentiles
+ *   computed when the frame was counted (`clhistogram`'s `percentiles`),
+ *   each 0..100
+ */
+const gdouble *
+gst_histogram_meta_get_percentile_points (GstHistogramMeta *meta,
+    guint *n_percentiles)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+  if (n_percentiles)
+    *n_percentiles = meta->n_percentiles;
+  return meta->percentile_points;
+}
+
+/**
+ * gst_histogram_meta_get_percentiles:
+ * @meta: a #GstHistogramMeta with statistics
+ * @channel: channel index, below @meta->n_channels
+ * @n_percentiles: (out): how many
+ *
+ * Returns: (transfer none) (array length=n_percentiles): the channel's
+ *   value at each of gst_histogram_meta_get_percentile_points()
+ */
+const guint *
+gst_histogram_meta_get_percentiles (GstHistogramMeta *meta, guint channel,
+    guint *n_percentiles)
+{
+  if (n_percentiles)
+    *n_percentiles = 0;
+  if (!check_statistics (meta, channel))
+    return NULL;
+  if (n_percentiles)
+    *n_percentiles = meta->n_percentiles;
+  return meta->percentiles + (gsize) channel * meta->n_percentiles;
+}
+
+/* The percentile from bins of one value each, walking up from the
+ * samples under the range; FALSE where the rank falls outside the bins,
+ * whose values are not known one by one. */
+static gboolean
+percentile_from_bins (GstHistogramMeta *meta, guint channel, guint64 rank,
+    guint *value)
+{
+  const guint32 *counts = meta->counts + (gsize) channel * meta->n_bins;
+  guint64 cumulative = meta->below[channel];
+  guint b;
+
+  if (rank <= cumulative && meta->below[channel] > 0)
+    return FALSE;
+  for (b = 0; b < meta->n_bins; b++) {
+    if (counts[b] == 0)
+      continue;
+    cumulative += counts[b];
+    if (cumulative >= rank) {
+      *value = meta->range_min + b;
+      return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+/**
+ * gst_histogram_meta_get_percentile:
+ * @meta: a #GstHistogramMeta
+ * @channel: channel index, below @meta->n_channels
+ * @p: the percentile, 0..100
+ * @value: (out): the smallest sample value v such that the samples <= v
+ *   number at least `lrint (N * p / 100)`, N the channel's samples (FFmpeg
+ *   signalstats' rule, its YLOW and YHIGH at p = 10 and 90; a rank of 0
+ *   gives the smallest sample, no samples give 0)
+ *
+ * Any percentile, exactly: one of gst_histogram_meta_get_percentile_points()
+ * from the statistics, any other from the counts when each bin holds one
+ * sample value (the default for 8-bit samples: 256 bins over 0..255).
+ *
+ * Returns: %TRUE if @value is known; %FALSE for a p that was not computed
+ *   when the bins are coarser than the samples (ask `clhistogram` for it
+ *   with its `percentiles` property)
+ */
+gboolean
+gst_histogram_meta_get_percentile (GstHistogramMeta *meta, guint channel,
+    gdouble p, guint *value)
+{
+  guint64 rank;
+  guint i;
+
+  g_return_val_if_fail (meta != NULL && value != NULL, FALSE);
+  g_return_val_if_fail (channel < meta->n_channels, FALSE);
+  g_return_val_if_fail (p >= 0.0 && p <= 100.0, FALSE);
+
+  for (i = 0; meta->has_statistics && i < meta->n_percentiles; i++) {
+    if (meta->percentile_points[i] == p) {
+      *value = meta->percentiles[(gsize) channel * meta->n_percentiles + i];
+      return TRUE;
+    }
+  }
+  if (meta->n_dims != 1
+      || meta->n_bins != meta->range_max - meta->range_min + 1)
+    return FALSE;
+  *value = 0;
+  if (meta->samples[channel] == 0)
+    return TRUE;
+  rank = (guint64) llrint ((gdouble) meta->samples[channel] * p / 100.0);
+  if (rank == 0 && meta->has_statistics) {
+    *value = meta->min[channel];
+    return TRUE;
+  }
+  return percentile_from_bins (meta, channel, MAX (rank, 1), value);
+}
+
+/**
+ * gst_histogram_meta_get_tail:
+ * @meta: a #GstHistogramMeta
+ * @channel: channel index, below @meta->n_channels
+ * @tail: which samples
+ *
+ * Returns: how many of the channel's samples @tail counts; 0 for the
+ *   clipped and legal-range counts of a meta without them (see
+ *   gst_histogram_meta_has_statistics() and
+ *   gst_histogram_meta_has_legal_range())
+ */
+guint64
+gst_histogram_meta_get_tail (GstHistogramMeta *meta, guint channel,
+    GstHistogramTail tail)
+{
+  g_return_val_if_fail (meta != NULL && channel < meta->n_channels, 0);
+
+  switch (tail) {
+    case GST_HISTOGRAM_TAIL_BELOW_RANGE:
+      return meta->below[channel];
+    case GST_HISTOGRAM_TAIL_ABOVE_RANGE:
+      return meta->above[channel];
+    default:
+      break;
+  }
+  if (!meta->has_statistics)
+    return 0;
+  switch (tail) {
+    case GST_HISTOGRAM_TAIL_CLIPPED_LOW:
+      return meta->clipped_low[channel];
+    case GST_HISTOGRAM_TAIL_CLIPPED_HIGH:
+      return meta->clipped_high[channel];
+    case GST_HISTOGRAM_TAIL_BELOW_LEGAL:
+      return meta->has_legal ? meta->below_legal[channel] : 0;
+    case GST_HISTOGRAM_TAIL_ABOVE_LEGAL:
+      return meta->has_legal ? meta->above_legal[channel] : 0;
+    default:
+      g_return_val_if_reached (0);
+  }
+}
+
+/**
+ * gst_histogram_meta_get_fraction:
+ * @meta: a #GstHistogramMeta
+ * @channel: channel index, below @meta->n_channels
+ * @tail: which samples
+ *
+ * Returns: gst_histogram_meta_get_tail() over the channel's samples,
+ *   0..1 (0.0 without samples): e.g. the share of clipped highlights
+ */
+gdouble
+gst_histogram_meta_get_fraction (GstHistogramMeta *meta, guint channel,
+    GstHistogramTail tail)
+{
+  g_return_val_if_fail (meta != NULL && channel < meta->n_channels, 0.0);
+  if (meta->samples[channel] == 0)
+    return 0.0;
+  return (gdouble) gst_histogram_meta_get_tail (meta, channel, tail)
+      / (gdouble) meta->samples[channel];
 }

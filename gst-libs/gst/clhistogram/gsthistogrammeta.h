@@ -84,6 +84,11 @@ GType gst_histogram_mode_get_type (void);
  *   #GstVideoRegionOfInterestMeta's type)
  * @region_id: which one of its type (0 for the full frame)
  *
+ * The statistics of the 1-D modes (minimum, maximum, mean, percentiles,
+ * clipped and out-of-legal-range samples) are read with
+ * gst_histogram_meta_has_statistics(), gst_histogram_meta_get_mean(),
+ * gst_histogram_meta_get_percentile() and the functions beside them.
+ *
  * The histogram of (a rectangle of) the frame the buffer holds, as
  * `clhistogram` computed it; a buffer holds one per histogram counted.
  * It survives buffer copies and is dropped by transforms that change the
@@ -116,7 +121,50 @@ typedef struct {
   guint shape[3];
   gchar *region_type;
   gint region_id;
+
+  /*< private >*/
+  gboolean has_statistics;
+  gboolean has_legal;
+  guint n_percentiles;
+  gdouble *percentile_points;
+  /* n_channels each; percentiles n_channels * n_percentiles. */
+  guint *min;
+  guint *max;
+  gdouble *mean;
+  guint *percentiles;
+  guint64 *clipped_low;
+  guint64 *clipped_high;
+  guint64 *below_legal;
+  guint64 *above_legal;
 } GstHistogramMeta;
+
+/**
+ * GstHistogramTail:
+ * @GST_HISTOGRAM_TAIL_CLIPPED_LOW: samples equal to 0
+ * @GST_HISTOGRAM_TAIL_CLIPPED_HIGH: samples equal to 2^depth - 1
+ * @GST_HISTOGRAM_TAIL_BELOW_LEGAL: samples under the legal range (16,
+ *   scaled by 2^(depth - 8)); only for limited-range video
+ * @GST_HISTOGRAM_TAIL_ABOVE_LEGAL: samples over it (235 for luma, R, G, B;
+ *   240 for chroma; scaled); only for limited-range video
+ * @GST_HISTOGRAM_TAIL_BELOW_RANGE: samples under the binned range
+ *   (`below`)
+ * @GST_HISTOGRAM_TAIL_ABOVE_RANGE: samples over it (`above`)
+ *
+ * Samples at or past an end of the sample range, counted apart from the
+ * bins; gst_histogram_meta_get_fraction() gives their share.
+ */
+typedef enum {
+  GST_HISTOGRAM_TAIL_CLIPPED_LOW,
+  GST_HISTOGRAM_TAIL_CLIPPED_HIGH,
+  GST_HISTOGRAM_TAIL_BELOW_LEGAL,
+  GST_HISTOGRAM_TAIL_ABOVE_LEGAL,
+  GST_HISTOGRAM_TAIL_BELOW_RANGE,
+  GST_HISTOGRAM_TAIL_ABOVE_RANGE,
+} GstHistogramTail;
+
+GST_CLHISTOGRAM_API
+GType gst_histogram_tail_get_type (void);
+#define GST_TYPE_HISTOGRAM_TAIL (gst_histogram_tail_get_type ())
 
 GST_CLHISTOGRAM_API
 GType gst_histogram_meta_api_get_type (void);
@@ -191,5 +239,51 @@ void gst_histogram_meta_set_shape (GstHistogramMeta *meta, guint n_dims,
 
 GST_CLHISTOGRAM_API
 const gchar *gst_histogram_mode_get_nick (GstHistogramMode mode);
+
+GST_CLHISTOGRAM_API
+void gst_histogram_meta_set_statistics (GstHistogramMeta *meta,
+    guint n_percentiles, const gdouble *percentile_points,
+    gboolean has_legal);
+
+GST_CLHISTOGRAM_API
+void gst_histogram_meta_set_channel_statistics (GstHistogramMeta *meta,
+    guint channel, guint min, guint max, gdouble mean,
+    const guint *percentiles, guint64 clipped_low, guint64 clipped_high,
+    guint64 below_legal, guint64 above_legal);
+
+GST_CLHISTOGRAM_API
+gboolean gst_histogram_meta_has_statistics (GstHistogramMeta *meta);
+
+GST_CLHISTOGRAM_API
+gboolean gst_histogram_meta_has_legal_range (GstHistogramMeta *meta);
+
+GST_CLHISTOGRAM_API
+guint gst_histogram_meta_get_min (GstHistogramMeta *meta, guint channel);
+
+GST_CLHISTOGRAM_API
+guint gst_histogram_meta_get_max (GstHistogramMeta *meta, guint channel);
+
+GST_CLHISTOGRAM_API
+gdouble gst_histogram_meta_get_mean (GstHistogramMeta *meta, guint channel);
+
+GST_CLHISTOGRAM_API
+gboolean gst_histogram_meta_get_percentile (GstHistogramMeta *meta,
+    guint channel, gdouble p, guint *value);
+
+GST_CLHISTOGRAM_API
+const gdouble *gst_histogram_meta_get_percentile_points (
+    GstHistogramMeta *meta, guint *n_percentiles);
+
+GST_CLHISTOGRAM_API
+const guint *gst_histogram_meta_get_percentiles (GstHistogramMeta *meta,
+    guint channel, guint *n_percentiles);
+
+GST_CLHISTOGRAM_API
+guint64 gst_histogram_meta_get_tail (GstHistogramMeta *meta, guint channel,
+    GstHistogramTail tail);
+
+GST_CLHISTOGRAM_API
+gdouble gst_histogram_meta_get_fraction (GstHistogramMeta *meta,
+    guint channel, GstHistogramTail tail);
 
 G_END_DECLS

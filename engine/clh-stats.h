@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* A channel's statistics read off its value histogram: one counter per
+ * sample value, as the device counts it when the requested bins are
+ * coarser than the samples. Plain C: no OpenCL, no GStreamer. */
+#pragma once
+
+#include "clh-frame.h"
+
+G_BEGIN_DECLS
+
+/**
+ * ClhStats:
+ * @samples: samples the channel examined
+ * @min: the smallest sample value, 0 without samples
+ * @max: the largest, 0 without samples
+ * @sum: the sum of the sample values (the mean is @sum / @samples)
+ * @clipped_low: samples equal to 0
+ * @clipped_high: samples equal to 2^depth - 1
+ * @below_legal: samples under the legal range's low end
+ * @above_legal: samples over its high end
+ * @percentiles: one value per percentile asked for, see
+ *   clh_stats_from_values()
+ *
+ * One channel's statistics, exact: every field is a count or a value of
+ * the samples, never of bin centres.
+ */
+typedef struct {
+  guint64 samples;
+  guint min;
+  guint max;
+  guint64 sum;
+  guint64 clipped_low;
+  guint64 clipped_high;
+  guint64 below_legal;
+  guint64 above_legal;
+  guint percentiles[CLH_MAX_PERCENTILES];
+} ClhStats;
+
+/**
+ * ClhStatsSpec:
+ * @depth: bits per sample value: the value histogram has 2^@depth
+ *   counters, value 0 first
+ * @legal_low: the legal range's low end (16 << (depth - 8))
+ * @legal_high: its high end (235 or, for chroma, 240, << (depth - 8))
+ * @n_percentiles: percentiles in @percentiles, at most
+ *   %CLH_MAX_PERCENTILES
+ * @percentiles: each in [0, 100]
+ *
+ * What one channel's statistics are taken over.
+ */
+typedef struct {
+  guint depth;
+  guint legal_low;
+  guint legal_high;
+  guint n_percentiles;
+  gdouble percentiles[CLH_MAX_PERCENTILES];
+} ClhStatsSpec;
+
+void clh_stats_spec_set_legal (ClhStatsSpec *spec, guint depth,
+    gboolean chroma);
+void clh_stats_from_values (const ClhStatsSpec *spec, const guint32 *values,
+    ClhStats *stats);
+guint clh_stats_percentile_rank (guint64 samples, gdouble p);
+void clh_values_rebin (const guint32 *values, guint depth,
+    guint bins, guint range_min, guint range_max, guint32 *counts,
+    guint64 *below, guint64 *above);
+
+G_END_DECLS
