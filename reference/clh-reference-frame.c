@@ -18,6 +18,77 @@
  * Returns: %FALSE if the format or mode is not in the oracle's table, or the
  *   buffer cannot be mapped.
  */
+/* @frame's planes pointed into @vframe, mapped from @buffer; FALSE if the
+ * format or mode is not in the oracle's table or the buffer cannot be
+ * mapped. */
+static gboolean
+map_reference_frame (const GstVideoInfo *info, GstBuffer *buffer,
+    const gchar *mode, guint bins, ClhFrame *frame, ClhFormatClass *klass,
+    ClhHistogramSpec *spec, GstVideoFrame *vframe)
+{
+  guint p;
+
+  if (!clh_reference_layout (GST_VIDEO_INFO_NAME (info), frame, klass)
+      || !clh_reference_spec (*klass, frame, mode, bins, spec)
+      || !gst_video_frame_map (vframe, info, buffer, GST_MAP_READ))
+    return FALSE;
+  frame->width = GST_VIDEO_FRAME_WIDTH (vframe);
+  frame->height = GST_VIDEO_FRAME_HEIGHT (vframe);
+  for (p = 0; p < frame->n_planes; p++) {
+    frame->planes[p].data = GST_VIDEO_FRAME_PLANE_DATA (vframe, p);
+    frame->planes[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, p);
+  }
+  return TRUE;
+}
+
+/**
+ * clh_reference_stats_of_buffer_region:
+ * @info: the buffer's format
+ * @buffer: a frame of that format
+ * @mode: `luma`, `channels` or `max`
+ * @region: (nullable): a rectangle of the frame's pixels; %NULL: the whole
+ *   frame
+ * @ps: (array length=n_ps): the percentiles asked for
+ * @n_ps: how many
+ * @stats: (out caller-allocates) (array): one per channel
+ *
+ * clh_reference_stats_region() on a buffer, with the legal range of
+ * BT.601 (16..235, chroma 16..240) scaled to the samples' depth.
+ *
+ * Returns: %FALSE if the format or mode is not in the oracle's table, the
+ *   mode has no statistics, or the buffer cannot be mapped
+ */
+gboolean
+clh_reference_stats_of_buffer_region (const GstVideoInfo *info,
+    GstBuffer *buffer, const gchar *mode, const ClhRect *region,
+    const gdouble *ps, guint n_ps, ClhReferenceStats *stats)
+{
+  guint low[CLH_MAX_CHANNELS], high[CLH_MAX_CHANNELS], c, depth;
+  ClhFormatClass klass;
+  ClhFrame frame = { 0 };
+  ClhHistogramSpec spec;
+  GstVideoFrame vframe;
+  ClhRect whole;
+  gboolean ok;
+
+  if (!map_reference_frame (info, buffer, mode, 1, &frame, &klass, &spec,
+          &vframe))
+    return FALSE;
+  depth = spec.count == CLH_COUNT_COMPONENTS ? frame.depth : 8;
+  for (c = 0; c < CLH_MAX_CHANNELS; c++) {
+    const gboolean chroma = klass == CLH_FORMAT_YUV && c > 0
+        && g_strcmp0 (mode, "channels") == 0;
+
+    low[c] = 16u << (depth - 8);
+    high[c] = (chroma ? 240u : 235u) << (depth - 8);
+  }
+  whole = (ClhRect) { 0, 0, (gint) frame.width, (gint) frame.height };
+  ok = clh_reference_stats_region (&frame, &spec, region ? region : &whole,
+      low, high, ps, n_ps, stats);
+  gst_video_frame_unmap (&vframe);
+  return ok;
+}
+
 gboolean
 clh_reference_histogram_of_buffer_region (const GstVideoInfo *info,
     GstBuffer *buffer, const gchar *mode, guint bins, guint range_min,
@@ -28,22 +99,14 @@ clh_reference_histogram_of_buffer_region (const GstVideoInfo *info,
   ClhFrame frame = { 0 };
   GstVideoFrame vframe;
   ClhRect whole;
-  guint p;
 
-  if (!clh_reference_layout (GST_VIDEO_INFO_NAME (info), &frame, &klass)
-      || !clh_reference_spec (klass, &frame, mode, bins, spec)
-      || !gst_video_frame_map (&vframe, info, buffer, GST_MAP_READ))
+  if (!map_reference_frame (info, buffer, mode, bins, &frame, &klass, spec,
+          &vframe))
     return FALSE;
 
   spec->range_min = range_min;
   if (range_max >= 0)
     spec->range_max = range_max;
-  frame.width = GST_VIDEO_FRAME_WIDTH (&vframe);
-  frame.height = GST_VIDEO_FRAME_HEIGHT (&vframe);
-  for (p = 0; p < frame.n_planes; p++) {
-    frame.planes[p].data = GST_VIDEO_FRAME_PLANE_DATA (&vframe, p);
-    frame.planes[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vframe, p);
-  }
   whole = (ClhRect) { 0, 0, (gint) frame.width, (gint) frame.height };
   histogram->counts = g_new (guint32, clh_histogram_spec_n_channels (spec)
       * clh_histogram_spec_n_bins (spec));

@@ -7,6 +7,7 @@
 
 #include "clh-reference.h"
 #include "clh-reference-layout.h"
+#include "clh-reference-stats.h"
 
 G_BEGIN_DECLS
 
@@ -17,5 +18,9 @@ gboolean clh_reference_histogram_of_buffer_region (const GstVideoInfo *info,
     GstBuffer *buffer, const gchar *mode, guint bins, guint range_min,
     gint range_max, const ClhRect *region, ClhHistogramSpec *spec,
     ClhHistogram *histogram);
+
+gboolean clh_reference_stats_of_buffer_region (const GstVideoInfo *info,
+    GstBuffer *buffer, const gchar *mode, const ClhRect *region,
+    const gdouble *ps, guint n_ps, ClhReferenceStats *stats);
 
 G_END_DECLS
