@@ -92,6 +92,39 @@ def main():
         hs_buffer, "zone", 0) is None
     assert GstClHistogram.buffer_get_histogram_metas(Gst.Buffer.new()) == []
 
+    # Statistics, from the same RGBA frame's bytes: min, max, the exact
+    # mean, any percentile (256 bins: one value each), the stored ones, and
+    # the share of clipped samples.
+    stats_buffer = pull_one(
+        "videotestsrc pattern=smpte num-buffers=1 ! "
+        f"video/x-raw,format=RGBA,width={WIDTH},height={HEIGHT} ! "
+        "clhistogram mode=channels ! appsink name=sink")
+    st = GstClHistogram.buffer_get_histogram_meta(stats_buffer)
+    assert st.has_statistics() and not st.has_legal_range()
+    assert st.get_percentile_points() == [1.0, 10.0, 50.0, 90.0, 99.0]
+    for c, name in enumerate("RGBA"):
+        values = sorted(data[c::4])
+        n = len(values)
+        assert st.get_min(c) == values[0] and st.get_max(c) == values[-1]
+        assert st.get_mean(c) == sum(values) / n, (name, st.get_mean(c))
+        for p in (0.0, 10.0, 33.3, 50.0, 100.0):
+            rank = round(n * p / 100)  # half to even, as lrint
+            ok, value = st.get_percentile(c, p)
+            assert ok and value == values[max(rank, 1) - 1], (name, p, value)
+        want = [values[max(round(n * p / 100), 1) - 1]
+                for p in (1.0, 10.0, 50.0, 90.0, 99.0)]
+        assert st.get_percentiles(c) == want, (name, st.get_percentiles(c))
+        high = st.get_fraction(c, GstClHistogram.HistogramTail.CLIPPED_HIGH)
+        assert high == values.count(255) / n, (name, high)
+        assert st.get_tail(c, GstClHistogram.HistogramTail.CLIPPED_LOW) == \
+            values.count(0)
+    coarse_buffer = pull_one(
+        "videotestsrc num-buffers=1 ! video/x-raw,format=GRAY8,width=64,height=48 ! "
+        "clhistogram bins=16 ! appsink name=sink")
+    coarse = GstClHistogram.buffer_get_histogram_meta(coarse_buffer)
+    assert coarse.get_percentile(0, 90.0)[0]
+    assert not coarse.get_percentile(0, 42.0)[0]
+
     # A buffer without a histogram gives None.
     assert GstClHistogram.buffer_get_histogram_meta(Gst.Buffer.new()) is None
     print("GstHistogramMeta read from Python matches the frame")
