@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstclhistogram.h"
+#include "gsthistogramoverlay.h"
 
 static gboolean
 plugin_init (GstPlugin *plugin)
 {
-  return GST_ELEMENT_REGISTER (clhistogram, plugin);
+  gboolean ok = GST_ELEMENT_REGISTER (clhistogram, plugin);
+
+  ok &= GST_ELEMENT_REGISTER (histogramoverlay, plugin);
+  return ok;
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, clhistogram,

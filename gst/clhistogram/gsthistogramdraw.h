@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The pixel side of histogramoverlay: a histogram laid out as a bar graph
+ * and blended into the components of an 8-bit video frame. No GObject, no
+ * element state: the element hands in counts, colours and the rectangle. */
+#pragma once
+
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+/* Channels of one graph; a meta with more has the rest left out. */
+#define GST_HISTOGRAM_DRAW_MAX_CHANNELS 8
+
+typedef struct {
+  /* n_bins counts of the graph, bin 0 first. */
+  const guint32 *counts;
+  /* The bars' colour, as RGB. */
+  guint8 rgb[3];
+  /* Paint each column in the hue of its place along the axis instead
+   * (a hue histogram shows the colours it counts). */
+  gboolean hue;
+  /* The channel's largest bin takes part in the scale; one that does not
+   * (an opaque frame's alpha: all pixels in one bin) is clipped to the
+   * box. */
+  gboolean sets_scale;
+} GstHistogramDrawChannel;
+
+typedef struct {
+  /* The graph's rectangle in pixels of the frame; it may overhang the
+   * frame, and only its part inside is drawn. */
+  gint64 x;
+  gint64 y;
+  gint64 width;
+  gint64 height;
+  /* Opacity of the bars over the video, 0..1; the background box has
+   * three quarters of it. */
+  gdouble alpha;
+  /* Bar heights by log (1 + count) instead of count. */
+  gboolean log_scale;
+  guint n_bins;
+  guint n_channels;
+  GstHistogramDrawChannel channels[GST_HISTOGRAM_DRAW_MAX_CHANNELS];
+} GstHistogramGraph;
+
+gboolean gst_histogram_draw_clip (gint64 x, gint64 y, gint64 width,
+    gint64 height, gint frame_width, gint frame_height,
+    GstVideoRectangle *visible);
+
+void gst_histogram_draw_graph (GstVideoFrame *frame,
+    const GstHistogramGraph *graph);
+
+G_END_DECLS

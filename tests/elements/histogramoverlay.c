@@ -1,0 +1,875 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The histogramoverlay element, through GstHarness: on every format, odd
+ * sizes and padded strides, the graph's samples hold the colours the
+ * documentation gives and every other byte of the buffer is the input's;
+ * frames with nothing to draw leave as the same buffer; alpha, log-scale,
+ * clipping, region metas, multi-dimensional metas, property changes, and
+ * a real pipeline behind clhistogram. */
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+#include <gst/clhistogram/clhistogram.h>
+
+#include "clh-check-util.h"
+
+static const gchar *const formats[] = {
+  "GRAY8", "RGB", "BGR", "RGBA", "BGRA", "ARGB", "ABGR", "RGBx", "BGRx",
+  "xRGB", "xBGR", "I420", "YV12", "Y41B", "Y42B", "Y444", "YUV9", "YVU9",
+  "NV12", "NV21", "NV16", "NV61", "NV24", "YUY2", "UYVY", "YVYU", "VYUY",
+};
+
+/* The colours the graph is drawn in, and the values they take: the RGB
+ * formats' own, BT.601 limited range Y'CbCr (the caps' default for
+ * these sizes) and BT.601 full-range luma for GRAY8. */
+enum {
+  WHITE, RED, GREEN, BLUE, BLACK,
+};
+static const guint8 rgb_values[][3] = {
+  {255, 255, 255}, {255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {0, 0, 0},
+};
+static const guint8 yuv_values[][3] = {
+  {235, 128, 128}, {81, 90, 240}, {145, 54, 34}, {41, 240, 110},
+  {16, 128, 128},
+};
+static const guint8 gray_values[] = { 255, 76, 150, 29, 0 };
+
+/* The background box's opacity at alpha 1: three quarters of the bars'. */
+#define BACKGROUND_OPACITY 191
+
+static guint8
+colour_value (const GstVideoFormatInfo *finfo, gint colour, guint comp)
+{
+  if (GST_VIDEO_FORMAT_INFO_IS_RGB (finfo))
+    return rgb_values[colour][comp];
+  if (GST_VIDEO_FORMAT_INFO_IS_YUV (finfo))
+    return yuv_values[colour][comp];
+  return gray_values[colour];
+}
+
+/* A frame whose every byte (padding included) holds a pattern; @padded
+ * lays its planes out with padding on every side, as a GstVideoMeta says. */
+static GstBuffer *
+frame_new (const gchar *format, gint width, gint height, gboolean padded,
+    GstVideoInfo *info)
+{
+  GstBuffer *buffer;
+  GstMapInfo map;
+  gsize i;
+
+  fail_unless (gst_video_info_set_format (info,
+          gst_video_format_from_string (format), width, height));
+  if (padded) {
+    GstVideoAlignment align;
+
+    gst_video_alignment_reset (&align);
+    align.padding_top = 4;
+    align.padding_left = 8;
+    align.padding_right = 12;
+    align.padding_bottom = 3;
+    fail_unless (gst_video_info_align (info, &align));
+  }
+  buffer = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
+  gst_buffer_map (buffer, &map, GST_MAP_WRITE);
+  for (i = 0; i < map.size; i++)
+    map.data[i] = (guint8) (i * 37 + 11);
+  gst_buffer_unmap (buffer, &map);
+  if (padded)
+    gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (info), width, height,
+        GST_VIDEO_INFO_N_PLANES (info), info->offset, info->stride);
+  GST_BUFFER_PTS (buffer) = 0;
+  GST_BUFFER_DURATION (buffer) = GST_SECOND / 30;
+  return buffer;
+}
+
+static GstHistogramMeta *
+add_meta (GstBuffer *buffer, guint n_channels, const gchar *const *names,
+    guint n_bins, const guint32 *counts)
+{
+  return gst_buffer_add_histogram_meta (buffer, GST_HISTOGRAM_MODE_CHANNELS,
+      n_channels, names, n_bins, counts, 0, 0, 1, 1);
+}
+
+static GstHarness *
+harness_new (const gchar *format, gint width, gint height)
+{
+  GstHarness *h = gst_harness_new ("histogramoverlay");
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=30/1", format, width, height);
+
+  gst_harness_set_src_caps_str (h, caps);
+  g_free (caps);
+  return h;
+}
+
+static void
+set_rectangle (GstHarness *h, gint x, gint y, gint width, gint height)
+{
+  g_object_set (h->element, "x", x, "y", y, "width", width, "height", height,
+      NULL);
+}
+
+/* The colour the test's graph has at pixel (@px, @py) of the frame: the
+ * index of a colour, or -1 for the background box. */
+typedef gint (*ExpectFunc) (gint px, gint py, gpointer user_data);
+
+/* Byte offset of component @comp's sample (@sx, @sy) in a frame laid out
+ * as @info says. */
+static gsize
+sample_offset (const GstVideoInfo *info, guint comp, gint sx, gint sy)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  guint plane = GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp);
+
+  return info->offset[plane] + (gsize) sy * info->stride[plane]
+      + GST_VIDEO_FORMAT_INFO_POFFSET (finfo, comp)
+      + (gsize) sx * GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, comp);
+}
+
+/* Checks @out against @in: every sample whose co-sited pixel lies in
+ * the rectangle (@rx, @ry, @rw, @rh), clipped, holds what @expect says
+ * (bars exactly, the background box within 1 of the input blended with
+ * black at BACKGROUND_OPACITY), and every other byte of the buffer is the
+ * input's. Returns how many samples hold a bar's colour. */
+static guint
+check_frame (const GstVideoInfo *info, const guint8 *in, const guint8 *out,
+    gsize size, gint rx, gint ry, gint rw, gint rh, ExpectFunc expect,
+    gpointer user_data)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  gboolean *drawn = g_new0 (gboolean, size);
+  guint bar_samples = 0;
+  guint comp;
+  gsize i;
+
+  for (comp = 0; comp < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); comp++) {
+    gint w_sub = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp);
+    gint h_sub = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp);
+    gint cw = GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, comp,
+        GST_VIDEO_INFO_WIDTH (info));
+    gint ch = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, comp,
+        GST_VIDEO_INFO_HEIGHT (info));
+    gint sx, sy;
+
+    for (sy = 0; sy < ch; sy++) {
+      for (sx = 0; sx < cw; sx++) {
+        gint px = sx << w_sub, py = sy << h_sub;
+        gsize at = sample_offset (info, comp, sx, sy);
+        gint colour, want;
+
+        fail_unless (at < size);
+        if (px < rx || px >= rx + rw || py < ry || py >= ry + rh)
+          continue;
+        drawn[at] = TRUE;
+        colour = expect (px, py, user_data);
+        if (colour >= 0) {
+          want = comp == GST_VIDEO_COMP_A ? 255 : colour_value (finfo,
+              colour, comp);
+          fail_unless_equals_int_hex (out[at], want);
+          bar_samples++;
+        } else {
+          if (comp == GST_VIDEO_COMP_A)
+            want = in[at] + (255 - in[at]) * BACKGROUND_OPACITY / 255;
+          else
+            want = (in[at] * (255 - BACKGROUND_OPACITY)
+                + colour_value (finfo, BLACK, comp) * BACKGROUND_OPACITY)
+                / 255;
+          fail_unless (ABS (out[at] - want) <= 1,
+              "background sample %u (%d, %d): %u, want %d from %u", comp, px,
+              py, out[at], want, in[at]);
+        }
+      }
+    }
+  }
+  for (i = 0; i < size; i++)
+    if (!drawn[i] && in[i] != out[i])
+      fail ("byte %" G_GSIZE_FORMAT " outside the graph changed: %u -> %u",
+          i, in[i], out[i]);
+  g_free (drawn);
+  return bar_samples;
+}
+
+/* The graph of the format tests: channels R, G, B over 4 bins, each with
+ * one non-empty bin (R's and G's the tallest, B's half as tall), the
+ * last bin empty, in a rectangle of 40 x 30 (10 columns per bin). */
+static const gchar *const rgb_names[] = { "R", "G", "B" };
+static const guint32 rgb_counts[] = {
+  8, 0, 0, 0,
+  0, 8, 0, 0,
+  0, 0, 4, 0,
+};
+
+typedef struct {
+  gint x, y, width, height;
+} Rect;
+
+static gint
+expect_rgb_graph (gint px, gint py, gpointer user_data)
+{
+  const Rect *rect = user_data;
+  gint bin = (px - rect->x) * 4 / rect->width;
+  gint from_bottom = rect->y + rect->height - 1 - py;
+  static const gint colours[] = { RED, GREEN, BLUE };
+  static const gint heights[] = { 30, 30, 15, 0 };
+
+  if (bin < 3 && from_bottom < heights[bin])
+    return colours[bin];
+  return -1;
+}
+
+/* Pushes @in through @h and checks the result as check_frame() does. */
+static guint
+push_and_check (GstHarness *h, GstBuffer *in, const GstVideoInfo *info,
+    const Rect *rect, ExpectFunc expect)
+{
+  GstMapInfo in_map, out_map;
+  GstBuffer *out;
+  guint8 *before;
+  gsize size;
+  guint bars;
+
+  gst_buffer_map (in, &in_map, GST_MAP_READ);
+  before = g_memdup2 (in_map.data, in_map.size);
+  size = in_map.size;
+  gst_buffer_unmap (in, &in_map);
+
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless (out != NULL);
+  fail_unless (gst_buffer_map (out, &out_map, GST_MAP_READ));
+  fail_unless_equals_uint64 (out_map.size, size);
+  bars = check_frame (info, before, out_map.data, size, rect->x, rect->y,
+      rect->width, rect->height, expect, (gpointer) rect);
+  fail_unless (gst_buffer_get_histogram_meta (out) != NULL,
+      "the histogram left the buffer");
+  gst_buffer_unmap (out, &out_map);
+  gst_buffer_unref (out);
+  g_free (before);
+  return bars;
+}
+
+GST_START_TEST (test_formats)
+{
+  const gchar *format = formats[__i__];
+  static const struct {
+    gint width, height;
+    Rect rect;
+  } cases[] = {
+    {64, 48, {5, 3, 40, 30}},
+    {33, 17, {3, 1, 40, 30}},   /* odd size, the graph clipped right and below */
+    {33, 17, {-7, -20, 40, 30}},        /* clipped left and above */
+  };
+  guint c, padded;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    for (padded = 0; padded < 2; padded++) {
+      GstHarness *h = harness_new (format, cases[c].width, cases[c].height);
+      GstVideoInfo info;
+      GstBuffer *in = frame_new (format, cases[c].width, cases[c].height,
+          padded, &info);
+      const Rect *rect = &cases[c].rect;
+      guint bars;
+
+      GST_INFO ("%s %dx%d%s", format, cases[c].width, cases[c].height,
+          padded ? " padded" : "");
+      set_rectangle (h, rect->x, rect->y, rect->width, rect->height);
+      g_object_set (h->element, "alpha", 1.0, NULL);
+      add_meta (in, 3, rgb_names, 4, rgb_counts);
+      bars = push_and_check (h, in, &info, rect, expect_rgb_graph);
+      fail_unless (bars > 0, "%s: no bar drawn", format);
+      gst_harness_teardown (h);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* A read-only buffer whose caller keeps a reference: neither writable nor
+ * mappable for writing. */
+static GstBuffer *
+read_only_frame_new (const gchar *format, gint width, gint height,
+    GstVideoInfo *info)
+{
+  GstBuffer *frame = frame_new (format, width, height, FALSE, info);
+  GstMapInfo map;
+  GstBuffer *buffer;
+  gpointer data;
+
+  gst_buffer_map (frame, &map, GST_MAP_READ);
+  data = g_memdup2 (map.data, map.size);
+  buffer = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, data,
+      map.size, 0, map.size, data, g_free);
+  gst_buffer_unmap (frame, &map);
+  gst_buffer_unref (frame);
+  return buffer;
+}
+
+/* Pushes @in (while the test keeps a reference) and checks that the very
+ * same buffer, unchanged, comes out. */
+static void
+assert_passes_untouched (GstHarness *h, GstBuffer *in)
+{
+  GstMapInfo before, after;
+  guint8 *copy;
+  GstBuffer *out;
+
+  gst_buffer_map (in, &before, GST_MAP_READ);
+  copy = g_memdup2 (before.data, before.size);
+  gst_buffer_unmap (in, &before);
+
+  gst_buffer_ref (in);
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless (out == in, "the frame was copied");
+  gst_buffer_map (out, &after, GST_MAP_READ);
+  fail_unless (memcmp (copy, after.data, after.size) == 0);
+  gst_buffer_unmap (out, &after);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  g_free (copy);
+}
+
+GST_START_TEST (test_no_meta_same_buffer)
+{
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstHarness *h = harness_new (formats[f], 64, 48);
+    GstVideoInfo info;
+    GstBuffer *in = read_only_frame_new (formats[f], 64, 48, &info);
+
+    assert_passes_untouched (h, in);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_alpha_zero)
+{
+  GstHarness *h = harness_new ("RGBA", 64, 48);
+  GstVideoInfo info;
+  GstBuffer *in = read_only_frame_new ("RGBA", 64, 48, &info);
+
+  g_object_set (h->element, "alpha", 0.0, NULL);
+  add_meta (in, 3, rgb_names, 4, rgb_counts);
+  assert_passes_untouched (h, in);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A frame with a histogram that is drawn: a writable buffer is drawn on
+ * in place, one the caller still holds is copied first (the caller's
+ * stays as it was). */
+GST_START_TEST (test_in_place)
+{
+  GstHarness *h = harness_new ("I420", 64, 48);
+  GstVideoInfo info;
+  GstBuffer *in = frame_new ("I420", 64, 48, FALSE, &info);
+  GstBuffer *out;
+  GstMapInfo map;
+  guint8 *copy;
+
+  add_meta (in, 3, rgb_names, 4, rgb_counts);
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  /* The harness took its reference away with the push, ours remains. */
+  fail_unless (out != in);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  in = frame_new ("I420", 64, 48, FALSE, &info);
+  add_meta (in, 3, rgb_names, 4, rgb_counts);
+  gst_buffer_map (in, &map, GST_MAP_READ);
+  copy = g_memdup2 (map.data, map.size);
+  gst_buffer_unmap (in, &map);
+  gst_harness_push (h, in);
+  out = gst_harness_pull (h);
+  fail_unless (out == in, "a writable frame was copied");
+  gst_buffer_map (out, &map, GST_MAP_READ);
+  fail_unless (memcmp (copy, map.data, map.size) != 0);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  g_free (copy);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Rows of column @px, from @y0 to @y1, whose gray value is @value. */
+static gint
+rows_with_value (GstBuffer *buffer, gint stride, gint px, gint y0, gint y1,
+    guint8 value)
+{
+  GstMapInfo map;
+  gint rows = 0, y;
+
+  gst_buffer_map (buffer, &map, GST_MAP_READ);
+  for (y = y0; y < y1; y++)
+    rows += map.data[y * stride + px] == value;
+  gst_buffer_unmap (buffer, &map);
+  return rows;
+}
+
+static GstBuffer *
+black_gray_frame (gint width, gint height)
+{
+  GstBuffer *buffer = gst_buffer_new_allocate (NULL, width * height, NULL);
+
+  gst_buffer_memset (buffer, 0, 0, width * height);
+  return buffer;
+}
+
+/* Counts 1 and 1000: linearly the 1 is one row of 100 (an occupied bin
+ * keeps a row), by log (1 + count) it is log 2 / log 1001 of the height,
+ * 10 rows; the 1000 fills the box both ways. */
+GST_START_TEST (test_log_scale)
+{
+  static const gchar *const names[] = { "Y" };
+  static const guint32 counts[] = { 1, 1000 };
+  gboolean log_scale;
+
+  for (log_scale = FALSE; log_scale <= TRUE; log_scale++) {
+    GstHarness *h = harness_new ("GRAY8", 64, 120);
+    GstBuffer *in = black_gray_frame (64, 120);
+    GstBuffer *out;
+    gint small, large;
+
+    set_rectangle (h, 4, 10, 20, 100);
+    g_object_set (h->element, "alpha", 1.0, "log-scale", log_scale, NULL);
+    add_meta (in, 1, names, 2, counts);
+    out = gst_harness_push_and_pull (h, in);
+    /* Bin 0 covers columns 4..13, bin 1 columns 14..23. */
+    small = rows_with_value (out, 64, 8, 0, 120, 255);
+    large = rows_with_value (out, 64, 18, 0, 120, 255);
+    fail_unless_equals_int (large, 100);
+    fail_unless_equals_int (rows_with_value (out, 64, 18, 10, 110, 255), 100);
+    if (log_scale) {
+      fail_unless_equals_int (small, 10);
+    } else {
+      fail_unless (small <= 1, "linear: %d rows", small);
+    }
+    /* The bar stands on the bottom of the box. */
+    fail_unless_equals_int (rows_with_value (out, 64, 8, 109, 110, 255), 1);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+/* 256 bins in 64 columns: a column shows the tallest of its four bins;
+ * 2 bins in 64 columns: each bar is 32 columns wide. */
+GST_START_TEST (test_bins_per_column)
+{
+  static const gchar *const names[] = { "Y" };
+  guint32 many[256] = { 0 };
+  static const guint32 two[] = { 0, 7 };
+  GstHarness *h = harness_new ("GRAY8", 64, 40);
+  GstBuffer *in, *out;
+  gint x;
+
+  set_rectangle (h, 0, 0, 64, 40);
+  g_object_set (h->element, "alpha", 1.0, NULL);
+
+  many[21] = 50;                /* column 5 */
+  many[22] = 10;
+  many[200] = 25;               /* column 50 */
+  in = black_gray_frame (64, 40);
+  add_meta (in, 1, names, 256, many);
+  out = gst_harness_push_and_pull (h, in);
+  for (x = 0; x < 64; x++)
+    fail_unless_equals_int (rows_with_value (out, 64, x, 0, 40, 255),
+        x == 5 ? 40 : x == 50 ? 20 : 0);
+  gst_buffer_unref (out);
+
+  in = black_gray_frame (64, 40);
+  add_meta (in, 1, names, 2, two);
+  out = gst_harness_push_and_pull (h, in);
+  for (x = 0; x < 64; x++)
+    fail_unless_equals_int (rows_with_value (out, 64, x, 0, 40, 255),
+        x < 32 ? 0 : 40);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Bars of several channels over one bin add their colours. */
+GST_START_TEST (test_overlapping_channels)
+{
+  static const gchar *const names[] = { "R", "G", "B" };
+  static const guint32 counts[] = { 10, 10, 10, 0, 10, 5 };
+  GstHarness *h = harness_new ("RGBx", 16, 20);
+  GstBuffer *in = gst_buffer_new_allocate (NULL, 16 * 20 * 4, NULL);
+  GstBuffer *out;
+  GstMapInfo map;
+
+  gst_buffer_memset (in, 0, 0x40, 16 * 20 * 4);
+  set_rectangle (h, 0, 0, 16, 20);
+  g_object_set (h->element, "alpha", 1.0, NULL);
+  /* R: bins 10, 10; G: 10, 0; B: 10, 5. */
+  add_meta (in, 3, names, 2, counts);
+  out = gst_harness_push_and_pull (h, in);
+  gst_buffer_map (out, &map, GST_MAP_READ);
+  /* Column 2, bottom row: R + G + B. */
+  fail_unless_equals_int (map.data[(19 * 16 + 2) * 4 + 0], 255);
+  fail_unless_equals_int (map.data[(19 * 16 + 2) * 4 + 1], 255);
+  fail_unless_equals_int (map.data[(19 * 16 + 2) * 4 + 2], 255);
+  /* Column 12, bottom row: R + B, magenta; top row: R alone. */
+  fail_unless_equals_int (map.data[(19 * 16 + 12) * 4 + 0], 255);
+  fail_unless_equals_int (map.data[(19 * 16 + 12) * 4 + 1], 0);
+  fail_unless_equals_int (map.data[(19 * 16 + 12) * 4 + 2], 255);
+  fail_unless_equals_int (map.data[(0 * 16 + 12) * 4 + 0], 255);
+  fail_unless_equals_int (map.data[(0 * 16 + 12) * 4 + 1], 0);
+  fail_unless_equals_int (map.data[(0 * 16 + 12) * 4 + 2], 0);
+  /* The padding byte is never written. */
+  fail_unless_equals_int (map.data[(19 * 16 + 12) * 4 + 3], 0x40);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_rectangle_outside)
+{
+  static const Rect outside[] = {
+    {64, 0, 10, 10}, {0, 48, 10, 10}, {-10, 0, 10, 10}, {0, -10, 10, 10},
+    {G_MAXINT, G_MAXINT, G_MAXINT, G_MAXINT}, {G_MININT, G_MININT, 5, 5},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (outside); i++) {
+    GstHarness *h = harness_new ("NV12", 64, 48);
+    GstVideoInfo info;
+    GstBuffer *in = read_only_frame_new ("NV12", 64, 48, &info);
+
+    set_rectangle (h, outside[i].x, outside[i].y, outside[i].width,
+        outside[i].height);
+    add_meta (in, 3, rgb_names, 4, rgb_counts);
+    assert_passes_untouched (h, in);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+/* Huge rectangles reaching into the frame: only the part inside is
+ * drawn, without overflowing anything. */
+GST_START_TEST (test_rectangle_huge)
+{
+  static const Rect huge[] = {
+    {-1000000, -1000000, G_MAXINT, G_MAXINT},
+    {10, 10, G_MAXINT, G_MAXINT},
+    {G_MININT, 0, G_MAXINT, 20},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (huge); i++) {
+    GstHarness *h = harness_new ("YUY2", 33, 17);
+    GstVideoInfo info;
+    GstBuffer *in = frame_new ("YUY2", 33, 17, FALSE, &info);
+    GstBuffer *out;
+
+    set_rectangle (h, huge[i].x, huge[i].y, huge[i].width, huge[i].height);
+    add_meta (in, 3, rgb_names, 4, rgb_counts);
+    out = gst_harness_push_and_pull (h, in);
+    fail_unless (out != NULL);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+/* Zone and region histograms are not the frame's: alone they draw
+ * nothing; beside the frame's, the frame's is drawn. */
+GST_START_TEST (test_region_meta)
+{
+  static const gchar *const names[] = { "Y" };
+  static const guint32 counts[] = { 5, 5 };
+  GstHarness *h = harness_new ("GRAY8", 64, 48);
+  GstVideoInfo info;
+  GstBuffer *in = read_only_frame_new ("GRAY8", 64, 48, &info);
+  GstHistogramMeta *meta;
+  Rect rect = { 5, 3, 40, 30 };
+
+  meta = add_meta (in, 1, names, 2, counts);
+  gst_histogram_meta_set_region (meta, "zone", 0);
+  meta = add_meta (in, 1, names, 2, counts);
+  gst_histogram_meta_set_region (meta, "region", 3);
+  assert_passes_untouched (h, in);
+
+  set_rectangle (h, rect.x, rect.y, rect.width, rect.height);
+  g_object_set (h->element, "alpha", 1.0, NULL);
+  in = frame_new ("GRAY8", 64, 48, FALSE, &info);
+  meta = add_meta (in, 1, names, 2, counts);
+  gst_histogram_meta_set_region (meta, "zone", 0);
+  add_meta (in, 3, rgb_names, 4, rgb_counts);
+  push_and_check (h, in, &info, &rect, expect_rgb_graph);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Hue x saturation and joint RGB histograms are not drawn. */
+GST_START_TEST (test_multi_dimensional_skipped)
+{
+  static const gchar *const names[] = { "hue-saturation" };
+  static const guint shape[] = { 4, 4 };
+  guint32 counts[16];
+  guint64 samples = 16, none = 0;
+  GstHarness *h = harness_new ("RGB", 64, 48);
+  GstVideoInfo info;
+  GstBuffer *in;
+  guint i;
+
+  for (i = 0; i < 16; i++)
+    counts[i] = i;
+  for (i = 0; i < 2; i++) {
+    in = read_only_frame_new ("RGB", 64, 48, &info);
+    fail_unless (gst_buffer_add_histogram_meta_full (in,
+            GST_HISTOGRAM_MODE_HUE_SATURATION, 1, names, 16, counts, &samples,
+            &none, &none, "frame", 0, 0, 0, 4, 4, 8,
+            GST_VIDEO_COLOR_RANGE_0_255, 0, 255, 2, shape) != NULL);
+    assert_passes_untouched (h, in);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A hue histogram is drawn in the hues it counts: its first column red,
+ * a column a third of the way green, two thirds blue. */
+GST_START_TEST (test_hue_colours)
+{
+  static const gchar *const names[] = { "hue" };
+  guint32 counts[180];
+  GstHarness *h = harness_new ("RGB", 180, 10);
+  GstBuffer *in = gst_buffer_new_allocate (NULL, 180 * 3 * 10, NULL);
+  GstBuffer *out;
+  GstMapInfo map;
+  guint i;
+
+  for (i = 0; i < 180; i++)
+    counts[i] = 3;
+  gst_buffer_memset (in, 0, 0, 180 * 3 * 10);
+  set_rectangle (h, 0, 0, 180, 10);
+  g_object_set (h->element, "alpha", 1.0, NULL);
+  gst_buffer_add_histogram_meta (in, GST_HISTOGRAM_MODE_HUE, 1, names, 180,
+      counts, 0, 0, 180, 10);
+  out = gst_harness_push_and_pull (h, in);
+  gst_buffer_map (out, &map, GST_MAP_READ);
+  fail_unless_equals_int (map.data[9 * 540 + 0], 255);
+  fail_unless (map.data[9 * 540 + 1] < 16 && map.data[9 * 540 + 2] == 0);
+  fail_unless_equals_int (map.data[9 * 540 + 60 * 3 + 1], 255);
+  fail_unless (map.data[9 * 540 + 60 * 3 + 0] < 16);
+  fail_unless_equals_int (map.data[9 * 540 + 120 * 3 + 2], 255);
+  fail_unless (map.data[9 * 540 + 120 * 3 + 1] < 16);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_properties)
+{
+  GstElement *overlay = gst_element_factory_make ("histogramoverlay", NULL);
+  gint x, y, width, height;
+  gdouble alpha;
+  gboolean log_scale;
+  gchar *klass;
+
+  fail_unless (overlay != NULL);
+  g_object_get (overlay, "x", &x, "y", &y, "width", &width, "height",
+      &height, "alpha", &alpha, "log-scale", &log_scale, NULL);
+  fail_unless_equals_int (x, 16);
+  fail_unless_equals_int (y, 16);
+  fail_unless_equals_int (width, 256);
+  fail_unless_equals_int (height, 100);
+  fail_unless_equals_float (alpha, 0.8);
+  fail_unless (!log_scale);
+
+  g_object_set (overlay, "x", -5, "y", 7, "width", 3, "height", 4, "alpha",
+      0.25, "log-scale", TRUE, NULL);
+  g_object_get (overlay, "x", &x, "y", &y, "width", &width, "height",
+      &height, "alpha", &alpha, "log-scale", &log_scale, NULL);
+  fail_unless_equals_int (x, -5);
+  fail_unless_equals_int (y, 7);
+  fail_unless_equals_int (width, 3);
+  fail_unless_equals_int (height, 4);
+  fail_unless_equals_float (alpha, 0.25);
+  fail_unless (log_scale);
+
+  klass = g_strdup (gst_element_class_get_metadata (GST_ELEMENT_GET_CLASS
+          (overlay), GST_ELEMENT_METADATA_KLASS));
+  fail_unless_equals_string (klass, "Filter/Effect/Video");
+  g_free (klass);
+  gst_object_unref (overlay);
+}
+
+GST_END_TEST;
+
+/* Properties set between frames apply from the next frame. */
+GST_START_TEST (test_change_while_playing)
+{
+  GstHarness *h = harness_new ("BGRA", 64, 48);
+  Rect first = { 5, 3, 40, 30 }, second = { 20, 10, 40, 30 };
+  GstVideoInfo info;
+  GstBuffer *in;
+
+  set_rectangle (h, first.x, first.y, first.width, first.height);
+  g_object_set (h->element, "alpha", 1.0, NULL);
+  in = frame_new ("BGRA", 64, 48, FALSE, &info);
+  add_meta (in, 3, rgb_names, 4, rgb_counts);
+  push_and_check (h, in, &info, &first, expect_rgb_graph);
+
+  set_rectangle (h, second.x, second.y, second.width, second.height);
+  in = frame_new ("BGRA", 64, 48, FALSE, &info);
+  add_meta (in, 3, rgb_names, 4, rgb_counts);
+  push_and_check (h, in, &info, &second, expect_rgb_graph);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The default 80 % opacity: bars between the video and their colour. */
+GST_START_TEST (test_default_alpha)
+{
+  static const gchar *const names[] = { "Y" };
+  static const guint32 counts[] = { 9 };
+  GstHarness *h = harness_new ("GRAY8", 300, 140);
+  GstBuffer *in = black_gray_frame (300, 140);
+  GstBuffer *out;
+  GstMapInfo map;
+
+  add_meta (in, 1, names, 1, counts);
+  out = gst_harness_push_and_pull (h, in);
+  gst_buffer_map (out, &map, GST_MAP_READ);
+  /* Inside the default box (16, 16, 256 x 100): 0.8 of white. */
+  fail_unless_equals_int (map.data[20 * 300 + 20], 204);
+  fail_unless_equals_int (map.data[115 * 300 + 271], 204);
+  fail_unless_equals_int (map.data[116 * 300 + 271], 0);
+  fail_unless_equals_int (map.data[115 * 300 + 272], 0);
+  fail_unless_equals_int (map.data[15 * 300 + 20], 0);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static void
+run_pipeline (const gchar *description)
+{
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch (description, &error);
+  GstBus *bus;
+  GstMessage *msg;
+
+  fail_unless (pipeline != NULL, "%s: %s", description,
+      error ? error->message : "?");
+  g_clear_error (&error);
+  bus = gst_element_get_bus (pipeline);
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_ASYNC);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "%s: no EOS", description);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gchar *debug = NULL;
+
+    gst_message_parse_error (msg, &error, &debug);
+    fail ("%s: %s (%s)", description, error->message, debug);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+
+static GstPadProbeReturn
+count_changed_frames (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
+{
+  guint *changed = user_data;
+  GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstMapInfo map;
+
+  /* videotestsrc's black frames (Y 16): the graph's column for bin 16,
+   * x = 100 + 16, is a white bar. */
+  gst_buffer_map (buffer, &map, GST_MAP_READ);
+  if (map.data[100 * 320 + 116] != 16)
+    (*changed)++;
+  gst_buffer_unmap (buffer, &map);
+  return GST_PAD_PROBE_OK;
+}
+
+GST_START_TEST (test_pipeline)
+{
+  GstElement *pipeline;
+  GstElement *sink;
+  GstPad *pad;
+  GstBus *bus;
+  GstMessage *msg;
+  guint changed = 0;
+
+  run_pipeline ("videotestsrc num-buffers=3 ! clhistogram ! "
+      "histogramoverlay ! fakesink");
+  run_pipeline ("videotestsrc num-buffers=3 ! video/x-raw,format=RGBx ! "
+      "clhistogram mode=channels bins=16 ! histogramoverlay log-scale=true ! "
+      "fakesink");
+
+  /* Every frame gets its graph: black I420 frames, a luma graph with all
+   * pixels in bin 16. */
+  pipeline = gst_parse_launch ("videotestsrc num-buffers=3 pattern=black ! "
+      "video/x-raw,format=I420,width=320,height=240 ! clhistogram ! "
+      "histogramoverlay x=100 y=20 ! fakesink name=sink", NULL);
+  fail_unless (pipeline != NULL);
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  pad = gst_element_get_static_pad (sink, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_changed_frames,
+      &changed, NULL);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  fail_unless_equals_int (changed, 3);
+}
+
+GST_END_TEST;
+
+static Suite *
+histogramoverlay_suite (void)
+{
+  Suite *s = suite_create ("histogramoverlay");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
+  tcase_add_loop_test (tc, test_formats, 0, G_N_ELEMENTS (formats));
+  tcase_add_test (tc, test_no_meta_same_buffer);
+  tcase_add_test (tc, test_alpha_zero);
+  tcase_add_test (tc, test_in_place);
+  tcase_add_test (tc, test_log_scale);
+  tcase_add_test (tc, test_bins_per_column);
+  tcase_add_test (tc, test_overlapping_channels);
+  tcase_add_test (tc, test_rectangle_outside);
+  tcase_add_test (tc, test_rectangle_huge);
+  tcase_add_test (tc, test_region_meta);
+  tcase_add_test (tc, test_multi_dimensional_skipped);
+  tcase_add_test (tc, test_hue_colours);
+  tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_change_while_playing);
+  tcase_add_test (tc, test_default_alpha);
+  tcase_add_test (tc, test_pipeline);
+  return s;
+}
+
+CLH_CHECK_MAIN (histogramoverlay);
