@@ -184,6 +184,45 @@ typedef struct {
   guint64 above[CLH_MAX_CHANNELS];
 } ClhHistogram;
 
+/**
+ * ClhStats:
+ * @samples: samples the channel examined
+ * @min: the smallest sample value, 0 without samples
+ * @max: the largest, 0 without samples
+ * @sum: the sum of the sample values (the mean is @sum / @samples)
+ * @clipped_low: samples equal to 0
+ * @clipped_high: samples equal to 2^depth - 1
+ * @below_legal: samples under the legal range's low end
+ * @above_legal: samples over its high end
+ * @percentiles: for each p asked for, the smallest sample value v such
+ *   that the samples <= v number at least `lrint (samples * p / 100)`
+ *   (FFmpeg signalstats' rule; a rank of 0 gives the smallest sample)
+ *
+ * One channel's statistics, exact: every field is a count or a value of
+ * the samples, never of bin centres. The engine reads them off a value
+ * histogram (clh_stats_from_values()), the golden reference off the
+ * sorted samples.
+ */
+typedef struct {
+  guint64 samples;
+  guint min;
+  guint max;
+  guint64 sum;
+  guint64 clipped_low;
+  guint64 clipped_high;
+  guint64 below_legal;
+  guint64 above_legal;
+  guint percentiles[CLH_MAX_PERCENTILES];
+} ClhStats;
+
+/* The mean sample value of @stats, 0.0 without samples. */
+static inline gdouble
+clh_stats_mean (const ClhStats *stats)
+{
+  return stats->samples ? (gdouble) stats->sum / (gdouble) stats->samples :
+      0.0;
+}
+
 #define CLH_SPEC_ERROR (clh_spec_error_quark ())
 
 /**

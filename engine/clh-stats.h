@@ -9,34 +9,6 @@
 G_BEGIN_DECLS
 
 /**
- * ClhStats:
- * @samples: samples the channel examined
- * @min: the smallest sample value, 0 without samples
- * @max: the largest, 0 without samples
- * @sum: the sum of the sample values (the mean is @sum / @samples)
- * @clipped_low: samples equal to 0
- * @clipped_high: samples equal to 2^depth - 1
- * @below_legal: samples under the legal range's low end
- * @above_legal: samples over its high end
- * @percentiles: one value per percentile asked for, see
- *   clh_stats_from_values()
- *
- * One channel's statistics, exact: every field is a count or a value of
- * the samples, never of bin centres.
- */
-typedef struct {
-  guint64 samples;
-  guint min;
-  guint max;
-  guint64 sum;
-  guint64 clipped_low;
-  guint64 clipped_high;
-  guint64 below_legal;
-  guint64 above_legal;
-  guint percentiles[CLH_MAX_PERCENTILES];
-} ClhStats;
-
-/**
  * ClhStatsSpec:
  * @depth: bits per sample value: the value histogram has 2^@depth
  *   counters, value 0 first

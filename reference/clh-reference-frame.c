@@ -61,7 +61,7 @@ map_reference_frame (const GstVideoInfo *info, GstBuffer *buffer,
 gboolean
 clh_reference_stats_of_buffer_region (const GstVideoInfo *info,
     GstBuffer *buffer, const gchar *mode, const ClhRect *region,
-    const gdouble *ps, guint n_ps, ClhReferenceStats *stats)
+    const gdouble *ps, guint n_ps, ClhStats *stats)
 {
   guint low[CLH_MAX_CHANNELS], high[CLH_MAX_CHANNELS], c, depth;
   ClhFormatClass klass;

@@ -21,6 +21,6 @@ gboolean clh_reference_histogram_of_buffer_region (const GstVideoInfo *info,
 
 gboolean clh_reference_stats_of_buffer_region (const GstVideoInfo *info,
     GstBuffer *buffer, const gchar *mode, const ClhRect *region,
-    const gdouble *ps, guint n_ps, ClhReferenceStats *stats);
+    const gdouble *ps, guint n_ps, ClhStats *stats);
 
 G_END_DECLS

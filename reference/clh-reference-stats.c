@@ -43,7 +43,7 @@ compare_values (gconstpointer a, gconstpointer b)
  * largest value. */
 static void
 stats_of_values (GArray *values, guint depth, guint legal_low,
-    guint legal_high, const gdouble *ps, guint n_ps, ClhReferenceStats *stats)
+    guint legal_high, const gdouble *ps, guint n_ps, ClhStats *stats)
 {
   const guint top = (1u << depth) - 1;
   const guint *v;
@@ -91,7 +91,7 @@ gboolean
 clh_reference_stats_region (const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhRect *region,
     const guint *legal_low, const guint *legal_high, const gdouble *ps,
-    guint n_ps, ClhReferenceStats *stats)
+    guint n_ps, ClhStats *stats)
 {
   const guint depth = spec->count == CLH_COUNT_COMPONENTS ? frame->depth : 8;
   GArray *values = g_array_new (FALSE, FALSE, sizeof (guint));

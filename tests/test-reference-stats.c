@@ -26,7 +26,7 @@ row_frame (const guint8 *values, guint n)
 
 static void
 stats_of (const ClhTestFrame *t, const ClhRect *r, const gdouble *p,
-    guint n_p, ClhReferenceStats *stats)
+    guint n_p, ClhStats *stats)
 {
   static const guint low[] = { 16, 16, 16, 16 }, high[] = { 235, 240, 240,
     235
@@ -46,7 +46,7 @@ test_known (void)
   const guint want[] = { 0, 0, 9, 24, 49, 89, 98, 99 };
   const ClhRect whole = { 0, 0, 100, 1 };
   guint8 values[100];
-  ClhReferenceStats stats;
+  ClhStats stats;
   ClhTestFrame *t;
   guint i;
 
@@ -80,7 +80,7 @@ test_rounding_and_ends (void)
   const guint want[] = { 10, 20, 20, 40, 40, 50 };
   const guint8 top[] = { 255, 255, 255 };
   const ClhRect r5 = { 0, 0, 5, 1 }, r3 = { 0, 0, 3, 1 };
-  ClhReferenceStats stats;
+  ClhStats stats;
   ClhTestFrame *t = row_frame (five, 5);
   guint i;
 
@@ -107,7 +107,7 @@ test_empty (void)
 {
   const guint8 some[] = { 7, 8, 9 };
   const ClhRect outside = { 10, 0, 4, 1 };
-  ClhReferenceStats stats, zero;
+  ClhStats stats, zero;
   ClhTestFrame *t = row_frame (some, 3);
 
   memset (&zero, 0, sizeof (zero));
@@ -124,7 +124,7 @@ check_against_histogram (const ClhTestFrame *t, const gchar *mode,
     const ClhRect *r, const gchar *what)
 {
   guint low[CLH_MAX_CHANNELS], high[CLH_MAX_CHANNELS];
-  ClhReferenceStats stats[CLH_MAX_CHANNELS];
+  ClhStats stats[CLH_MAX_CHANNELS];
   ClhHistogramSpec spec;
   ClhHistogram h = { NULL };
   guint c, v, i, depth, n_values;
@@ -147,7 +147,7 @@ check_against_histogram (const ClhTestFrame *t, const gchar *mode,
           ps, G_N_ELEMENTS (ps), stats));
   for (c = 0; c < clh_histogram_spec_n_channels (&spec); c++) {
     const guint32 *counts = h.counts + (gsize) c * n_values;
-    ClhReferenceStats want = { 0 };
+    ClhStats want = { 0 };
     guint64 below = 0;
     gboolean seen = FALSE;
 

@@ -341,26 +341,24 @@ finish_frame (GstClHistogram *self, GstClPendingFrame *pending,
   const gboolean counted = pending->counted;
   const guint n = counted ? gst_cl_histogram_request_n_histograms (request) :
       0;
-  ClhHistogram *hist = NULL, *values = NULL;
-  ClhStats *stats = NULL;
+  const ClhHistogram *hist = NULL;
+  ClhHistogram *values = NULL;
+  const ClhStats *stats = NULL;
   GError *err = NULL;
   GstBuffer *buffer;
 
   if (counted) {
     hist = values = gst_cl_histogram_set_prepare (&self->counted,
         &request->count, n);
-    if (!clh_engine_collect_regions (self->engine, hist, n, &err)) {
+    if (!clh_engine_collect_regions (self->engine, values, n, &err)) {
       gst_cl_histogram_post_engine_error (self, err);
       g_clear_error (&err);
       gst_cl_pending_frame_free (pending);
       return GST_FLOW_ERROR;
     }
-    if (request->statistics) {
-      hist = gst_cl_histogram_set_prepare (&self->results, &request->spec,
-          n);
-      stats = gst_cl_histogram_set_prepare_stats (&self->results, n);
-      gst_cl_histogram_read_values (request, values, n, hist, stats);
-    }
+    if (request->statistics)
+      hist = gst_cl_histogram_read_values (request, &self->results, values,
+          n, &stats);
   }
   gst_cl_pending_frame_unmap (pending);
   buffer = g_steal_pointer (&pending->buffer);

@@ -264,14 +264,8 @@ finish (GstClHistogramInterval *interval, GstObject *src,
   for (i = 0; i < n; i++)
     sums[i].counts = &g_array_index (interval->counts, guint32, i * size);
   if (request->statistics) {
-    ClhHistogram *binned = gst_cl_histogram_set_prepare (&interval->results,
-        &request->spec, n);
-    ClhStats *stats = gst_cl_histogram_set_prepare_stats (&interval->results,
-        n);
-
-    gst_cl_histogram_read_values (request, sums, n, binned, stats);
-    report.histograms = binned;
-    report.stats = stats;
+    report.histograms = gst_cl_histogram_read_values (request,
+        &interval->results, sums, n, &report.stats);
   }
   GST_LOG_OBJECT (src, "interval of %u frames from %" GST_TIME_FORMAT,
       interval->frames, GST_TIME_ARGS (interval->start));

@@ -97,8 +97,7 @@ set_statistics_fields (GstStructure *s, const GstClHistogramRequest *request,
   TAKE_STAT (s, "min", G_TYPE_UINT, guint, stats, min, n);
   TAKE_STAT (s, "max", G_TYPE_UINT, guint, stats, max, n);
   for (c = 0; c < n; c++)
-    mean[c] = stats[c].samples ?
-        (gdouble) stats[c].sum / (gdouble) stats[c].samples : 0.0;
+    mean[c] = clh_stats_mean (&stats[c]);
   take_array (s, "mean", G_TYPE_DOUBLE, mean, sizeof (gdouble), n);
   g_value_init (&percentiles, GST_TYPE_ARRAY);
   for (c = 0; c < n; c++) {
@@ -250,8 +249,7 @@ set_meta_statistics (GstHistogramMeta *meta,
       request->settings.percentiles, request->legal);
   for (c = 0; c < meta->n_channels; c++)
     gst_histogram_meta_set_channel_statistics (meta, c, stats[c].min,
-        stats[c].max, stats[c].samples ? (gdouble) stats[c].sum
-        / (gdouble) stats[c].samples : 0.0, stats[c].percentiles,
+        stats[c].max, clh_stats_mean (&stats[c]), stats[c].percentiles,
         stats[c].clipped_low, stats[c].clipped_high, stats[c].below_legal,
         stats[c].above_legal);
 }

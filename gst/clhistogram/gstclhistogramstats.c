@@ -51,31 +51,42 @@ gst_cl_histogram_set_clear (GstClHistogramSet *set)
   memset (set, 0, sizeof (*set));
 }
 
-/* @histograms (the request's bins) and @stats (CLH_MAX_CHANNELS per
- * histogram) of the @n value histograms the engine counted for a request
- * with statistics (@request->count). */
-void
+/* The @n histograms of a request with statistics in the request's bins,
+ * and their statistics (CLH_MAX_CHANNELS per histogram) in @stats, from
+ * the value histograms the engine counted (@request->count): @values
+ * themselves when each requested bin is one value (8-bit samples in 256
+ * bins), else re-binned into @set's memory. */
+const ClhHistogram *
 gst_cl_histogram_read_values (const GstClHistogramRequest *request,
-    const ClhHistogram *values, guint n, ClhHistogram *histograms,
-    ClhStats *stats)
+    GstClHistogramSet *set, const ClhHistogram *values, guint n,
+    const ClhStats **stats)
 {
   const ClhHistogramSpec *spec = &request->spec;
   const guint n_channels = clh_histogram_spec_n_channels (spec);
   const guint n_values = request->count.bins;
   const guint depth = request->stats[0].depth;
+  const gboolean rebin = memcmp (spec, &request->count, sizeof (*spec)) != 0;
+  ClhHistogram *histograms = NULL;
+  ClhStats *out = gst_cl_histogram_set_prepare_stats (set, n);
   guint i, c;
 
-  g_return_if_fail (request->statistics);
+  g_return_val_if_fail (request->statistics, values);
+  if (rebin)
+    histograms = gst_cl_histogram_set_prepare (set, spec, n);
   for (i = 0; i < n; i++) {
     for (c = 0; c < n_channels; c++) {
       const guint32 *v = values[i].counts + (gsize) c * n_values;
 
       clh_stats_from_values (&request->stats[c], v,
-          &stats[(gsize) i * CLH_MAX_CHANNELS + c]);
+          &out[(gsize) i * CLH_MAX_CHANNELS + c]);
+      if (!rebin)
+        continue;
       clh_values_rebin (v, depth, spec->bins, spec->range_min,
           spec->range_max, histograms[i].counts + (gsize) c * spec->bins,
           &histograms[i].below[c], &histograms[i].above[c]);
       histograms[i].samples[c] = values[i].samples[c];
     }
   }
+  *stats = out;
+  return rebin ? histograms : values;
 }

@@ -23,8 +23,8 @@ ClhHistogram *gst_cl_histogram_set_prepare (GstClHistogramSet *set,
 ClhStats *gst_cl_histogram_set_prepare_stats (GstClHistogramSet *set,
     guint n);
 void gst_cl_histogram_set_clear (GstClHistogramSet *set);
-void gst_cl_histogram_read_values (const GstClHistogramRequest *request,
-    const ClhHistogram *values, guint n, ClhHistogram *histograms,
-    ClhStats *stats);
+const ClhHistogram *gst_cl_histogram_read_values (
+    const GstClHistogramRequest *request, GstClHistogramSet *set,
+    const ClhHistogram *values, guint n, const ClhStats **stats);
 
 G_END_DECLS

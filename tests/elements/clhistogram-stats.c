@@ -97,7 +97,7 @@ check_stats (const GstVideoInfo *info, GstBuffer *buffer, const gchar *mode,
     const ClhRect *rect, GstHistogramMeta *meta, const GstStructure *entry,
     const gchar *what)
 {
-  ClhReferenceStats want[CLH_MAX_CHANNELS];
+  ClhStats want[CLH_MAX_CHANNELS];
   const gboolean legal = GST_VIDEO_INFO_COLORIMETRY (info).range
       == GST_VIDEO_COLOR_RANGE_16_235;
   guint c, i;
@@ -204,7 +204,7 @@ check_case (const gchar *format, const gchar *mode, Content content,
   GstBus *bus;
   GstMessage *msg;
   const GstStructure *s;
-  ClhReferenceStats probe[CLH_MAX_CHANNELS];
+  ClhStats probe[CLH_MAX_CHANNELS];
   guint depth, bins, range_min, i;
   gint range_max;
   gchar *desc, *what;
@@ -313,7 +313,7 @@ GST_START_TEST (test_any_percentile)
   out = gst_harness_push_and_pull (h, gst_buffer_ref (buffer));
   meta = gst_buffer_get_histogram_meta (out);
   for (p = 0.0; p <= 100.0; p += 0.37) {
-    ClhReferenceStats want;
+    ClhStats want;
 
     fail_unless (clh_reference_stats_of_buffer_region (&info, buffer, "luma",
             NULL, &p, 1, &want));
