@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Runs the built tests and the main job on a machine without GStreamer
 # development files (the GPU machine), with the runtime that
-# ../shared/device/bundle packs into .device/ and the build folder carried:
+# ../shared/device/bundle packs into .device/ (given libjson-glib-1.0-0, which
+# clhistogram-probe needs: ../shared/device/bundle libjson-glib-1.0-0) and the
+# build folder carried:
 #   source .device/env.sh; scripts/device-check.sh VIDEO
 # VIDEO must be decodable with plugins-base/good (e.g. VP8 WebM).
 # SWEEP_MAX_N caps the fault sweep's N per function (default 4).
@@ -46,18 +48,19 @@ run error-build-failure errors test_build_failure CLFAULT_BREAK_BUILD=1 \
   CLHISTOGRAM_CACHE_DIR= LD_PRELOAD="$build/tests/libclfault.so"
 run error-opencl-failure-while-streaming errors test_opencl_failure_while_streaming \
   CLFAULT_NDRANGE_OK=1 LD_PRELOAD="$build/tests/libclfault.so"
+probe="$build/tools/clhistogram-probe"
 for format in GRAY8 RGBA; do
   for mode in luma channels; do
-    run "video-$format-$mode" "$build/tools/clhistogram-video" --quiet \
-      --expect-frames 795 --format "$format" --mode "$mode" "$video"
+    run "video-$format-$mode" "$probe" --check --quiet --expect-frames 795 \
+      --format "$format" --width 600 --height 480 --mode "$mode" "$video"
   done
 done
-run video-decoded-hue "$build/tools/clhistogram-video" --quiet --as-decoded \
-  --mode hue --expect-frames 795 "$video"
-run video-every-format "$root/tests/vtest-every-format.sh" \
-  "$build/tools/clhistogram-video" "$video" 10
-echo "=== main job, every frame's histogram:"
-"$build/tools/clhistogram-video" "$video" > "${OUT:-/tmp}/main-job.txt"
-head -c 600 "${OUT:-/tmp}/main-job.txt"; echo; tail -n 1 "${OUT:-/tmp}/main-job.txt"
+run video-decoded-hue "$probe" --check --quiet --mode hue --expect-frames 795 \
+  "$video"
+run video-every-format "$root/tests/vtest-every-format.sh" "$probe" "$video" 10
+echo "=== main job, every frame's histogram as JSON Lines:"
+"$probe" --check --format GRAY8 --width 600 --height 480 "$video" \
+  > "${OUT:-/tmp}/main-job.jsonl" 2> "${OUT:-/tmp}/main-job-summary.txt"
+head -c 600 "${OUT:-/tmp}/main-job.jsonl"; echo; cat "${OUT:-/tmp}/main-job-summary.txt"
 echo "=== device-check: $failed failed"
 exit $failed

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Installs the build into an empty folder (meson install --destdir) and runs
 # gst-inspect-1.0, the README's Python example and its C example, compiled
-# with the installed pkg-config file, against the installed files alone:
-# GST_PLUGIN_PATH unset, the system's plugins and the installed ones only.
+# with the installed pkg-config file, and the installed clhistogram-probe
+# (on data/vtest.avi beside the README, when it is there), against the
+# installed files alone: GST_PLUGIN_PATH unset, the system's plugins and the
+# installed ones only.
 #   tests/install-test.sh BUILD_DIR README [PYTHON]
 # PYTHON: a python3 with gi (Debian's /usr/bin/python3).
 set -eu
@@ -21,7 +23,7 @@ echo "install-test: installed under $root$prefix"
 for f in "$libdir/girepository-1.0/GstClHistogram-1.0.typelib" \
   "$libdir/pkgconfig/gstreamer-clhistogram-1.0.pc" \
   "$root$prefix/include/gstreamer-1.0/gst/clhistogram/clhistogram.h" \
-  "$root$prefix/bin/clhistogram-video"; do
+  "$root$prefix/bin/clhistogram-probe"; do
   [ -f "$f" ] || { echo "install-test: $f is missing"; exit 1; }
 done
 # Installed where the system looks, so that no variable is needed there.
@@ -93,6 +95,17 @@ cc -o "$root/example" "$root/example.c" \
 [ "$(grep -c 'dark pixels of 3072' "$root/c.txt")" -eq 3 ] || {
   echo "install-test: the C example did not print three frames"; exit 1; }
 
-echo "=== installed clhistogram-video"
-"$root$prefix/bin/clhistogram-video" --help > /dev/null
+echo "=== installed clhistogram-probe"
+"$root$prefix/bin/clhistogram-probe" --help > /dev/null
+video="$(dirname "$readme")/data/vtest.avi"
+if [ -f "$video" ]; then
+  "$root$prefix/bin/clhistogram-probe" --check --max-frames 2 --no-counts \
+    "$video" > "$root/probe.jsonl"
+  python3 -c 'import json, sys; print(len([json.loads(l) for l in sys.stdin]), "JSON lines")' \
+    < "$root/probe.jsonl" | tee "$root/probe.txt"
+  grep -qx "2 JSON lines" "$root/probe.txt" || {
+    echo "install-test: the installed probe did not print two frames"; exit 1; }
+else
+  echo "install-test: no $video, the probe is not run on frames"
+fi
 echo "install-test: OK"

@@ -3,8 +3,8 @@
 # Real frames in every format: the first frames of vtest.avi converted to each
 # format clhistogram reads, counted in every mode that applies with 1, 7 and
 # the most bins, each frame checked against the golden reference by
-# clhistogram-video.
-#   vtest-every-format.sh CLHISTOGRAM_VIDEO VIDEO [FRAMES]
+# clhistogram-probe --check.
+#   vtest-every-format.sh CLHISTOGRAM_PROBE VIDEO [FRAMES]
 set -u
 tool=$1 video=$2 frames=${3:-10}
 failed=0 runs=0
@@ -31,9 +31,9 @@ for format in GRAY8 GRAY16_LE GRAY16_BE RGB BGR RGBA BGRA ARGB ABGR RGBx BGRx \
     esac
     for bins in 1 7 $top; do
       runs=$((runs + 1))
-      "$tool" --quiet --frames "$frames" --expect-frames "$frames" \
-          --format "$format" --mode "$mode" --bins "$bins" "$video" \
-          || failed=$((failed + 1))
+      "$tool" --check --quiet --max-frames "$frames" --expect-frames "$frames" \
+          --format "$format" --width 600 --height 480 --mode "$mode" \
+          --bins "$bins" "$video" || failed=$((failed + 1))
     done
   done
 done

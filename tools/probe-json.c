@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* A `histogram` message as one line of JSON. The structure is walked by
+ * the types of its values, not by a list of its fields, so that a field
+ * the element gains appears with no change here. */
+#include "probe-json.h"
+
+#include <math.h>
+#include <string.h>
+#include <json-glib/json-glib.h>
+
+static void add_value (JsonBuilder *builder, const GValue *value,
+    const gchar *skip_field);
+
+/* json-glib 1.6 writes a double it prints in exponent form without a
+ * point, as %.17g does from 1e17 up, with ".0" after the exponent
+ * ("1e+20.0"), which is not JSON; such a double is an integer, so it goes
+ * out as one while it fits. A non-finite one has no JSON form at all. */
+static void
+add_double (JsonBuilder *builder, gdouble v)
+{
+  if (!isfinite (v))
+    json_builder_add_null_value (builder);
+  else if (fabs (v) < 1e17)
+    json_builder_add_double_value (builder, v);
+  else if (fabs (v) < 9e18)
+    json_builder_add_int_value (builder, (gint64) v);
+  else
+    json_builder_add_null_value (builder);
+}
+
+/* GST_CLOCK_TIME_NONE is how GStreamer says "unknown" in a guint64 time,
+ * which JSON says with null. JSON integers are read as gint64 by most
+ * parsers, json-glib's own included, so a larger value goes out as the
+ * nearest double rather than wrapped. */
+static void
+add_uint64 (JsonBuilder *builder, guint64 v)
+{
+  if (v == GST_CLOCK_TIME_NONE)
+    json_builder_add_null_value (builder);
+  else if (v > G_MAXINT64)
+    json_builder_add_double_value (builder, (gdouble) v);
+  else
+    json_builder_add_int_value (builder, (gint64) v);
+}
+
+static void
+add_fields (JsonBuilder *builder, const GstStructure *s,
+    const gchar *skip_field)
+{
+  const gint n = gst_structure_n_fields (s);
+  gint i;
+
+  for (i = 0; i < n; i++) {
+    const gchar *name = gst_structure_nth_field_name (s, i);
+
+    if (skip_field && strcmp (name, skip_field) == 0)
+      continue;
+    json_builder_set_member_name (builder, name);
+    add_value (builder, gst_structure_get_value (s, name), skip_field);
+  }
+}
+
+static void
+add_list (JsonBuilder *builder, const GValue *value, const gchar *skip_field)
+{
+  const gboolean is_array = GST_VALUE_HOLDS_ARRAY (value);
+  const guint n = is_array ? gst_value_array_get_size (value) :
+      gst_value_list_get_size (value);
+  guint i;
+
+  json_builder_begin_array (builder);
+  for (i = 0; i < n; i++)
+    add_value (builder, is_array ? gst_value_array_get_value (value, i) :
+        gst_value_list_get_value (value, i), skip_field);
+  json_builder_end_array (builder);
+}
+
+static void
+add_enum (JsonBuilder *builder, const GValue *value)
+{
+  GEnumClass *klass = g_type_class_ref (G_VALUE_TYPE (value));
+  GEnumValue *v = g_enum_get_value (klass, g_value_get_enum (value));
+
+  if (v)
+    json_builder_add_string_value (builder, v->value_nick);
+  else
+    json_builder_add_int_value (builder, g_value_get_enum (value));
+  g_type_class_unref (klass);
+}
+
+/* Anything else (fractions, flags, caps, ...) as GStreamer writes it. */
+static void
+add_serialized (JsonBuilder *builder, const GValue *value)
+{
+  gchar *text = gst_value_serialize (value);
+
+  if (text)
+    json_builder_add_string_value (builder, text);
+  else
+    json_builder_add_null_value (builder);
+  g_free (text);
+}
+
+static void
+add_value (JsonBuilder *builder, const GValue *value, const gchar *skip_field)
+{
+  const GType type = G_VALUE_TYPE (value);
+
+  if (type == G_TYPE_BOOLEAN)
+    json_builder_add_boolean_value (builder, g_value_get_boolean (value));
+  else if (type == G_TYPE_INT)
+    json_builder_add_int_value (builder, g_value_get_int (value));
+  else if (type == G_TYPE_UINT)
+    json_builder_add_int_value (builder, g_value_get_uint (value));
+  else if (type == G_TYPE_INT64)
+    json_builder_add_int_value (builder, g_value_get_int64 (value));
+  else if (type == G_TYPE_UINT64)
+    add_uint64 (builder, g_value_get_uint64 (value));
+  else if (type == G_TYPE_LONG)
+    json_builder_add_int_value (builder, g_value_get_long (value));
+  else if (type == G_TYPE_ULONG)
+    add_uint64 (builder, g_value_get_ulong (value));
+  else if (type == G_TYPE_DOUBLE)
+    add_double (builder, g_value_get_double (value));
+  else if (type == G_TYPE_FLOAT)
+    add_double (builder, g_value_get_float (value));
+  else if (type == G_TYPE_STRING) {
+    const gchar *text = g_value_get_string (value);
+
+    if (text)
+      json_builder_add_string_value (builder, text);
+    else
+      json_builder_add_null_value (builder);
+  } else if (GST_VALUE_HOLDS_ARRAY (value) || GST_VALUE_HOLDS_LIST (value))
+    add_list (builder, value, skip_field);
+  else if (GST_VALUE_HOLDS_STRUCTURE (value)) {
+    const GstStructure *s = gst_value_get_structure (value);
+
+    json_builder_begin_object (builder);
+    if (s)
+      add_fields (builder, s, skip_field);
+    json_builder_end_object (builder);
+  } else if (G_TYPE_IS_ENUM (type))
+    add_enum (builder, value);
+  else
+    add_serialized (builder, value);
+}
+
+static void
+add_time_field (JsonBuilder *builder, const gchar *member,
+    const GstStructure *s, const gchar *field)
+{
+  guint64 t = GST_CLOCK_TIME_NONE;
+
+  json_builder_set_member_name (builder, member);
+  gst_structure_get_uint64 (s, field, &t);
+  add_uint64 (builder, t);
+}
+
+/**
+ * probe_json_of_message:
+ * @s: a `histogram` message's structure
+ * @skip_field: (nullable): a field left out wherever it appears, at the
+ *   top level and in nested structures (`counts` for statistics only)
+ *
+ * Returns: one line of JSON, no newline: `pts` (the frame's timestamp,
+ *   ns, null when unknown), then every field of @s under its own name
+ *   (`duration` among them, null when unknown), nested structures as
+ *   objects and arrays as arrays. Free with g_free().
+ */
+gchar *
+probe_json_of_message (const GstStructure *s, const gchar *skip_field)
+{
+  JsonBuilder *builder = json_builder_new ();
+  JsonGenerator *generator = json_generator_new ();
+  JsonNode *root;
+  gchar *line;
+
+  json_builder_begin_object (builder);
+  add_time_field (builder, "pts", s, "timestamp");
+  add_fields (builder, s, skip_field);
+  if (!gst_structure_has_field (s, "duration"))
+    add_time_field (builder, "duration", s, "duration");
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  line = json_generator_to_data (generator, NULL);
+  json_node_unref (root);
+  g_object_unref (generator);
+  g_object_unref (builder);
+  return line;
+}

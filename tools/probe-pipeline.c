@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The probe's pipeline:
+ *
+ *   uridecodebin uri=...              (a file or a URI)
+ *   v4l2src device=... ! decodebin    (a camera, /dev/videoN)
+ *     ! [videoconvert] ! [videoscale] ! [capsfilter] ! clhistogram ! appsink
+ *
+ * built by hand rather than parsed, so that a file name needs no quoting;
+ * the converters are there only when a format or size is asked for. */
+#include "probe-pipeline.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
+
+static GstElement *
+make (const gchar *factory, GError **error)
+{
+  GstElement *element = gst_element_factory_make (factory, NULL);
+
+  if (!element)
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN,
+        "no %s element: is its GStreamer plugin installed%s?", factory,
+        strcmp (factory, "clhistogram") == 0 ?
+        " (GST_PLUGIN_PATH, when running from a build)" : "");
+  return element;
+}
+
+/**
+ * probe_pipeline_new:
+ *
+ * Returns: a pipeline holding clhistogram and the sink, linked; its input
+ *   and converters come next. %NULL with @error if an element is missing.
+ */
+ProbePipeline *
+probe_pipeline_new (GError **error)
+{
+  GstElement *histogram = make ("clhistogram", error);
+  GstElement *sink = histogram ? make ("appsink", error) : NULL;
+  ProbePipeline *p;
+
+  if (!sink) {
+    if (histogram)
+      gst_object_unref (gst_object_ref_sink (histogram));
+    return NULL;
+  }
+  p = g_new0 (ProbePipeline, 1);
+  p->pipeline = gst_pipeline_new ("probe");
+  p->histogram = p->head = histogram;
+  p->sink = sink;
+  /* A sink that waits for the clock would show a file at its frame rate;
+   * the probe counts as fast as frames come. */
+  g_object_set (sink, "sync", FALSE, "enable-last-sample", FALSE, NULL);
+  gst_bin_add_many (GST_BIN (p->pipeline), histogram, sink, NULL);
+  gst_element_link (histogram, sink);
+  return p;
+}
+
+/**
+ * probe_pipeline_convert:
+ * @format: (nullable): a raw video format to convert to first
+ * @width: a width to scale to first, 0 for the decoder's
+ * @height: a height to scale to first, 0 for the decoder's
+ *
+ * Puts videoconvert (for @format) and videoscale (for a size) before the
+ * histogram; nothing when neither is asked for.
+ */
+gboolean
+probe_pipeline_convert (ProbePipeline *p, const gchar *format, gint width,
+    gint height, GError **error)
+{
+  GstElement *convert = NULL, *scale = NULL, *filter;
+  GstCaps *caps;
+
+  if (!format && width <= 0 && height <= 0)
+    return TRUE;
+  if ((format && !(convert = make ("videoconvert", error)))
+      || ((width > 0 || height > 0) && !(scale = make ("videoscale", error)))
+      || !(filter = make ("capsfilter", error))) {
+    if (convert)
+      gst_object_unref (gst_object_ref_sink (convert));
+    if (scale)
+      gst_object_unref (gst_object_ref_sink (scale));
+    return FALSE;
+  }
+  caps = gst_caps_new_empty_simple ("video/x-raw");
+  if (format)
+    gst_caps_set_simple (caps, "format", G_TYPE_STRING, format, NULL);
+  if (width > 0)
+    gst_caps_set_simple (caps, "width", G_TYPE_INT, width, NULL);
+  if (height > 0)
+    gst_caps_set_simple (caps, "height", G_TYPE_INT, height, NULL);
+  g_object_set (filter, "caps", caps, NULL);
+  gst_caps_unref (caps);
+
+  /* Converted, then scaled, as the tool always did: the scaler then works
+   * on the format counted. */
+  gst_bin_add (GST_BIN (p->pipeline), filter);
+  gst_element_link (filter, p->histogram);
+  p->head = filter;
+  if (scale) {
+    gst_bin_add (GST_BIN (p->pipeline), scale);
+    gst_element_link (scale, p->head);
+    p->head = scale;
+  }
+  if (convert) {
+    gst_bin_add (GST_BIN (p->pipeline), convert);
+    gst_element_link (convert, p->head);
+    p->head = convert;
+  }
+  return TRUE;
+}
+
+static gboolean
+is_raw_video (GstPad *pad)
+{
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  gboolean raw;
+
+  if (!caps)
+    caps = gst_pad_query_caps (pad, NULL);
+  raw = caps && gst_caps_get_size (caps) > 0
+      && gst_structure_has_name (gst_caps_get_structure (caps, 0),
+      "video/x-raw");
+  if (caps)
+    gst_caps_unref (caps);
+  return raw;
+}
+
+/* The first decoded video stream is counted; audio and further video
+ * streams stay unlinked, which the decoder's queues allow. */
+static void
+on_pad_added (GstElement *decoder, GstPad *pad, ProbePipeline *p)
+{
+  GstPad *sinkpad;
+
+  if (!is_raw_video (pad))
+    return;
+  sinkpad = gst_element_get_static_pad (p->head, "sink");
+  if (!gst_pad_is_linked (sinkpad)
+      && GST_PAD_LINK_SUCCESSFUL (gst_pad_link (pad, sinkpad)))
+    g_atomic_int_set (&p->linked, 1);
+  gst_object_unref (sinkpad);
+}
+
+/* A file the decoder reads but that holds no video (audio only, or video
+ * no installed decoder knows) would otherwise end with no frame and no
+ * error. */
+static void
+on_no_more_pads (GstElement *decoder, ProbePipeline *p)
+{
+  GError *err;
+
+  if (g_atomic_int_get (&p->linked))
+    return;
+  err = g_error_new (GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE,
+      "no video stream that can be decoded");
+  gst_element_post_message (decoder,
+      gst_message_new_error (GST_OBJECT (decoder), err, NULL));
+  g_error_free (err);
+}
+
+static gboolean
+add_decoder (ProbePipeline *p, GstElement *decoder)
+{
+  g_signal_connect (decoder, "pad-added", G_CALLBACK (on_pad_added), p);
+  g_signal_connect (decoder, "no-more-pads", G_CALLBACK (on_no_more_pads),
+      p);
+  return gst_bin_add (GST_BIN (p->pipeline), decoder);
+}
+
+static gboolean
+add_uri (ProbePipeline *p, const gchar *uri, GError **error)
+{
+  GstElement *decoder = make ("uridecodebin", error);
+
+  if (!decoder)
+    return FALSE;
+  g_object_set (decoder, "uri", uri, NULL);
+  return add_decoder (p, decoder);
+}
+
+static gboolean
+add_camera (ProbePipeline *p, const gchar *device, GError **error)
+{
+  GstElement *source = make ("v4l2src", error);
+  GstElement *decoder = source ? make ("decodebin", error) : NULL;
+
+  if (!decoder) {
+    if (source)
+      gst_object_unref (gst_object_ref_sink (source));
+    return FALSE;
+  }
+  g_object_set (source, "device", device, NULL);
+  gst_bin_add (GST_BIN (p->pipeline), source);
+  add_decoder (p, decoder);
+  return gst_element_link (source, decoder);
+}
+
+/**
+ * probe_pipeline_set_input:
+ * @input: a file name (any characters), a URI, or a camera's device node
+ *
+ * Returns: %FALSE with @error (in the #G_FILE_ERROR domain for a file
+ *   that is not there) if @input cannot be read.
+ */
+gboolean
+probe_pipeline_set_input (ProbePipeline *p, const gchar *input,
+    GError **error)
+{
+  GStatBuf st;
+  gchar *uri;
+  gboolean ok;
+  gint saved;
+
+  /* An existing file first: a file name may contain a colon. */
+  saved = g_stat (input, &st) == 0 ? 0 : errno;
+  if (saved == 0) {
+    if (S_ISCHR (st.st_mode))
+      return add_camera (p, input, error);
+    if (S_ISDIR (st.st_mode)) {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR,
+          "%s: is a folder, not a video", input);
+      return FALSE;
+    }
+    uri = gst_filename_to_uri (input, error);
+    ok = uri && add_uri (p, uri, error);
+    g_free (uri);
+    return ok;
+  }
+  if (!strstr (input, "://") || !gst_uri_is_valid (input)) {
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+        "%s: %s", input, g_strerror (saved));
+    return FALSE;
+  }
+  if (g_str_has_prefix (input, "file:")) {
+    gchar *filename = g_filename_from_uri (input, NULL, NULL);
+
+    if (filename && g_stat (filename, &st) != 0) {
+      saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+          "%s: %s", input, g_strerror (saved));
+      g_free (filename);
+      return FALSE;
+    }
+    g_free (filename);
+  }
+  return add_uri (p, input, error);
+}
+
+/* Frames past the limit never reach the histogram: the first of them is
+ * replaced by EOS, which pushes the frames in flight out and posts a
+ * partial interval's message, and the pad then refuses the rest, which
+ * stops the decoder. */
+static GstPadProbeReturn
+limit_frames (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
+{
+  ProbePipeline *p = user_data;
+
+  if (++p->frames_in <= p->max_frames)
+    return GST_PAD_PROBE_OK;
+  if (p->frames_in == p->max_frames + 1)
+    gst_pad_send_event (pad, gst_event_new_eos ());
+  return GST_PAD_PROBE_DROP;
+}
+
+/**
+ * probe_pipeline_limit_frames:
+ * @max_frames: frames to count before the stream ends, 0 for all
+ */
+void
+probe_pipeline_limit_frames (ProbePipeline *p, guint max_frames)
+{
+  GstPad *pad;
+
+  if (max_frames == 0)
+    return;
+  p->max_frames = max_frames;
+  pad = gst_element_get_static_pad (p->histogram, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, limit_frames, p, NULL);
+  gst_object_unref (pad);
+}
+
+void
+probe_pipeline_free (ProbePipeline *p)
+{
+  if (!p)
+    return;
+  gst_element_set_state (p->pipeline, GST_STATE_NULL);
+  gst_object_unref (p->pipeline);
+  g_free (p);
+}

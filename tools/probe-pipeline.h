@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The probe's pipeline: a decoded file, URI or camera, optionally
+ * converted and scaled, into clhistogram and an appsink. */
+#pragma once
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  GstElement *pipeline;
+  GstElement *histogram;
+  GstElement *sink;
+  /*< private >*/
+  GstElement *head;             /* where decoded video goes in */
+  guint max_frames;
+  guint frames_in;
+  gint linked;
+} ProbePipeline;
+
+ProbePipeline *probe_pipeline_new (GError **error);
+gboolean probe_pipeline_convert (ProbePipeline *p, const gchar *format,
+    gint width, gint height, GError **error);
+gboolean probe_pipeline_set_input (ProbePipeline *p, const gchar *input,
+    GError **error);
+void probe_pipeline_limit_frames (ProbePipeline *p, guint max_frames);
+void probe_pipeline_free (ProbePipeline *p);
+
+G_END_DECLS
