@@ -4,8 +4,9 @@
 
 #include <string.h>
 
-/* kernels/histogram.cl, embedded at build time. */
-extern const char clh_histogram_cl_source[];
+/* kernels/program.cl (the histogram and tracking kernels), embedded at
+ * build time. */
+extern const char clh_program_cl_source[];
 
 #define BUILD_OPTIONS "-cl-std=CL1.2"
 
@@ -104,7 +105,7 @@ clh_context_new_full (const gchar *device_spec, const gchar *cache_dir,
   if (!clh_cl_check (ret, "clCreateCommandQueue", error))
     return NULL;
   ctx->program = clh_program_cache_build (ctx->context, &ctx->device,
-      clh_histogram_cl_source, BUILD_OPTIONS, cache_dir, &ctx->origin, error);
+      clh_program_cl_source, BUILD_OPTIONS, cache_dir, &ctx->origin, error);
   if (!ctx->program)
     return NULL;
   return g_steal_pointer (&ctx);
@@ -314,7 +315,7 @@ clh_context_get_cl_context (const ClhContext *context)
  * clh_context_get_program:
  * @context: a context
  *
- * Returns: (transfer none): the built program of kernels/histogram.cl
+ * Returns: (transfer none): the built program of kernels/program.cl
  */
 cl_program
 clh_context_get_program (const ClhContext *context)

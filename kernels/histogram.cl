@@ -48,6 +48,7 @@
 
 /* The constants and per-launch parameter structs shared with the engine. */
 #include "clh-kernel-abi.h"
+#include "colour.cl"
 
 /* The copy this work-item counts into. */
 #define MY_COPY(sub, n_copies, copy_stride) \
@@ -432,42 +433,6 @@ histogram_component (global const uchar *src, const ClhParamsComponent p,
 
   merge_sub_histograms (sub, l.n_copies, l.copy_stride, 1, p.window_lo,
       p.window_n, p.channel_stride, hist, p.hist_base, &l, &s);
-}
-
-/* OpenCV's 8-bit RGB->HSV (RGB2HSV_b): 12-bit fixed-point division tables
- * sdiv[i] = round (255 * 2^12 / i) and hdiv[i] = round (180 * 2^12 / 6i),
- * computed here exactly (no ratio is a tie). */
-static void
-rgb_to_hsv (int r, int g, int b, int *h, int *s, int *v)
-{
-  const int vmax = max (max (r, g), b), vmin = min (min (r, g), b);
-  const int diff = vmax - vmin;
-  const int sdiv = vmax ? (2 * (255 << 12) + vmax) / (2 * vmax) : 0;
-  const int hdiv = diff ? (2 * (180 << 12) + 6 * diff) / (12 * diff) : 0;
-  int hue;
-
-  if (vmax == r)
-    hue = g - b;
-  else if (vmax == g)
-    hue = b - r + 2 * diff;
-  else
-    hue = r - g + 4 * diff;
-  hue = (hue * hdiv + (1 << 11)) >> 12;
-  *h = hue < 0 ? hue + 180 : hue;
-  *s = (diff * sdiv + (1 << 11)) >> 12;
-  *v = vmax;
-}
-
-/* BT.601 limited range, OpenCV's COLOR_YUV2RGB_I420 20-bit coefficients. */
-static void
-yuv_to_rgb (int y, int u, int v, int *r, int *g, int *b)
-{
-  const int yy = max (0, y - 16) * 1220542, uu = u - 128, vv = v - 128;
-  const int rounding = 1 << 19;
-
-  *r = clamp ((yy + rounding + 1673527 * vv) >> 20, 0, 255);
-  *g = clamp ((yy + rounding - 852492 * vv - 409993 * uu) >> 20, 0, 255);
-  *b = clamp ((yy + rounding + 2116026 * uu) >> 20, 0, 255);
 }
 
 /* Byte of component c at frame pixel (x, y), as ClhParamsColour @p

@@ -20,7 +20,7 @@
 #include "clh-test-frame.h"
 
 /* kernels/histogram.cl, as the engine embeds it. */
-extern const char clh_histogram_cl_source[];
+extern const char clh_program_cl_source[];
 
 static ClhEngine *engine;
 
@@ -742,7 +742,7 @@ test_program_cache (void)
   g_assert_cmpint (clh_context_get_program_origin (ctx), ==,
       CLH_PROGRAM_BUILT);
   path = clh_program_cache_file (dir, clh_context_get_device (ctx),
-      clh_histogram_cl_source, "-cl-std=CL1.2");
+      clh_program_cl_source, "-cl-std=CL1.2");
   clh_context_unref (ctx);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
   g_assert_cmpint (count_on_new_context (dir, "from the cache"), ==,
@@ -1150,7 +1150,7 @@ run_hostile_cache (const HostileCache *hc)
   ctx = clh_context_new_full (g_getenv ("CLH_TEST_DEVICE"), dir, &err);
   g_assert_no_error (err);
   path = clh_program_cache_file (dir, clh_context_get_device (ctx),
-      clh_histogram_cl_source, "-cl-std=CL1.2");
+      clh_program_cl_source, "-cl-std=CL1.2");
   clh_context_unref (ctx);
   g_assert_cmpint (stat (dir, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 07777, ==, 0700);
@@ -1482,7 +1482,7 @@ test_build_log_locate (void)
   g_free (out);
 }
 
-extern const char clh_histogram_cl_source[];
+extern const char clh_program_cl_source[];
 
 /* In the embedded source, each kernel's line maps to the line of
  * kernels/histogram.cl that holds it. */
@@ -1495,7 +1495,7 @@ test_build_log_embedded (void)
   g_assert_true (g_file_get_contents (CLH_KERNELS_DIR "/histogram.cl", &text,
           NULL, NULL));
   file_lines = g_strsplit (text, "\n", -1);
-  lines = g_strsplit (clh_histogram_cl_source, "\n", -1);
+  lines = g_strsplit (clh_program_cl_source, "\n", -1);
   for (physical = 1; lines[physical - 1]; physical++) {
     gchar *log, *out, *expected;
     guint line;
@@ -1503,7 +1503,7 @@ test_build_log_embedded (void)
     if (!g_str_has_prefix (lines[physical - 1], "histogram_"))
       continue;
     log = g_strdup_printf ("<kernel>:%u:1: here", physical);
-    out = clh_build_log_locate (log, clh_histogram_cl_source);
+    out = clh_build_log_locate (log, clh_program_cl_source);
     g_assert_true (sscanf (out, "kernels/histogram.cl:%u:", &line) == 1);
     g_assert_cmpuint (line, <=, g_strv_length (file_lines));
     g_assert_cmpstr (file_lines[line - 1], ==, lines[physical - 1]);

@@ -1,0 +1,628 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The tracking engine: a frame's upload, its back-projection or bin image
+ * (kernels/track.cl), the window histograms CamShift models start from,
+ * and the CamShift launch, one work-group per track. The host's part is
+ * O(bins) per request and O(1) per track: the axis tables, and the box
+ * from a track's six moments (clh-camshift.c). */
+#include "clh-tracker.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "clh-context-private.h"
+#include "clh-track-abi.h"
+
+/* @x rounded up to a multiple of @n, a power of two. */
+#define ROUND_UP_POW2(x, n) (((x) + (n) - 1) & ~((gsize) (n) - 1))
+
+struct _ClhTracker {
+  ClhContext *ctx;
+  cl_command_queue queue;
+  cl_kernel backproject;
+  cl_kernel window_histograms;
+  cl_kernel camshift;
+
+  /* The frame's planes, packed; the bin image of clh_tracker_set_frame()
+   * or a back-projection; each sized for the largest frame seen. */
+  cl_mem src;
+  gsize src_size;
+  cl_mem image;
+  gsize image_size;
+  /* Per track: start windows in and grown windows out (int4), moments
+   * (6 x ulong), iterations, probability tables (256 bytes), counts. */
+  cl_mem windows;
+  cl_mem moments;
+  cl_mem iterations;
+  cl_mem tables;
+  cl_mem counts;
+  /* The axis and output tables of the last request. */
+  cl_mem axes;
+  cl_mem out_table;
+  gsize out_table_size;
+
+  /* The loaded frame's size and bins (clh_tracker_set_frame()). */
+  guint width;
+  guint height;
+  guint bins;
+};
+
+static gboolean
+make_buffer (ClhTracker *t, cl_mem *mem, gsize size, GError **error)
+{
+  cl_int ret;
+
+  *mem = clCreateBuffer (clh_context_get_cl_context (t->ctx),
+      CL_MEM_READ_WRITE, size, NULL, &ret);
+  return clh_cl_check (ret, "clCreateBuffer", error);
+}
+
+/* @mem at least @size bytes, its contents lost if it grows. */
+static gboolean
+ensure_buffer (ClhTracker *t, cl_mem *mem, gsize *have, gsize size,
+    GError **error)
+{
+  if (*mem && *have >= size)
+    return TRUE;
+  g_clear_pointer (mem, clReleaseMemObject);
+  *have = 0;
+  if (!make_buffer (t, mem, size, error))
+    return FALSE;
+  *have = size;
+  return TRUE;
+}
+
+static gboolean
+make_kernel (ClhTracker *t, const gchar *name, cl_kernel *kernel,
+    GError **error)
+{
+  cl_int ret;
+
+  *kernel = clCreateKernel (clh_context_get_program (t->ctx), name, &ret);
+  return clh_cl_check (ret, "clCreateKernel", error);
+}
+
+/**
+ * clh_tracker_new:
+ * @context: the device context, shared with histogram engines
+ * @error: %CLH_ENGINE_ERROR_OPENCL
+ *
+ * Creates a tracking engine on @context's device: its own command queue,
+ * kernels and buffers, over the context's compiled program. It serves one
+ * thread at a time.
+ *
+ * Returns: (transfer full) (nullable): the engine, or %NULL on error
+ */
+ClhTracker *
+clh_tracker_new (ClhContext *context, GError **error)
+{
+  ClhTracker *t = g_new0 (ClhTracker, 1);
+  const ClhDeviceInfo *device = clh_context_get_device (context);
+  const gsize per_track = CLH_MAX_TRACKS;
+  cl_int ret;
+
+  t->ctx = clh_context_ref (context);
+  t->queue = clCreateCommandQueue (clh_context_get_cl_context (context),
+      device->device, 0, &ret);
+  if (!clh_cl_check (ret, "clCreateCommandQueue", error)
+      || !make_kernel (t, "backproject", &t->backproject, error)
+      || !make_kernel (t, "window_histograms", &t->window_histograms, error)
+      || !make_kernel (t, "camshift", &t->camshift, error)
+      || !make_buffer (t, &t->windows, per_track * 4 * sizeof (cl_int),
+          error)
+      || !make_buffer (t, &t->moments, per_track * 6 * sizeof (cl_ulong),
+          error)
+      || !make_buffer (t, &t->iterations, per_track * sizeof (cl_uint),
+          error)
+      || !make_buffer (t, &t->tables, per_track * 256, error)
+      || !make_buffer (t, &t->counts, per_track * 256 * sizeof (cl_uint),
+          error)
+      || !make_buffer (t, &t->axes, 3 * 256 * sizeof (cl_ushort), error)) {
+    clh_tracker_free (t);
+    return NULL;
+  }
+  return t;
+}
+
+/**
+ * clh_tracker_free:
+ * @tracker: (nullable): a tracking engine
+ *
+ * Waits for its commands and releases it.
+ */
+void
+clh_tracker_free (ClhTracker *tracker)
+{
+  ClhTracker *t = tracker;
+
+  if (!t)
+    return;
+  if (t->queue)
+    clFinish (t->queue);
+  g_clear_pointer (&t->backproject, clReleaseKernel);
+  g_clear_pointer (&t->window_histograms, clReleaseKernel);
+  g_clear_pointer (&t->camshift, clReleaseKernel);
+  g_clear_pointer (&t->src, clReleaseMemObject);
+  g_clear_pointer (&t->image, clReleaseMemObject);
+  g_clear_pointer (&t->windows, clReleaseMemObject);
+  g_clear_pointer (&t->moments, clReleaseMemObject);
+  g_clear_pointer (&t->iterations, clReleaseMemObject);
+  g_clear_pointer (&t->tables, clReleaseMemObject);
+  g_clear_pointer (&t->counts, clReleaseMemObject);
+  g_clear_pointer (&t->axes, clReleaseMemObject);
+  g_clear_pointer (&t->out_table, clReleaseMemObject);
+  g_clear_pointer (&t->queue, clReleaseCommandQueue);
+  clh_context_unref (t->ctx);
+  g_free (t);
+}
+
+static gboolean
+invalid (GError **error, const gchar *why)
+{
+  g_set_error_literal (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+      why);
+  return FALSE;
+}
+
+/* The request's own checks: the frame, three colour components, the
+ * bins, the model. */
+static gboolean
+check_spec (const ClhFrame *frame, const ClhBackprojectSpec *spec,
+    gboolean need_model, GError **error)
+{
+  const guint n_axes = clh_backproject_spec_n_axes (spec);
+  guint c;
+
+  if (!clh_frame_is_valid (frame) || frame->sample != CLH_SAMPLE_8)
+    return invalid (error, "not a valid 8-bit frame");
+  if (spec->count != CLH_COUNT_HUE && spec->count != CLH_COUNT_LUMA
+      && spec->count != CLH_COUNT_HUE_SATURATION
+      && spec->count != CLH_COUNT_RGB)
+    return invalid (error, "back-projection counts hue, hue x saturation, "
+        "RGB or luma");
+  if (spec->n_components < 3)
+    return invalid (error, "back-projection needs R, G, B or Y, U, V");
+  for (c = 0; c < spec->n_components; c++)
+    if (spec->components[c] >= frame->n_components)
+      return invalid (error, "a component the frame does not have");
+  if (spec->bins < 1 || spec->bins > 256
+      || (n_axes == 2 && spec->bins > 180)
+      || (n_axes == 3 && spec->bins > 40)
+      || (spec->count == CLH_COUNT_HUE && spec->bins > 180))
+    return invalid (error, "too many bins for the mode");
+  if (need_model && !spec->model)
+    return invalid (error, "no model");
+  if (spec->max_value > 255 || spec->min_value > 255
+      || spec->min_saturation > 255)
+    return invalid (error, "the mask's bounds are 0..255");
+  return TRUE;
+}
+
+/* The planes the components read, packed into the tracker's source
+ * buffer; the kernel parameters that place them. */
+static gboolean
+upload_frame (ClhTracker *t, const ClhFrame *frame,
+    const ClhBackprojectSpec *spec, ClhParamsBackproject *p, GError **error)
+{
+  gsize base[CLH_MAX_PLANES] = { 0 }, total = 0;
+  gboolean used[CLH_MAX_PLANES] = { FALSE };
+  guint c, i;
+  cl_int ret;
+
+  for (i = 0; i < spec->n_components; i++)
+    used[frame->components[spec->components[i]].plane] = TRUE;
+  for (i = 0; i < frame->n_planes; i++) {
+    if (!used[i])
+      continue;
+    base[i] = total;
+    total += ROUND_UP_POW2 (clh_frame_plane_span (frame, i), 64);
+  }
+  if (total > G_MAXUINT32)
+    return invalid (error, "frame too large");
+  if (!ensure_buffer (t, &t->src, &t->src_size, total, error))
+    return FALSE;
+  for (i = 0; i < frame->n_planes; i++) {
+    if (!used[i])
+      continue;
+    ret = clEnqueueWriteBuffer (t->queue, t->src, CL_FALSE, base[i],
+        clh_frame_plane_span (frame, i), frame->planes[i].data, 0, NULL,
+        NULL);
+    if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
+      return FALSE;
+  }
+
+  memset (p, 0, sizeof (*p));
+  p->width = frame->width;
+  p->height = frame->height;
+  for (i = 0; i < spec->n_components && i < 4; i++) {
+    const ClhComponent *comp = &frame->components[spec->components[i]];
+
+    c = comp->plane;
+    p->bases[i] = base[c];
+    p->pitches[i] = frame->planes[c].stride;
+    p->offsets[i] = comp->offset;
+    p->pixel_strides[i] = comp->pixel_stride;
+    p->subs[i] = comp->w_sub | (comp->h_sub << 4);
+  }
+  p->color = spec->color;
+  p->count = spec->count;
+  p->plain_luma = spec->color == CLH_COLOR_YUV_BT601;
+  p->bins = spec->bins;
+  p->mask = spec->min_saturation > 0 || spec->min_value > 0
+      || spec->max_value < 255;
+  p->min_saturation = spec->min_saturation;
+  p->min_value = spec->min_value;
+  p->max_value = spec->max_value;
+  return TRUE;
+}
+
+/* One axis of OpenCV's calcHistLookupTables_8u() for uniform ranges
+ * [0, @size): value j goes to bin cvFloor (j * a + b) with a = bins / size
+ * and b = -a * 0 in doubles, clamped into the bins; values from @size up
+ * fall outside. */
+static void
+fill_axis (guint16 *axis, guint bins, guint size)
+{
+  const gdouble a = (gdouble) bins / (gdouble) size, b = -a * 0.0;
+  guint j;
+
+  for (j = 0; j < 256; j++) {
+    const gint idx = (gint) floor (j * a + b);
+
+    axis[j] = j < size ? (guint16) CLAMP (idx, 0, (gint) bins - 1) :
+        CLH_ABI_BIN_OUT;
+  }
+}
+
+static gboolean
+upload_axes (ClhTracker *t, const ClhBackprojectSpec *spec, GError **error)
+{
+  guint16 axes[3 * 256];
+  cl_int ret;
+
+  switch (spec->count) {
+    case CLH_COUNT_HUE:
+      fill_axis (axes, spec->bins, 180);
+      break;
+    case CLH_COUNT_HUE_SATURATION:
+      fill_axis (axes, spec->bins, 180);
+      fill_axis (axes + 256, spec->bins, 256);
+      break;
+    case CLH_COUNT_RGB:
+      fill_axis (axes + 256, spec->bins, 256);
+      fill_axis (axes + 512, spec->bins, 256);
+      /* fall through */
+    default:
+      fill_axis (axes, spec->bins, 256);
+      break;
+  }
+  ret = clEnqueueWriteBuffer (t->queue, t->axes, CL_TRUE, 0, sizeof (axes),
+      axes, 0, NULL, NULL);
+  return clh_cl_check (ret, "clEnqueueWriteBuffer", error);
+}
+
+/* OpenCV's saturate_cast<uchar> (model * scale): a product of floats,
+ * rounded to nearest, ties to even, by cvRound into an int, which gives
+ * INT_MIN for NaN and for anything out of an int's range: those become 0,
+ * not 255. */
+static guint8
+probability (gfloat model, gfloat scale)
+{
+  const gfloat v = model * scale;
+  glong r;
+
+  if (isnan (v) || v >= 2147483648.0f || v < -2147483648.0f)
+    return 0;
+  r = lrintf (v);
+  return (guint8) CLAMP (r, 0, 255);
+}
+
+static gboolean
+upload_out_table (ClhTracker *t, const ClhBackprojectSpec *spec,
+    gboolean identity, GError **error)
+{
+  const guint n = identity ? 256 : clh_backproject_spec_n_bins (spec);
+  guint8 *table = g_malloc0 (n);
+  gboolean ok;
+  cl_int ret;
+  guint i;
+
+  for (i = 0; i < n; i++)
+    table[i] = identity ? (i < spec->bins ? i : CLH_ABI_BIN_NONE) :
+        probability (spec->model[i], spec->scale);
+  ok = ensure_buffer (t, &t->out_table, &t->out_table_size, n, error);
+  if (ok) {
+    ret = clEnqueueWriteBuffer (t->queue, t->out_table, CL_TRUE, 0, n,
+        table, 0, NULL, NULL);
+    ok = clh_cl_check (ret, "clEnqueueWriteBuffer", error);
+  }
+  g_free (table);
+  return ok;
+}
+
+/* The frame through the backproject kernel into the image buffer, a
+ * pitch of the frame's width. */
+static gboolean
+run_backproject (ClhTracker *t, const ClhFrame *frame,
+    const ClhBackprojectSpec *spec, gboolean identity, GError **error)
+{
+  const gsize global[2] = { ROUND_UP_POW2 ((gsize) frame->width, 16),
+    ROUND_UP_POW2 ((gsize) frame->height, 16) };
+  const gsize local[2] = { 16, 16 };
+  ClhParamsBackproject p;
+  cl_int ret;
+
+  if (!upload_frame (t, frame, spec, &p, error)
+      || !upload_axes (t, spec, error)
+      || !upload_out_table (t, spec, identity, error)
+      || !ensure_buffer (t, &t->image, &t->image_size,
+          (gsize) frame->width * frame->height, error))
+    return FALSE;
+  p.dst_pitch = frame->width;
+  p.outside = identity ? CLH_ABI_BIN_NONE : 0;
+  ret = clSetKernelArg (t->backproject, 0, sizeof (cl_mem), &t->src);
+  ret |= clSetKernelArg (t->backproject, 1, sizeof (p), &p);
+  ret |= clSetKernelArg (t->backproject, 2, sizeof (cl_mem), &t->axes);
+  ret |= clSetKernelArg (t->backproject, 3, sizeof (cl_mem), &t->out_table);
+  ret |= clSetKernelArg (t->backproject, 4, sizeof (cl_mem), &t->image);
+  if (!clh_cl_check (ret, "clSetKernelArg", error))
+    return FALSE;
+  ret = clEnqueueNDRangeKernel (t->queue, t->backproject, 2, NULL, global,
+      local, 0, NULL, NULL);
+  return clh_cl_check (ret, "clEnqueueNDRangeKernel", error);
+}
+
+/**
+ * clh_tracker_backproject:
+ * @tracker: a tracking engine
+ * @frame: an 8-bit RGB or YUV frame
+ * @spec: the back-projection, its model set
+ * @dest: (out caller-allocates): `frame->height` rows of `frame->width`
+ *   bytes, @dest_stride bytes apart
+ * @dest_stride: bytes from one row of @dest to the next, at least
+ *   `frame->width`
+ * @error: %CLH_ENGINE_ERROR_INVALID for a request outside #ClhBackprojectSpec,
+ *   %CLH_ENGINE_ERROR_OPENCL
+ *
+ * Back-projects @frame as OpenCV's calcBackProject() does (with the mask,
+ * see #ClhBackprojectSpec), waiting for the result.
+ *
+ * Returns: %TRUE with @dest written, %FALSE on error
+ */
+gboolean
+clh_tracker_backproject (ClhTracker *tracker, const ClhFrame *frame,
+    const ClhBackprojectSpec *spec, guint8 *dest, gsize dest_stride,
+    GError **error)
+{
+  const size_t origin[3] = { 0, 0, 0 };
+  size_t region[3];
+  cl_int ret;
+
+  if (!check_spec (frame, spec, TRUE, error))
+    return FALSE;
+  if (dest_stride < frame->width)
+    return invalid (error, "destination rows shorter than the frame's");
+  if (!run_backproject (tracker, frame, spec, FALSE, error))
+    return FALSE;
+  region[0] = frame->width;
+  region[1] = frame->height;
+  region[2] = 1;
+  ret = clEnqueueReadBufferRect (tracker->queue, tracker->image, CL_TRUE,
+      origin, origin, region, frame->width, 0, dest_stride, 0, dest, 0, NULL,
+      NULL);
+  return clh_cl_check (ret, "clEnqueueReadBufferRect", error);
+}
+
+/**
+ * clh_tracker_set_frame:
+ * @tracker: a tracking engine
+ * @frame: an 8-bit RGB or YUV frame
+ * @spec: %CLH_COUNT_HUE, at most 180 bins, the mask; its model is not read
+ * @error: %CLH_ENGINE_ERROR_INVALID, %CLH_ENGINE_ERROR_OPENCL
+ *
+ * Uploads @frame and computes its bin image on the device: each pixel's
+ * hue bin, or none outside the mask, for the window histograms and
+ * CamShift launches that follow.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+clh_tracker_set_frame (ClhTracker *tracker, const ClhFrame *frame,
+    const ClhBackprojectSpec *spec, GError **error)
+{
+  if (!check_spec (frame, spec, FALSE, error))
+    return FALSE;
+  if (spec->count != CLH_COUNT_HUE)
+    return invalid (error, "CamShift tracks hue");
+  tracker->width = tracker->height = 0;
+  if (!run_backproject (tracker, frame, spec, TRUE, error))
+    return FALSE;
+  tracker->width = frame->width;
+  tracker->height = frame->height;
+  tracker->bins = spec->bins;
+  return TRUE;
+}
+
+static ClhParamsTrack
+track_params (const ClhTracker *t)
+{
+  ClhParamsTrack p = { 0 };
+
+  p.width = t->width;
+  p.height = t->height;
+  p.pitch = t->width;
+  p.bins = t->bins;
+  return p;
+}
+
+static gboolean
+check_tracks (const ClhTracker *t, guint n_windows, GError **error)
+{
+  if (t->width == 0)
+    return invalid (error, "no frame set");
+  if (n_windows < 1 || n_windows > CLH_MAX_TRACKS)
+    return invalid (error, "1 to 256 windows");
+  return TRUE;
+}
+
+static gboolean
+launch_tracks (ClhTracker *t, cl_kernel kernel, guint n_windows,
+    GError **error)
+{
+  const gsize local = CLH_ABI_TRACK_GROUP;
+  const gsize global = local * n_windows;
+  cl_int ret = clEnqueueNDRangeKernel (t->queue, kernel, 1, NULL, &global,
+      &local, 0, NULL, NULL);
+
+  return clh_cl_check (ret, "clEnqueueNDRangeKernel", error);
+}
+
+/**
+ * clh_tracker_window_histograms:
+ * @tracker: a tracking engine with a frame set
+ * @windows: (array length=n_windows): rectangles of the frame, clipped to
+ *   it here
+ * @n_windows: 1..%CLH_MAX_TRACKS
+ * @counts: (out caller-allocates): `n_windows * bins` counters, window
+ *   major: the hue histogram of each window's pixels inside the mask
+ * @error: %CLH_ENGINE_ERROR_INVALID, %CLH_ENGINE_ERROR_OPENCL
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+clh_tracker_window_histograms (ClhTracker *tracker, const ClhRect *windows,
+    guint n_windows, guint32 *counts, GError **error)
+{
+  ClhTracker *t = tracker;
+  ClhParamsTrack p;
+  cl_int ret, rect[4 * CLH_MAX_TRACKS];
+  guint i;
+
+  if (!check_tracks (t, n_windows, error))
+    return FALSE;
+  for (i = 0; i < n_windows; i++) {
+    ClhRect r = windows[i];
+
+    clh_rect_clip (&r, t->width, t->height);
+    rect[4 * i] = r.x;
+    rect[4 * i + 1] = r.y;
+    rect[4 * i + 2] = r.width;
+    rect[4 * i + 3] = r.height;
+  }
+  p = track_params (t);
+  ret = clEnqueueWriteBuffer (t->queue, t->windows, CL_FALSE, 0,
+      n_windows * 4 * sizeof (cl_int), rect, 0, NULL, NULL);
+  ret |= clSetKernelArg (t->window_histograms, 0, sizeof (cl_mem), &t->image);
+  ret |= clSetKernelArg (t->window_histograms, 1, sizeof (p), &p);
+  ret |= clSetKernelArg (t->window_histograms, 2, sizeof (cl_mem),
+      &t->windows);
+  ret |= clSetKernelArg (t->window_histograms, 3, sizeof (cl_mem),
+      &t->counts);
+  if (!clh_cl_check (ret, "clSetKernelArg", error)
+      || !launch_tracks (t, t->window_histograms, n_windows, error))
+    return FALSE;
+  ret = clEnqueueReadBuffer (t->queue, t->counts, CL_TRUE, 0,
+      (gsize) n_windows * t->bins * sizeof (guint32), counts, 0, NULL, NULL);
+  return clh_cl_check (ret, "clEnqueueReadBuffer", error);
+}
+
+/* Each track's table: its model's probability of each bin, 0 for none. */
+static gboolean
+upload_tables (ClhTracker *t, const gfloat *models, guint n_windows,
+    GError **error)
+{
+  guint8 *tables = g_malloc0 ((gsize) n_windows * 256);
+  cl_int ret;
+  guint i, b;
+
+  for (i = 0; i < n_windows; i++)
+    for (b = 0; b < t->bins; b++)
+      tables[i * 256 + b] = probability (models[i * t->bins + b], 1.0f);
+  ret = clEnqueueWriteBuffer (t->queue, t->tables, CL_TRUE, 0,
+      (gsize) n_windows * 256, tables, 0, NULL, NULL);
+  g_free (tables);
+  return clh_cl_check (ret, "clEnqueueWriteBuffer", error);
+}
+
+/**
+ * clh_tracker_camshift:
+ * @tracker: a tracking engine with a frame set
+ * @models: (array): `n_windows * bins` model values (e.g. from
+ *   clh_camshift_model_normalize()), window major
+ * @windows: (array length=n_windows) (inout): each track's search window;
+ *   out, the next frame's, as cv::CamShift() leaves it
+ * @n_windows: 1..%CLH_MAX_TRACKS
+ * @criteria: the mean-shift termination criteria
+ * @boxes: (out caller-allocates) (array length=n_windows): each track's
+ *   rotated box
+ * @error: %CLH_ENGINE_ERROR_INVALID (a window without pixels: width or
+ *   height under 1), %CLH_ENGINE_ERROR_OPENCL
+ *
+ * One CamShift step per track on the frame set: the mean-shift iterations
+ * and the moments on the device, one work-group per track in one launch;
+ * the box from the moments here.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+clh_tracker_camshift (ClhTracker *tracker, const gfloat *models,
+    ClhRect *windows, guint n_windows, const ClhCamShiftCriteria *criteria,
+    ClhRotatedBox *boxes, GError **error)
+{
+  ClhTracker *t = tracker;
+  cl_int ret, rect[4 * CLH_MAX_TRACKS];
+  cl_ulong moments[6 * CLH_MAX_TRACKS];
+  ClhParamsTrack p;
+  gdouble eps;
+  guint i;
+
+  if (!check_tracks (t, n_windows, error))
+    return FALSE;
+  if (criteria->max_iterations < 1)
+    return invalid (error, "at least one iteration");
+  for (i = 0; i < n_windows; i++) {
+    if (windows[i].width < 1 || windows[i].height < 1)
+      return invalid (error, "a window of no pixels");
+    rect[4 * i] = windows[i].x;
+    rect[4 * i + 1] = windows[i].y;
+    rect[4 * i + 2] = windows[i].width;
+    rect[4 * i + 3] = windows[i].height;
+  }
+  p = track_params (t);
+  p.max_iterations = criteria->max_iterations;
+  eps = MAX (criteria->epsilon, 0.0);
+  p.eps2 = (guint) MIN (lrint (eps * eps), G_MAXUINT32);
+
+  if (!upload_tables (t, models, n_windows, error))
+    return FALSE;
+  ret = clEnqueueWriteBuffer (t->queue, t->windows, CL_FALSE, 0,
+      n_windows * 4 * sizeof (cl_int), rect, 0, NULL, NULL);
+  ret |= clSetKernelArg (t->camshift, 0, sizeof (cl_mem), &t->image);
+  ret |= clSetKernelArg (t->camshift, 1, sizeof (p), &p);
+  ret |= clSetKernelArg (t->camshift, 2, sizeof (cl_mem), &t->tables);
+  ret |= clSetKernelArg (t->camshift, 3, sizeof (cl_mem), &t->windows);
+  ret |= clSetKernelArg (t->camshift, 4, sizeof (cl_mem), &t->moments);
+  ret |= clSetKernelArg (t->camshift, 5, sizeof (cl_mem), &t->iterations);
+  if (!clh_cl_check (ret, "clSetKernelArg", error)
+      || !launch_tracks (t, t->camshift, n_windows, error))
+    return FALSE;
+  ret = clEnqueueReadBuffer (t->queue, t->windows, CL_FALSE, 0,
+      n_windows * 4 * sizeof (cl_int), rect, 0, NULL, NULL);
+  ret |= clEnqueueReadBuffer (t->queue, t->moments, CL_TRUE, 0,
+      n_windows * 6 * sizeof (cl_ulong), moments, 0, NULL, NULL);
+  if (!clh_cl_check (ret, "clEnqueueReadBuffer", error))
+    return FALSE;
+
+  for (i = 0; i < n_windows; i++) {
+    const ClhMoments m = { moments[6 * i], moments[6 * i + 1],
+      moments[6 * i + 2], moments[6 * i + 3], moments[6 * i + 4],
+      moments[6 * i + 5]
+    };
+
+    windows[i].x = rect[4 * i];
+    windows[i].y = rect[4 * i + 1];
+    windows[i].width = rect[4 * i + 2];
+    windows[i].height = rect[4 * i + 3];
+    clh_camshift_finish (&m, &windows[i], t->width, t->height, &boxes[i]);
+  }
+  return TRUE;
+}
