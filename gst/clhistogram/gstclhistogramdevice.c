@@ -27,10 +27,17 @@ gst_cl_histogram_post_engine_error (GstClHistogram *self, const GError *err)
             err->message), ("%s", err->message));
 }
 
-/* Posts the element error for a device that could not be opened: what to
- * do, by cause. */
-static void
-post_open_error (GstClHistogram *self, const gchar *device_spec,
+/**
+ * gst_cl_post_open_error:
+ * @self: the element that could not open its device
+ * @device_spec: its `device` property
+ * @err: from gst_cl_ensure_element_context() or the engine's constructor
+ *
+ * Posts the element error for a device that could not be opened: what to
+ * do, by cause.
+ */
+void
+gst_cl_post_open_error (GstElement *self, const gchar *device_spec,
     const GError *err)
 {
   switch (err->code) {
@@ -48,7 +55,7 @@ post_open_error (GstClHistogram *self, const gchar *device_spec,
       break;
     case CLH_ENGINE_ERROR_BUILD:
       GST_ELEMENT_ERROR (self, LIBRARY, INIT,
-          ("The OpenCL driver could not build the histogram kernels. Update "
+          ("The OpenCL driver could not build the plugin's kernels. Update "
               "the driver or choose another device; the build log is in the "
               "debug message."), ("%s", err->message));
       break;
@@ -103,7 +110,7 @@ gst_cl_histogram_open_device (GstClHistogram *self)
     engine = clh_engine_new_for_context (context, &err);
   }
   if (!engine) {
-    post_open_error (self, device_spec, err);
+    gst_cl_post_open_error (element, device_spec, err);
     g_clear_error (&err);
     g_clear_pointer (&context, gst_cl_context_handle_unref);
     gst_cl_histogram_close_device (self);

@@ -11,5 +11,7 @@ gboolean gst_cl_histogram_open_device (GstClHistogram *self);
 void gst_cl_histogram_close_device (GstClHistogram *self);
 void gst_cl_histogram_post_engine_error (GstClHistogram *self,
     const GError *err);
+void gst_cl_post_open_error (GstElement *self, const gchar *device_spec,
+    const GError *err);
 
 G_END_DECLS

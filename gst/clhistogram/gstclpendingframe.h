@@ -6,6 +6,7 @@
 
 #include <gst/video/video.h>
 
+#include "gstclframemap.h"
 #include "gstclhistogramrequest.h"
 
 G_BEGIN_DECLS
@@ -15,10 +16,7 @@ typedef struct {
   /* Submitted to the engine; FALSE for a frame nothing is counted for,
    * queued only to keep its place. */
   gboolean counted;
-  gboolean video_mapped;
-  GstVideoFrame vframe;
-  gboolean buffer_mapped;
-  GstMapInfo map;
+  GstClFrameMap map;
 
   GstClHistogramRequest request;
   GstClockTime running_time;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstclhistogram.h"
 #include "gsthistogramoverlay.h"
+#include "gstclbackproject.h"
+#include "gstclcamshift.h"
 
 static gboolean
 plugin_init (GstPlugin *plugin)
@@ -8,6 +10,8 @@ plugin_init (GstPlugin *plugin)
   gboolean ok = GST_ELEMENT_REGISTER (clhistogram, plugin);
 
   ok &= GST_ELEMENT_REGISTER (histogramoverlay, plugin);
+  ok &= GST_ELEMENT_REGISTER (clbackproject, plugin);
+  ok &= GST_ELEMENT_REGISTER (clcamshift, plugin);
   return ok;
 }
 

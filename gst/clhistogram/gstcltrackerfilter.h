@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The base of clbackproject and clcamshift: a GstBaseTransform that reads
+ * 8-bit colour frames with the tracking engine on the shared device. */
+#pragma once
+
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+
+#include "clh-tracker.h"
+#include "gstclframemap.h"
+
+G_BEGIN_DECLS
+
+/* The 8-bit colour formats whose HSV the kernels compute (as clhistogram's
+ * hue mode): the RGB family and the 8-bit YUV layouts. */
+#define GST_CL_TRACKER_FORMATS "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, " \
+  "BGRx, xRGB, xBGR, I420, YV12, Y41B, Y42B, Y444, YUV9, YVU9, NV12, NV21, " \
+  "NV16, NV61, NV24, YUY2, UYVY, YVYU, VYUY }"
+
+#define GST_TYPE_CL_TRACKER_FILTER (gst_cl_tracker_filter_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstClTrackerFilter, gst_cl_tracker_filter, GST,
+    CL_TRACKER_FILTER, GstBaseTransform)
+
+struct _GstClTrackerFilterClass {
+  GstBaseTransformClass parent_class;
+};
+
+ClhTracker *gst_cl_tracker_filter_get_tracker (GstClTrackerFilter *self);
+const GstVideoInfo *gst_cl_tracker_filter_get_info (GstClTrackerFilter *self);
+void gst_cl_tracker_filter_init_spec (GstClTrackerFilter *self,
+    ClhBackprojectSpec *spec);
+gboolean gst_cl_tracker_filter_map (GstClTrackerFilter *self,
+    GstBuffer *buffer, GstClFrameMap *map, ClhFrame *frame);
+GstFlowReturn gst_cl_tracker_filter_engine_error (GstClTrackerFilter *self,
+    GError *err);
+
+G_END_DECLS
