@@ -35,10 +35,15 @@ struct _ClhTracker {
   cl_mem iterations;
   cl_mem tables;
   cl_mem counts;
-  /* The axis and output tables of the last request. */
+  /* The axis and output tables of the last request, and what they hold,
+   * so that a frame like the one before uploads neither again. */
   cl_mem axes;
   cl_mem out_table;
   gsize out_table_size;
+  guint16 axes_held[3 * 256];
+  gboolean axes_valid;
+  GByteArray *out_table_held;
+  GByteArray *tables_held;
 
   /* The loaded frame's size and bins (clh_tracker_set_frame()). */
   guint width;
@@ -101,6 +106,8 @@ clh_tracker_new (ClhContext *context, GError **error)
   cl_int ret;
 
   t->ctx = clh_context_ref (context);
+  t->out_table_held = g_byte_array_new ();
+  t->tables_held = g_byte_array_new ();
   t->queue = clCreateCommandQueue (clh_context_get_cl_context (context),
       device->device, 0, &ret);
   if (!clh_cl_check (ret, "clCreateCommandQueue", error)
@@ -151,6 +158,8 @@ clh_tracker_free (ClhTracker *tracker)
   g_clear_pointer (&t->axes, clReleaseMemObject);
   g_clear_pointer (&t->out_table, clReleaseMemObject);
   g_clear_pointer (&t->queue, clReleaseCommandQueue);
+  g_byte_array_unref (t->out_table_held);
+  g_byte_array_unref (t->tables_held);
   clh_context_unref (t->ctx);
   g_free (t);
 }
@@ -295,9 +304,16 @@ upload_axes (ClhTracker *t, const ClhBackprojectSpec *spec, GError **error)
       fill_axis (axes, spec->bins, 256);
       break;
   }
+  if (t->axes_valid && memcmp (axes, t->axes_held, sizeof (axes)) == 0)
+    return TRUE;
+  t->axes_valid = FALSE;
   ret = clEnqueueWriteBuffer (t->queue, t->axes, CL_TRUE, 0, sizeof (axes),
       axes, 0, NULL, NULL);
-  return clh_cl_check (ret, "clEnqueueWriteBuffer", error);
+  if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
+    return FALSE;
+  memcpy (t->axes_held, axes, sizeof (axes));
+  t->axes_valid = TRUE;
+  return TRUE;
 }
 
 /* OpenCV's saturate_cast<uchar> (model * scale): a product of floats,
@@ -316,6 +332,29 @@ probability (gfloat model, gfloat scale)
   return (guint8) CLAMP (r, 0, 255);
 }
 
+/* Writes @n bytes of @data to @mem (grown as needed) unless @held says
+ * it holds them already; @held then does. */
+static gboolean
+upload_held (ClhTracker *t, cl_mem *mem, gsize *mem_size, GByteArray *held,
+    const guint8 *data, gsize n, GError **error)
+{
+  gsize size = *mem_size;
+  cl_int ret;
+
+  if (held->len == n && memcmp (held->data, data, n) == 0)
+    return TRUE;
+  g_byte_array_set_size (held, 0);
+  if (!ensure_buffer (t, mem, &size, n, error))
+    return FALSE;
+  *mem_size = size;
+  ret = clEnqueueWriteBuffer (t->queue, *mem, CL_TRUE, 0, n, data, 0, NULL,
+      NULL);
+  if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
+    return FALSE;
+  g_byte_array_append (held, data, n);
+  return TRUE;
+}
+
 static gboolean
 upload_out_table (ClhTracker *t, const ClhBackprojectSpec *spec,
     gboolean identity, GError **error)
@@ -323,18 +362,13 @@ upload_out_table (ClhTracker *t, const ClhBackprojectSpec *spec,
   const guint n = identity ? 256 : clh_backproject_spec_n_bins (spec);
   guint8 *table = g_malloc0 (n);
   gboolean ok;
-  cl_int ret;
   guint i;
 
   for (i = 0; i < n; i++)
     table[i] = identity ? (i < spec->bins ? i : CLH_ABI_BIN_NONE) :
         probability (spec->model[i], spec->scale);
-  ok = ensure_buffer (t, &t->out_table, &t->out_table_size, n, error);
-  if (ok) {
-    ret = clEnqueueWriteBuffer (t->queue, t->out_table, CL_TRUE, 0, n,
-        table, 0, NULL, NULL);
-    ok = clh_cl_check (ret, "clEnqueueWriteBuffer", error);
-  }
+  ok = upload_held (t, &t->out_table, &t->out_table_size,
+      t->out_table_held, table, n, error);
   g_free (table);
   return ok;
 }
@@ -531,16 +565,17 @@ upload_tables (ClhTracker *t, const gfloat *models, guint n_windows,
     GError **error)
 {
   guint8 *tables = g_malloc0 ((gsize) n_windows * 256);
-  cl_int ret;
+  gsize tables_size = CLH_MAX_TRACKS * 256;
+  gboolean ok;
   guint i, b;
 
   for (i = 0; i < n_windows; i++)
     for (b = 0; b < t->bins; b++)
       tables[i * 256 + b] = probability (models[i * t->bins + b], 1.0f);
-  ret = clEnqueueWriteBuffer (t->queue, t->tables, CL_TRUE, 0,
-      (gsize) n_windows * 256, tables, 0, NULL, NULL);
+  ok = upload_held (t, &t->tables, &tables_size, t->tables_held, tables,
+      (gsize) n_windows * 256, error);
   g_free (tables);
-  return clh_cl_check (ret, "clEnqueueWriteBuffer", error);
+  return ok;
 }
 
 /**

@@ -155,10 +155,13 @@ window_moments (global const uchar *image, uint pitch,
     local const uchar *table, int4 w, local ulong *sums, uint n_moments)
 {
   const uint lid = get_local_id (0), n = (uint) w.z * (uint) w.w;
+  /* Each work-item's pixel, stepped on without a division per pixel. */
+  const uint step_y = CLH_ABI_TRACK_GROUP / (uint) w.z;
+  const uint step_x = CLH_ABI_TRACK_GROUP - step_y * (uint) w.z;
+  uint dy = lid / (uint) w.z, dx = lid - dy * (uint) w.z;
   ulong m00 = 0, m10 = 0, m01 = 0, m20 = 0, m11 = 0, m02 = 0;
 
   for (uint i = lid; i < n; i += CLH_ABI_TRACK_GROUP) {
-    const uint dy = i / (uint) w.z, dx = i - dy * (uint) w.z;
     const ulong v = table[image[(w.y + dy) * pitch + w.x + dx]];
 
     m00 += v;
@@ -167,6 +170,12 @@ window_moments (global const uchar *image, uint pitch,
     m20 += (ulong) (dx * dx) * v;
     m11 += (ulong) (dx * dy) * v;
     m02 += (ulong) (dy * dy) * v;
+    dx += step_x;
+    dy += step_y;
+    if (dx >= (uint) w.z) {
+      dx -= w.z;
+      dy++;
+    }
   }
   sums[lid] = m00;
   sums[CLH_ABI_TRACK_GROUP + lid] = m10;
