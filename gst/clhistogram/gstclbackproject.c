@@ -153,15 +153,19 @@ gst_cl_backproject_transform_caps (GstBaseTransform *trans,
   return result;
 }
 
+/* An output buffer is one GRAY8 frame whatever the input buffer's size,
+ * which may hold padded rows (GstVideoMeta) or spare bytes, or too few,
+ * which the frame's mapping reports. */
 static gboolean
-gst_cl_backproject_get_unit_size (GstBaseTransform *trans, GstCaps *caps,
-    gsize *size)
+gst_cl_backproject_transform_size (GstBaseTransform *trans,
+    GstPadDirection direction, GstCaps *caps, gsize size, GstCaps *othercaps,
+    gsize *othersize)
 {
   GstVideoInfo info;
 
-  if (!gst_video_info_from_caps (&info, caps))
+  if (!gst_video_info_from_caps (&info, othercaps))
     return FALSE;
-  *size = GST_VIDEO_INFO_SIZE (&info);
+  *othersize = GST_VIDEO_INFO_SIZE (&info);
   return TRUE;
 }
 
@@ -443,11 +447,11 @@ gst_cl_backproject_class_init (GstClBackprojectClass *klass)
           "(at most 180 for hue and hue-saturation, 40 for rgb)", 1, 256,
           DEFAULT_BINS, rw));
   g_object_class_install_property (gobject_class, PROP_MODEL,
-      gst_param_spec_array ("model", "Model", "The model histogram, "
-          "flattened as clhistogram flattens the mode's counts",
-          g_param_spec_double ("value", "Value", "One bin of the model",
-              -G_MAXDOUBLE, G_MAXDOUBLE, 0, G_PARAM_READWRITE |
-              G_PARAM_STATIC_STRINGS), rw));
+      /* No element spec: its validation would replace integers by 0
+       * before set_property could convert them. */
+      gst_param_spec_array ("model", "Model", "The model histogram (numbers, "
+          "read as gdouble), flattened as clhistogram flattens the mode's "
+          "counts", NULL, rw));
   g_object_class_install_property (gobject_class, PROP_SCALE,
       g_param_spec_double ("scale", "Scale", "Factor of the model's values "
           "(cv2.calcBackProject's scale)", -G_MAXDOUBLE, G_MAXDOUBLE,
@@ -472,8 +476,8 @@ gst_cl_backproject_class_init (GstClBackprojectClass *klass)
 
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cl_backproject_transform_caps);
-  trans_class->get_unit_size =
-      GST_DEBUG_FUNCPTR (gst_cl_backproject_get_unit_size);
+  trans_class->transform_size =
+      GST_DEBUG_FUNCPTR (gst_cl_backproject_transform_size);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_backproject_set_caps);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_backproject_transform);
   trans_class->passthrough_on_same_caps = FALSE;

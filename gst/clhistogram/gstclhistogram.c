@@ -1093,9 +1093,6 @@ gst_cl_histogram_class_init (GstClHistogramClass *klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
-  GST_DEBUG_CATEGORY_INIT (gst_cl_histogram_debug, "clhistogram", 0,
-      "OpenCL image histogram");
-
   gobject_class->set_property = gst_cl_histogram_set_property;
   gobject_class->get_property = gst_cl_histogram_get_property;
   gobject_class->finalize = gst_cl_histogram_finalize;

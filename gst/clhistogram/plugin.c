@@ -4,10 +4,18 @@
 #include "gstclbackproject.h"
 #include "gstclcamshift.h"
 
+/* The category the shared device and frame code logs to, whichever
+ * element comes first. */
+GST_DEBUG_CATEGORY_EXTERN (gst_cl_histogram_debug);
+
 static gboolean
 plugin_init (GstPlugin *plugin)
 {
-  gboolean ok = GST_ELEMENT_REGISTER (clhistogram, plugin);
+  gboolean ok;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_histogram_debug, "clhistogram", 0,
+      "OpenCL image histogram");
+  ok = GST_ELEMENT_REGISTER (clhistogram, plugin);
 
   ok &= GST_ELEMENT_REGISTER (histogramoverlay, plugin);
   ok &= GST_ELEMENT_REGISTER (clbackproject, plugin);
