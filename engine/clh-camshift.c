@@ -49,6 +49,18 @@ cv_round (gdouble v)
   return (gint) lrint (v);
 }
 
+/* @x rounded to float, as OpenCV's RotatedRect holds it. Through a
+ * volatile float: GCC 12.2's SLP vectorizer at -O2 merges two adjacent
+ * stores of (double) (float) values into one store of the unrounded
+ * doubles. */
+static gdouble
+as_float (gdouble x)
+{
+  volatile gfloat f = (gfloat) x;
+
+  return f;
+}
+
 /**
  * clh_camshift_finish:
  * @m: the raw moments of @window of the probability image
@@ -135,10 +147,10 @@ clh_camshift_finish (const ClhMoments *m, ClhRect *window, guint width,
     angle -= 360;
   if (angle >= 180)
     angle -= 180;
-  box->height = (gfloat) length;
-  box->width = (gfloat) breadth;
+  box->height = as_float (length);
+  box->width = as_float (breadth);
   box->angle = angle;
-  box->center_x = window->x + window->width * 0.5f;
-  box->center_y = window->y + window->height * 0.5f;
+  box->center_x = as_float (window->x + window->width * 0.5f);
+  box->center_y = as_float (window->y + window->height * 0.5f);
   return TRUE;
 }

@@ -468,6 +468,18 @@ next_extent (gdouble along, gdouble across, gint centre, gint size)
   return MIN (MAX (t0, t1) + 2, (size - centre) * 2);
 }
 
+/* @x rounded to float, as OpenCV's RotatedRect holds it. Through a
+ * volatile float: GCC 12.2's SLP vectorizer at -O2 merges two adjacent
+ * stores of (double) (float) values into one store of the unrounded
+ * doubles. */
+static gdouble
+as_float (gdouble x)
+{
+  volatile gfloat f = (gfloat) x;
+
+  return f;
+}
+
 /**
  * clh_reference_camshift:
  * @prob: an 8-bit probability image, row-major
@@ -554,10 +566,10 @@ clh_reference_camshift (const guint8 *prob, gsize stride, guint width,
   if (angle >= 180)
     angle -= 180;
 
-  box->width = (gfloat) across;
-  box->height = (gfloat) length;
+  box->width = as_float (across);
+  box->height = as_float (length);
   box->angle = angle;
-  box->center_x = window->x + window->width * 0.5f;
-  box->center_y = window->y + window->height * 0.5f;
+  box->center_x = as_float (window->x + window->width * 0.5f);
+  box->center_y = as_float (window->y + window->height * 0.5f);
   return TRUE;
 }

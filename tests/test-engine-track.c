@@ -138,6 +138,15 @@ camshift_spec (ClhTestFrame *tf)
   return spec;
 }
 
+/* Whether @x is a float's value (OpenCV's RotatedRect holds floats). */
+static gboolean
+is_float (gdouble x)
+{
+  volatile gfloat f = (gfloat) x;
+
+  return (gdouble) f == x;
+}
+
 /* Models, then steps of several tracks, against the reference's step on
  * the reference's probability image of each track's model. */
 static void
@@ -177,6 +186,13 @@ run_tracks (ClhTestFrame *tf, ClhRect *start, guint n, guint steps,
       clh_reference_backproject (frame, &spec, prob, frame->width);
       clh_reference_camshift (prob, frame->width, frame->width,
           frame->height, &want[i], &criteria, &want_box);
+      if (!is_float (boxes[i].center_x) || !is_float (boxes[i].center_y)
+          || !is_float (boxes[i].width) || !is_float (boxes[i].height)
+          || !is_float (boxes[i].angle))
+        g_error ("%s: track %u step %u: box %.17g,%.17g %.17gx%.17g %.17g "
+            "holds a value no float has", what, i, s, boxes[i].center_x,
+            boxes[i].center_y, boxes[i].width, boxes[i].height,
+            boxes[i].angle);
       if (memcmp (&windows[i], &want[i], sizeof (ClhRect)) != 0
           || memcmp (&boxes[i], &want_box, sizeof (want_box)) != 0)
         g_error ("%s: track %u step %u: window %d,%d %dx%d box %g,%g "

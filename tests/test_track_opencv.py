@@ -385,9 +385,10 @@ class TrackTally(Tally):
     def add(self, label, ref, cv_window, cv_box):
         window = tuple(int(v) for v in ref[2:6])
         found = ref[6] == "1"
-        box = tuple(np.float32(float(v)) for v in ref[7:12])
+        # Exact doubles: the box must hold float values, as RotatedRect.
+        box = tuple(float(v) for v in ref[7:12])
         (cx, cy), (bw, bh), angle = cv_box
-        want = tuple(np.float32(v) for v in (cx, cy, bw, bh, angle))
+        want = tuple(float(v) for v in (cx, cy, bw, bh, angle))
         self.frames += 1
         self.ious.append(iou(window, cv_window))
         if window == tuple(cv_window):
