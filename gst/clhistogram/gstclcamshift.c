@@ -41,9 +41,10 @@
  *
  * ## Example launch line
  * |[
- * gst-launch-1.0 -m filesrc location=vtest.avi ! decodebin ! videoconvert ! \
- *     clcamshift window="<280, 180, 40, 80>" ! fakesink
- * ]| prints where a pedestrian's window goes in every frame.
+ * gst-launch-1.0 -m videotestsrc pattern=ball foreground-color=0xffff8000 \
+ *     num-buffers=60 ! video/x-raw,format=BGRx,width=320,height=240 ! \
+ *     clcamshift window="<140, 100, 40, 40>" ! fakesink
+ * ]| prints where the orange ball goes, frame by frame.
  */
 #include "gstclcamshift.h"
 
