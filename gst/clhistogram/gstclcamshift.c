@@ -130,6 +130,38 @@ G_DEFINE_TYPE_WITH_CODE (GstClCamShift, gst_cl_camshift,
 GST_ELEMENT_REGISTER_DEFINE (clcamshift, "clcamshift", GST_RANK_NONE,
     GST_TYPE_CL_CAMSHIFT);
 
+/* Windows are read within [-WINDOW_BOUND, WINDOW_BOUND] each way, so that
+ * no sum of a corner and a size can overflow an int on the device. */
+#define WINDOW_BOUND (1 << 16)
+
+/* The interval [@start, @start + @size) cut to the bound; its part in any
+ * frame (at most 16384 pixels) is the same, and one wholly outside the
+ * bound stays a pixel wide outside it. */
+static void
+bound_interval (gint64 start, gint64 size, gint *out_start, gint *out_size)
+{
+  const gint64 a = CLAMP (start, -WINDOW_BOUND, WINDOW_BOUND);
+  const gint64 b = CLAMP (start + size, -WINDOW_BOUND, WINDOW_BOUND);
+
+  *out_start = (gint) a;
+  *out_size = (gint) MAX (b - a, 1);
+  if (b - a < 1 && a == -WINDOW_BOUND)
+    *out_start = -WINDOW_BOUND - 1;
+}
+
+/* A window from a property or an upstream meta: untrusted numbers. */
+static ClhRect
+bounded_window (gint64 x, gint64 y, gint64 width, gint64 height)
+{
+  ClhRect r;
+
+  bound_interval (x, width, &r.x, &r.width);
+  bound_interval (y, height, &r.y, &r.height);
+  if (width < 1 || height < 1)
+    r.width = r.height = 0;
+  return r;
+}
+
 /* The track of @id, or a new one at the end; NULL past CLH_MAX_TRACKS. */
 static GstClCamShiftTrack *
 track_for_id (GstClCamShift *self, guint id)
@@ -177,9 +209,7 @@ start_tracks (GstClCamShift *self, GstBuffer *buffer,
       if (roi->roi_type != s->track_type || roi->id < 0
           || !(t = track_for_id (self, (guint) roi->id)))
         continue;
-      t->window = (ClhRect) { (gint) MIN (roi->x, G_MAXINT),
-        (gint) MIN (roi->y, G_MAXINT), (gint) MIN (roi->w, G_MAXINT),
-        (gint) MIN (roi->h, G_MAXINT) };
+      t->window = bounded_window (roi->x, roi->y, roi->w, roi->h);
       fresh[t - (GstClCamShiftTrack *) self->tracks->data] = TRUE;
     }
   }
@@ -412,7 +442,7 @@ set_window (GstClCamShift *self, const GValue *value)
         "width and height of at least 1 pixel: ignored");
     return;
   }
-  s->window = (ClhRect) { rect[0], rect[1], rect[2], rect[3] };
+  s->window = bounded_window (rect[0], rect[1], rect[2], rect[3]);
   s->window_set = TRUE;
   s->window_serial++;
 }

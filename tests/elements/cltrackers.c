@@ -1269,6 +1269,60 @@ GST_START_TEST (test_camshift_too_many_tracks)
 }
 GST_END_TEST;
 
+/* Windows at the ends of the ints (a meta's guints, a property's gints)
+ * track as the small windows that meet the frame as they do: no sum
+ * overflows on the way. */
+GST_START_TEST (test_camshift_huge_windows)
+{
+  const struct {
+    gboolean roi;
+    gint64 x, y, w, h;
+    ClhRect same;
+  } cases[] = {
+    {TRUE, G_MAXUINT - 5, G_MAXUINT - 5, G_MAXUINT, G_MAXUINT,
+        {SCENE_W + 10, SCENE_H + 10, 5, 5}},
+    {TRUE, 0, 0, G_MAXUINT, G_MAXUINT, {0, 0, SCENE_W, SCENE_H}},
+    {TRUE, 10, 5, G_MAXUINT, 20, {10, 5, SCENE_W - 10, 20}},
+    {FALSE, G_MININT, G_MININT, G_MAXINT, G_MAXINT, {-10, -10, 5, 5}},
+    {FALSE, G_MAXINT, 3, G_MAXINT, 5, {SCENE_W, 3, 5, 5}},
+  };
+  GstVideoInfo info;
+  guint i, k;
+
+  scene_info (&info);
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstBus *bus;
+    GstHarness *h = harness_new ("clcamshift", &bus);
+    RefTrack ref = { cases[i].same };
+
+    if (!cases[i].roi)
+      set_window (h->element, cases[i].x, cases[i].y, cases[i].w,
+          cases[i].h);
+    set_caps (h, "RGB", SCENE_W, SCENE_H);
+    for (k = 0; k < 3; k++) {
+      const Square sq = moving_square (k);
+      GstBuffer *in = scene_frame (&info, GREY, &sq, 1, k), *out;
+      ClhRotatedBox want_box;
+      CamShiftMessage m;
+      gchar *what = g_strdup_printf ("case %u frame %u", i, k);
+
+      if (cases[i].roi && k == 0)
+        gst_buffer_add_video_region_of_interest_meta (in, "track",
+            cases[i].x, cases[i].y, cases[i].w, cases[i].h)->id = 0;
+      ref_track_step (&ref, in, &info, &want_box);
+      out = gst_harness_push_and_pull (h, in);
+      fail_unless (out != NULL, "%s: no frame out", what);
+      m = pop_camshift_message (bus);
+      assert_same_step (&m.window, &m.box, &ref.window, &want_box, what);
+      gst_buffer_unref (out);
+      g_free (what);
+    }
+    fail_unless_equals_int (count_messages (bus, GST_MESSAGE_ERROR), 0);
+    clh_check_harness_teardown (h, bus);
+  }
+}
+GST_END_TEST;
+
 /* A window of fewer than four values or of no pixels is ignored. */
 GST_START_TEST (test_camshift_window_property)
 {
@@ -1849,6 +1903,7 @@ cltrackers_suite (void)
   tcase_add_test (tc, test_camshift_black_frame);
   tcase_add_test (tc, test_camshift_too_many_tracks);
   tcase_add_test (tc, test_camshift_window_property);
+  tcase_add_test (tc, test_camshift_huge_windows);
   tcase_add_loop_test (tc, test_error_short_buffer, 0, G_N_ELEMENTS (both));
   tcase_add_loop_test (tc, test_error_video_meta_stride, 0,
       G_N_ELEMENTS (both));
