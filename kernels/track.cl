@@ -167,9 +167,12 @@ window_moments (global const uchar *image, uint pitch,
     m00 += v;
     m10 += dx * v;
     m01 += dy * v;
-    m20 += (ulong) (dx * dx) * v;
-    m11 += (ulong) (dx * dy) * v;
-    m02 += (ulong) (dy * dy) * v;
+    /* The search needs the first three only: half the multiplications. */
+    if (n_moments > 3) {
+      m20 += (ulong) (dx * dx) * v;
+      m11 += (ulong) (dx * dy) * v;
+      m02 += (ulong) (dy * dy) * v;
+    }
     dx += step_x;
     dy += step_y;
     if (dx >= (uint) w.z) {
