@@ -45,9 +45,6 @@ struct _ClhTracker {
   GByteArray *out_table_held;
   GByteArray *tables_held;
 
-  /* Work-items of a track's work-group. */
-  gsize track_group;
-
   /* The loaded frame's size and bins (clh_tracker_set_frame()). */
   guint width;
   guint height;
@@ -89,38 +86,6 @@ make_kernel (ClhTracker *t, const gchar *name, cl_kernel *kernel,
   return clh_cl_check (ret, "clCreateKernel", error);
 }
 
-/* The largest power of two of work-items, up to CLH_ABI_TRACK_GROUP_MAX,
- * that both track kernels allow on the device (at least 4, which the
- * group sums need). A CPU device runs a work-group on one core whatever
- * its size, so there a larger group only lengthens the sums: 256. */
-static gboolean
-choose_track_group (ClhTracker *t, const ClhDeviceInfo *device,
-    GError **error)
-{
-  const cl_kernel kernels[] = { t->camshift, t->window_histograms };
-  gsize limit = device->type & CL_DEVICE_TYPE_CPU ? 256 :
-      CLH_ABI_TRACK_GROUP_MAX, allowed;
-  cl_int ret;
-  guint i;
-
-  for (i = 0; i < G_N_ELEMENTS (kernels); i++) {
-    ret = clGetKernelWorkGroupInfo (kernels[i], device->device,
-        CL_KERNEL_WORK_GROUP_SIZE, sizeof (allowed), &allowed, NULL);
-    if (!clh_cl_check (ret, "clGetKernelWorkGroupInfo", error))
-      return FALSE;
-    limit = MIN (limit, allowed);
-  }
-  if (limit < 4) {
-    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_OPENCL,
-        "the device runs work-groups of %" G_GSIZE_FORMAT " work-items at "
-        "most; tracking needs 4", limit);
-    return FALSE;
-  }
-  for (t->track_group = 4; t->track_group * 2 <= limit;)
-    t->track_group *= 2;
-  return TRUE;
-}
-
 /**
  * clh_tracker_new:
  * @context: the device context, shared with histogram engines
@@ -149,7 +114,6 @@ clh_tracker_new (ClhContext *context, GError **error)
       || !make_kernel (t, "backproject", &t->backproject, error)
       || !make_kernel (t, "window_histograms", &t->window_histograms, error)
       || !make_kernel (t, "camshift", &t->camshift, error)
-      || !choose_track_group (t, device, error)
       || !make_buffer (t, &t->windows, per_track * 4 * sizeof (cl_int),
           error)
       || !make_buffer (t, &t->moments, per_track * 6 * sizeof (cl_ulong),
@@ -538,7 +502,7 @@ static gboolean
 launch_tracks (ClhTracker *t, cl_kernel kernel, guint n_windows,
     GError **error)
 {
-  const gsize local = t->track_group;
+  const gsize local = CLH_ABI_TRACK_GROUP;
   const gsize global = local * n_windows;
   cl_int ret = clEnqueueNDRangeKernel (t->queue, kernel, 1, NULL, &global,
       &local, 0, NULL, NULL);

@@ -15,11 +15,8 @@
 /* The bin image's value for a pixel outside the mask or the ranges. */
 #define CLH_ABI_BIN_NONE 255u
 
-/* Work-items of a tracking work-group (one per track) at most: the host
- * launches the largest power of two up to this that the kernels allow, so
- * that a track's window is read by as many work-items as a compute unit
- * keeps busy; six 64-bit sums of each take 24 KiB of local memory. */
-#define CLH_ABI_TRACK_GROUP_MAX 512
+/* Work-items of a tracking work-group (one per track). */
+#define CLH_ABI_TRACK_GROUP 256
 
 /* backproject: one work-item per pixel of the frame, width x height; for
  * each of up to four 8-bit components its plane's base, pitch, byte offset,
@@ -50,7 +47,7 @@ typedef struct {
 } ClhParamsBackproject;
 
 /* window_histograms and camshift: a bin image of width x height bytes,
- * pitch bytes a row, one work-group (a power of two of work-items) per
+ * pitch bytes a row, one work-group of CLH_ABI_TRACK_GROUP work-items per
  * track; bins: bins of the image's values (the others, CLH_ABI_BIN_NONE
  * included, are counted nowhere); the mean-shift iterations at most and
  * cvRound (epsilon^2), as cv::meanShift takes them. */

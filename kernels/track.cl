@@ -21,8 +21,6 @@
 #include "clh-track-abi.h"
 #include "colour.cl"
 
-#define GROUP_MAX CLH_ABI_TRACK_GROUP_MAX
-
 /* Byte of component c at frame pixel (x, y). */
 static uint
 pixel_byte (global const uchar *src, const ClhParamsBackproject *p, uint c,
@@ -105,12 +103,10 @@ window_histograms (global const uchar *image, const ClhParamsTrack p,
   const int4 w = windows[track];
   const uint n = (uint) w.z * (uint) w.w;
 
-  const uint group = get_local_size (0);
-
-  for (uint i = lid; i < 256; i += group)
+  for (uint i = lid; i < 256; i += CLH_ABI_TRACK_GROUP)
     hist[i] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (uint i = lid; i < n; i += group) {
+  for (uint i = lid; i < n; i += CLH_ABI_TRACK_GROUP) {
     const uint dy = i / (uint) w.z, dx = i - dy * (uint) w.z;
     const uint v = image[(w.y + dy) * p.pitch + w.x + dx];
 
@@ -118,7 +114,7 @@ window_histograms (global const uchar *image, const ClhParamsTrack p,
       atomic_inc (&hist[v]);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (uint i = lid; i < p.bins; i += group)
+  for (uint i = lid; i < p.bins; i += CLH_ABI_TRACK_GROUP)
     counts[track * p.bins + i] = hist[i];
 }
 
@@ -152,21 +148,20 @@ round_ratio (long num, long den)
 /*
  * The first @n_moments of m00, m10, m01, m20, m11, m02 of window @w of the
  * bin image read through @table, in window coordinates, summed by the
- * group (a power of two of work-items) into sums[k * GROUP_MAX].
+ * group into sums[k * CLH_ABI_TRACK_GROUP].
  */
 static void
 window_moments (global const uchar *image, uint pitch,
     local const uchar *table, int4 w, local ulong *sums, uint n_moments)
 {
   const uint lid = get_local_id (0), n = (uint) w.z * (uint) w.w;
-  const uint group = get_local_size (0);
   /* Each work-item's pixel, stepped on without a division per pixel. */
-  const uint step_y = group / (uint) w.z;
-  const uint step_x = group - step_y * (uint) w.z;
+  const uint step_y = CLH_ABI_TRACK_GROUP / (uint) w.z;
+  const uint step_x = CLH_ABI_TRACK_GROUP - step_y * (uint) w.z;
   uint dy = lid / (uint) w.z, dx = lid - dy * (uint) w.z;
   ulong m00 = 0, m10 = 0, m01 = 0, m20 = 0, m11 = 0, m02 = 0;
 
-  for (uint i = lid; i < n; i += group) {
+  for (uint i = lid; i < n; i += CLH_ABI_TRACK_GROUP) {
     const ulong v = table[image[(w.y + dy) * pitch + w.x + dx]];
 
     m00 += v;
@@ -186,17 +181,17 @@ window_moments (global const uchar *image, uint pitch,
     }
   }
   sums[lid] = m00;
-  sums[GROUP_MAX + lid] = m10;
-  sums[2 * GROUP_MAX + lid] = m01;
-  sums[3 * GROUP_MAX + lid] = m20;
-  sums[4 * GROUP_MAX + lid] = m11;
-  sums[5 * GROUP_MAX + lid] = m02;
+  sums[CLH_ABI_TRACK_GROUP + lid] = m10;
+  sums[2 * CLH_ABI_TRACK_GROUP + lid] = m01;
+  sums[3 * CLH_ABI_TRACK_GROUP + lid] = m20;
+  sums[4 * CLH_ABI_TRACK_GROUP + lid] = m11;
+  sums[5 * CLH_ABI_TRACK_GROUP + lid] = m02;
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (uint step = group / 2; step > 0; step >>= 1) {
+  for (uint step = CLH_ABI_TRACK_GROUP / 2; step > 0; step >>= 1) {
     if (lid < step)
       for (uint k = 0; k < n_moments; k++)
-        sums[k * GROUP_MAX + lid] +=
-            sums[k * GROUP_MAX + lid + step];
+        sums[k * CLH_ABI_TRACK_GROUP + lid] +=
+            sums[k * CLH_ABI_TRACK_GROUP + lid + step];
     barrier (CLK_LOCAL_MEM_FENCE);
   }
 }
@@ -272,12 +267,12 @@ next_state (int state, local int4 *cur, local uint *done, int4 start,
   if (state == TRACK_MEASURING) {
     *out_window = *cur;
     for (uint k = 0; k < 6; k++)
-      out_moments[k] = sums[k * GROUP_MAX];
+      out_moments[k] = sums[k * CLH_ABI_TRACK_GROUP];
     return TRACK_DONE;
   }
   /* cv::meanShift counts the iterations that moved on. */
-  if (shift_window (cur, start, sums[0], sums[GROUP_MAX],
-          sums[2 * GROUP_MAX], width, height, p.eps2)
+  if (shift_window (cur, start, sums[0], sums[CLH_ABI_TRACK_GROUP],
+          sums[2 * CLH_ABI_TRACK_GROUP], width, height, p.eps2)
       && ++*done < p.max_iterations) {
     *cur = iteration_window (*cur, width, height);
     return TRACK_SEARCHING;
@@ -300,7 +295,7 @@ camshift (global const uchar *image, const ClhParamsTrack p,
     global uint *iterations)
 {
   local uchar table[256];
-  local ulong sums[6 * GROUP_MAX];
+  local ulong sums[6 * CLH_ABI_TRACK_GROUP];
   local int4 cur;
   local int state;
   const uint track = get_group_id (0), lid = get_local_id (0);
@@ -308,7 +303,7 @@ camshift (global const uchar *image, const ClhParamsTrack p,
   const int4 start = clip_to_frame (windows[track], width, height);
   local uint iterations_done;
 
-  for (uint i = lid; i < 256; i += get_local_size (0))
+  for (uint i = lid; i < 256; i += CLH_ABI_TRACK_GROUP)
     table[i] = tables[track * 256 + i];
   if (lid == 0) {
     cur = iteration_window (windows[track], width, height);
