@@ -259,6 +259,27 @@ test_camshift_yuv (void)
   }
 }
 
+/* Windows wider than a track's work-group (256 work-items), so that a
+ * work-item's next pixel is on the same row: random and gradient frames
+ * 1500 pixels wide. */
+static void
+test_camshift_wide (void)
+{
+  ClhRect windows[] = { {0, 0, 1500, 40}, {100, 5, 1300, 30},
+    {-200, 10, 1800, 20}
+  };
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    ClhTestFrame *tf = clh_test_frame_new ("RGB", 1500, 40, 5,
+        i ? CLH_TEST_GRADIENT : CLH_TEST_RANDOM, 11 + i);
+
+    run_tracks (tf, windows, G_N_ELEMENTS (windows), 3, i ? "wide gradient"
+        : "wide random");
+    clh_test_frame_free (tf);
+  }
+}
+
 static void
 test_invalid (void)
 {
@@ -316,6 +337,7 @@ main (int argc, char **argv)
   g_test_add_func ("/track/camshift/windows", test_camshift_windows);
   g_test_add_func ("/track/camshift/lost", test_camshift_lost);
   g_test_add_func ("/track/camshift/yuv", test_camshift_yuv);
+  g_test_add_func ("/track/camshift/wide", test_camshift_wide);
   g_test_add_func ("/track/invalid", test_invalid);
   ret = g_test_run ();
   clh_tracker_free (tracker);
