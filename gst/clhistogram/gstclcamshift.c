@@ -157,8 +157,11 @@ bounded_window (gint64 x, gint64 y, gint64 width, gint64 height)
 
   bound_interval (x, width, &r.x, &r.width);
   bound_interval (y, height, &r.y, &r.height);
-  if (width < 1 || height < 1)
-    r.width = r.height = 0;
+  /* A side of no pixels stays so: the track is lost from its start. */
+  if (width < 1)
+    r.width = 0;
+  if (height < 1)
+    r.height = 0;
   return r;
 }
 
