@@ -42,7 +42,14 @@ struct _ClhTracker {
   gsize out_table_size;
   guint16 axes_held[3 * 256];
   gboolean axes_valid;
-  GByteArray *out_table_held;
+  /* What the output table was made from: the identity table's bins, or
+   * the model's values and the scale, so that a frame like the one before
+   * neither makes the table nor uploads it again. */
+  gboolean out_table_valid;
+  gboolean out_identity;
+  guint out_bins;
+  gfloat out_scale;
+  GByteArray *out_model;
   GByteArray *tables_held;
 
   /* The loaded frame's size and bins (clh_tracker_set_frame()). */
@@ -106,7 +113,7 @@ clh_tracker_new (ClhContext *context, GError **error)
   cl_int ret;
 
   t->ctx = clh_context_ref (context);
-  t->out_table_held = g_byte_array_new ();
+  t->out_model = g_byte_array_new ();
   t->tables_held = g_byte_array_new ();
   t->queue = clCreateCommandQueue (clh_context_get_cl_context (context),
       device->device, 0, &ret);
@@ -158,7 +165,7 @@ clh_tracker_free (ClhTracker *tracker)
   g_clear_pointer (&t->axes, clReleaseMemObject);
   g_clear_pointer (&t->out_table, clReleaseMemObject);
   g_clear_pointer (&t->queue, clReleaseCommandQueue);
-  g_byte_array_unref (t->out_table_held);
+  g_byte_array_unref (t->out_model);
   g_byte_array_unref (t->tables_held);
   clh_context_unref (t->ctx);
   g_free (t);
@@ -355,22 +362,52 @@ upload_held (ClhTracker *t, cl_mem *mem, gsize *mem_size, GByteArray *held,
   return TRUE;
 }
 
+/* Whether the output table on the device is the one @spec asks for. */
+static gboolean
+out_table_current (const ClhTracker *t, const ClhBackprojectSpec *spec,
+    gboolean identity, guint n)
+{
+  if (!t->out_table_valid || t->out_identity != identity)
+    return FALSE;
+  if (identity)
+    return t->out_bins == spec->bins;
+  return t->out_scale == spec->scale && t->out_model->len == n * sizeof
+      (gfloat) && memcmp (t->out_model->data, spec->model, n * sizeof
+      (gfloat)) == 0;
+}
+
 static gboolean
 upload_out_table (ClhTracker *t, const ClhBackprojectSpec *spec,
     gboolean identity, GError **error)
 {
   const guint n = identity ? 256 : clh_backproject_spec_n_bins (spec);
-  guint8 *table = g_malloc0 (n);
-  gboolean ok;
+  guint8 *table;
+  cl_int ret;
   guint i;
 
+  if (out_table_current (t, spec, identity, n))
+    return TRUE;
+  t->out_table_valid = FALSE;
+  if (!ensure_buffer (t, &t->out_table, &t->out_table_size, n, error))
+    return FALSE;
+  table = g_malloc (n);
   for (i = 0; i < n; i++)
     table[i] = identity ? (i < spec->bins ? i : CLH_ABI_BIN_NONE) :
         probability (spec->model[i], spec->scale);
-  ok = upload_held (t, &t->out_table, &t->out_table_size,
-      t->out_table_held, table, n, error);
+  ret = clEnqueueWriteBuffer (t->queue, t->out_table, CL_TRUE, 0, n, table,
+      0, NULL, NULL);
   g_free (table);
-  return ok;
+  if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
+    return FALSE;
+  t->out_identity = identity;
+  t->out_bins = spec->bins;
+  t->out_scale = spec->scale;
+  g_byte_array_set_size (t->out_model, 0);
+  if (!identity)
+    g_byte_array_append (t->out_model, (const guint8 *) spec->model,
+        n * sizeof (gfloat));
+  t->out_table_valid = TRUE;
+  return TRUE;
 }
 
 /* The frame through the backproject kernel into the image buffer, a

@@ -73,15 +73,10 @@ struct _GstClBackproject {
   gboolean warned_no_model;
 };
 
-#define SINK_CAPS "video/x-raw, format = (string) " GST_CL_TRACKER_FORMATS \
-  ", width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
-  "framerate = (fraction) [ 0/1, MAX ]"
-#define SRC_CAPS "video/x-raw, format = (string) GRAY8, " \
-  "width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
-  "framerate = (fraction) [ 0/1, MAX ]"
+#define SRC_CAPS GST_CL_TRACKER_CAPS_MAKE ("GRAY8")
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (SINK_CAPS));
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CL_TRACKER_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (SRC_CAPS));
 

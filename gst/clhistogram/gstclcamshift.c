@@ -47,6 +47,7 @@
  * ]| prints where the orange ball goes, frame by frame.
  */
 #include "gstclcamshift.h"
+#include "gstclhistogramregions.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_camshift_debug);
 #define GST_CAT_DEFAULT gst_cl_camshift_debug
@@ -113,14 +114,10 @@ struct _GstClCamShift {
   gboolean warned_too_many;
 };
 
-#define CAPS "video/x-raw, format = (string) " GST_CL_TRACKER_FORMATS \
-  ", width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
-  "framerate = (fraction) [ 0/1, MAX ]"
-
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (CAPS));
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CL_TRACKER_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (CAPS));
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CL_TRACKER_CAPS));
 
 #define gst_cl_camshift_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstClCamShift, gst_cl_camshift,
@@ -359,23 +356,14 @@ post_message (GstClCamShift *self, GstBuffer *buffer,
   const GstClockTime ts = GST_BUFFER_PTS (buffer);
   GstClockTime running = GST_CLOCK_TIME_NONE, stream = GST_CLOCK_TIME_NONE;
   GstStructure *s = box_structure ("camshift", t);
-  GValue window = G_VALUE_INIT, v = G_VALUE_INIT;
-  const gint rect[4] = { t->window.x, t->window.y, t->window.width,
-    t->window.height
-  };
-  guint i;
+  GValue window = G_VALUE_INIT;
 
   if (segment->format == GST_FORMAT_TIME) {
     running = gst_segment_to_running_time (segment, GST_FORMAT_TIME, ts);
     stream = gst_segment_to_stream_time (segment, GST_FORMAT_TIME, ts);
   }
   gst_value_array_init (&window, 4);
-  g_value_init (&v, G_TYPE_INT);
-  for (i = 0; i < 4; i++) {
-    g_value_set_int (&v, rect[i]);
-    gst_value_array_append_value (&window, &v);
-  }
-  g_value_unset (&v);
+  gst_cl_rect_to_value (&t->window, &window);
   gst_structure_set (s, "timestamp", G_TYPE_UINT64, ts,
       "stream-time", G_TYPE_UINT64, stream,
       "running-time", G_TYPE_UINT64, running,
@@ -427,25 +415,18 @@ static void
 set_window (GstClCamShift *self, const GValue *value)
 {
   GstClCamShiftSettings *s = &self->settings;
-  gint rect[4] = { 0 };
-  guint i, n = gst_value_array_get_size (value);
+  ClhRect r;
 
-  if (n == 0) {
+  if (gst_value_array_get_size (value) == 0) {
     s->window_set = FALSE;
     return;
   }
-  for (i = 0; i < 4 && i < n; i++) {
-    const GValue *v = gst_value_array_get_value (value, i);
-
-    if (G_VALUE_HOLDS_INT (v))
-      rect[i] = g_value_get_int (v);
-  }
-  if (n != 4 || rect[2] < 1 || rect[3] < 1) {
+  if (!gst_cl_rect_from_value (value, &r) || r.width < 1 || r.height < 1) {
     GST_WARNING_OBJECT (self, "window must be <x, y, width, height> with a "
         "width and height of at least 1 pixel: ignored");
     return;
   }
-  s->window = bounded_window (rect[0], rect[1], rect[2], rect[3]);
+  s->window = bounded_window (r.x, r.y, r.width, r.height);
   s->window_set = TRUE;
   s->window_serial++;
 }
@@ -453,19 +434,8 @@ set_window (GstClCamShift *self, const GValue *value)
 static void
 get_window (GstClCamShift *self, GValue *value)
 {
-  const ClhRect *w = &self->settings.window;
-  const gint rect[4] = { w->x, w->y, w->width, w->height };
-  GValue v = G_VALUE_INIT;
-  guint i;
-
-  if (!self->settings.window_set)
-    return;
-  g_value_init (&v, G_TYPE_INT);
-  for (i = 0; i < 4; i++) {
-    g_value_set_int (&v, rect[i]);
-    gst_value_array_append_value (value, &v);
-  }
-  g_value_unset (&v);
+  if (self->settings.window_set)
+    gst_cl_rect_to_value (&self->settings.window, value);
 }
 
 static void

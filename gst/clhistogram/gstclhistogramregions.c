@@ -10,9 +10,16 @@
 GST_DEBUG_CATEGORY_EXTERN (gst_cl_histogram_debug);
 #define GST_CAT_DEFAULT gst_cl_histogram_debug
 
-/* The four gints of a `<x, y, width, height>` array, or FALSE. */
-static gboolean
-rect_from_value (const GValue *value, ClhRect *rect)
+/**
+ * gst_cl_rect_from_value:
+ * @value: a property's or a caps field's value
+ * @rect: (out): its rectangle
+ *
+ * Returns: %TRUE if @value is a `<x, y, width, height>` array of four gints
+ *   with no negative size
+ */
+gboolean
+gst_cl_rect_from_value (const GValue *value, ClhRect *rect)
 {
   gint v[4];
   guint i;
@@ -56,7 +63,7 @@ gst_cl_histogram_rects_from_value (const GValue *value, GError **error)
   for (i = 0; i < n; i++) {
     ClhRect rect;
 
-    if (!rect_from_value (gst_value_array_get_value (value, i), &rect)) {
+    if (!gst_cl_rect_from_value (gst_value_array_get_value (value, i), &rect)) {
       gchar *text = gst_value_serialize (gst_value_array_get_value (value, i));
 
       g_set_error (error, CLH_SPEC_ERROR, CLH_SPEC_ERROR_UNSUPPORTED,
@@ -81,6 +88,22 @@ append_int (GValue *array, gint v)
   gst_value_array_append_and_take_value (array, &item);
 }
 
+/**
+ * gst_cl_rect_to_value:
+ * @rect: a rectangle
+ * @value: initialized to GST_TYPE_ARRAY and empty
+ *
+ * Fills @value with `<x, y, width, height>`, four gints.
+ */
+void
+gst_cl_rect_to_value (const ClhRect *rect, GValue *value)
+{
+  append_int (value, rect->x);
+  append_int (value, rect->y);
+  append_int (value, rect->width);
+  append_int (value, rect->height);
+}
+
 /* @rects (ClhRect; NULL: none) as the `regions` property's value into
  * @value, initialized to GST_TYPE_ARRAY. */
 void
@@ -89,14 +112,10 @@ gst_cl_histogram_rects_to_value (const GArray *rects, GValue *value)
   guint i;
 
   for (i = 0; rects && i < rects->len; i++) {
-    const ClhRect *r = &g_array_index (rects, ClhRect, i);
     GValue rect = G_VALUE_INIT;
 
     g_value_init (&rect, GST_TYPE_ARRAY);
-    append_int (&rect, r->x);
-    append_int (&rect, r->y);
-    append_int (&rect, r->width);
-    append_int (&rect, r->height);
+    gst_cl_rect_to_value (&g_array_index (rects, ClhRect, i), &rect);
     gst_value_array_append_and_take_value (value, &rect);
   }
 }

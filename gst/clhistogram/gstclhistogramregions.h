@@ -32,6 +32,8 @@ typedef struct {
   gboolean too_many_reported;
 } GstClRegionReports;
 
+gboolean gst_cl_rect_from_value (const GValue *value, ClhRect *rect);
+void gst_cl_rect_to_value (const ClhRect *rect, GValue *value);
 GArray *gst_cl_histogram_rects_from_value (const GValue *value,
     GError **error);
 void gst_cl_histogram_rects_to_value (const GArray *rects, GValue *value);

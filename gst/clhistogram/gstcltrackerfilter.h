@@ -17,6 +17,14 @@ G_BEGIN_DECLS
   "BGRx, xRGB, xBGR, I420, YV12, Y41B, Y42B, Y444, YUV9, YVU9, NV12, NV21, " \
   "NV16, NV61, NV24, YUY2, UYVY, YVYU, VYUY }"
 
+/* Raw video of @format (a GstCaps string) in the sizes the engine reads. */
+#define GST_CL_TRACKER_CAPS_MAKE(format) "video/x-raw, format = (string) " \
+  format ", width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
+  "framerate = (fraction) [ 0/1, MAX ]"
+
+/* Their sink caps (clcamshift's source caps too). */
+#define GST_CL_TRACKER_CAPS GST_CL_TRACKER_CAPS_MAKE (GST_CL_TRACKER_FORMATS)
+
 #define GST_TYPE_CL_TRACKER_FILTER (gst_cl_tracker_filter_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstClTrackerFilter, gst_cl_tracker_filter, GST,
     CL_TRACKER_FILTER, GstBaseTransform)
