@@ -103,6 +103,9 @@ typedef struct {
 typedef struct {
   gboolean skipped;             /* over --budget */
   gdouble agg_fps, stream_fps_median, stream_fps_min, cpu_us_per_frame;
+  /* Latency, us: from a frame entering clhistogram to its reaching the
+   * fakesink, median and 99th percentile over every frame of a run. */
+  gdouble latency_median, latency_p99;
   GArray *agg_runs;             /* aggregate frames/s of each timed run */
   gdouble ratio;                /* to the single-stream best; < 0 unknown */
   gchar *pool_note;             /* why pool=on fell short; NULL if it did not */
@@ -137,6 +140,9 @@ typedef struct {
   guint copies;
   gint messages;
   gdouble eos_us;
+  /* When each frame entered clhistogram, us; and each frame's latency. */
+  gdouble *entered;
+  GArray *latency;
 } Stream;
 
 /* The S pipelines of a row, and what their threads share in a run. */
@@ -162,6 +168,9 @@ typedef struct {
 } Options;
 
 static gint failures, reported;
+/* --paced: each feeder sends a frame only once the one before reached the
+ * sink, as a request-response application does. */
+static gboolean paced;
 static gchar *device_name, *platform, *driver;
 
 /* ---- failing ---- */
@@ -348,9 +357,16 @@ on_sink_buffer (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
   if (index != s->next)
     fail (s, "frame %u came after frame %d", index, (gint) s->next - 1);
   s->next = index + 1;
+  g_mutex_lock (&s->all->lock);
   s->received++;
-  if (s->all->row->histogram)
+  g_cond_broadcast (&s->all->cond);
+  g_mutex_unlock (&s->all->lock);
+  if (s->all->row->histogram) {
     check_meta (s, buf, index);
+    if (index < s->all->n_frames)
+      g_array_append_val (s->latency, (gdouble) {
+          clh_bench_now_us () - s->entered[index]});
+  }
   if (s->pool && buf->pool != s->pool)
     s->copies++;
   return GST_PAD_PROBE_OK;
@@ -417,6 +433,19 @@ get_element (GstElement *pipeline, const gchar *name)
   return gst_bin_get_by_name (GST_BIN (pipeline), name);
 }
 
+/* A frame entering clhistogram, in the streaming thread. */
+static GstPadProbeReturn
+on_element_buffer (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
+{
+  Stream *s = user_data;
+  const guint index = GST_BUFFER_PTS (GST_PAD_PROBE_INFO_BUFFER (info))
+      / FRAME_DURATION;
+
+  if (index < s->all->n_frames)
+    s->entered[index] = clh_bench_now_us ();
+  return GST_PAD_PROBE_OK;
+}
+
 static void
 watch_sink (Stream *s)
 {
@@ -426,6 +455,12 @@ watch_sink (Stream *s)
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_sink_buffer, s, NULL);
   gst_object_unref (pad);
   gst_object_unref (sink);
+  if (s->all->row->histogram) {
+    pad = gst_element_get_static_pad (s->first, "sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_element_buffer, s,
+        NULL);
+    gst_object_unref (pad);
+  }
 }
 
 static void
@@ -448,6 +483,8 @@ stream_init (Stream *s, Streams *all, guint index)
 
   s->src = get_element (s->pipeline, "src");
   s->first = get_element (s->pipeline, all->row->histogram ? "h" : "sink");
+  s->entered = g_new0 (gdouble, all->n_frames);
+  s->latency = g_array_new (FALSE, FALSE, sizeof (gdouble));
   /* Pushes block on QUEUED_FRAMES queued frames rather than queue them
    * all; no signals, which nobody listens to. */
   g_object_set (s->src, "caps", all->caps, "format", GST_FORMAT_TIME,
@@ -472,6 +509,8 @@ stream_clear (Stream *s)
   gst_object_unref (s->src);
   gst_object_unref (s->first);
   gst_object_unref (s->pipeline);
+  g_free (s->entered);
+  g_array_unref (s->latency);
 }
 
 static void
@@ -742,6 +781,10 @@ feed (gpointer user_data)
     if (!buf || gst_app_src_push_buffer (GST_APP_SRC (s->src), buf)
         != GST_FLOW_OK)
       break;
+    g_mutex_lock (&all->lock);
+    while (paced && s->received <= i && !all->error)
+      g_cond_wait (&all->cond, &all->lock);
+    g_mutex_unlock (&all->lock);
   }
   gst_app_src_end_of_stream (GST_APP_SRC (s->src));
   return NULL;
@@ -758,6 +801,7 @@ start_feeders (Streams *all)
     Stream *s = &all->s[i];
 
     s->received = s->next = s->copies = 0;
+    g_array_set_size (s->latency, 0);
     g_atomic_int_set (&s->messages, 0);
     s->feeder = g_thread_new ("feeder", feed, s);
   }
@@ -812,6 +856,7 @@ check_run (Streams *all, Result *r)
 
 typedef struct {
   gdouble agg_fps, stream_median, stream_min, cpu_us_per_frame;
+  gdouble latency_median, latency_p99;
 } RunFigures;
 
 static void
@@ -832,6 +877,12 @@ run_figures (Streams *all, gdouble t0, gdouble cpu_us, RunFigures *fig)
   fig->stream_min = clh_bench_percentile (fps, 0);
   fig->cpu_us_per_frame = cpu_us / ((gdouble) all->n_frames
       * all->row->streams);
+  g_array_set_size (fps, 0);
+  for (i = 0; i < all->row->streams; i++)
+    g_array_append_vals (fps, all->s[i].latency->data,
+        all->s[i].latency->len);
+  fig->latency_median = fps->len ? clh_bench_percentile (fps, 50) : 0;
+  fig->latency_p99 = fps->len ? clh_bench_percentile (fps, 99) : 0;
   g_array_unref (fps);
 }
 
@@ -954,6 +1005,10 @@ run_row (const Row *row, const Frames *frames, guint n_frames, guint runs,
       G_STRUCT_OFFSET (RunFigures, stream_min));
   r->cpu_us_per_frame = median_of (figs,
       G_STRUCT_OFFSET (RunFigures, cpu_us_per_frame));
+  r->latency_median = median_of (figs,
+      G_STRUCT_OFFSET (RunFigures, latency_median));
+  r->latency_p99 = median_of (figs,
+      G_STRUCT_OFFSET (RunFigures, latency_p99));
   r->failures = g_atomic_int_get (&failures) - failures_before;
   r->frames = n_frames;
   r->runs = runs;
@@ -1122,10 +1177,13 @@ print_header (const Options *o)
       "fps: frames/s, all streams together (agg) and per stream (median, "
       "slowest); cpu: process user+sys per frame;\n"
       "ratio: agg / best single-stream agg of the format (target: 64 GRAY8 "
-      ">= %.0f%%); base: no clhistogram\n", o->runs, TARGET_RATIO * 100);
-  printf ("%7s %-6s %-4s %-4s %-4s %6s | %10s | %9s %9s | %8s | %6s | %s\n",
-      "streams", "format", "pool", "fl", "msgs", "frames", "agg fps",
-      "strm med", "strm min", "cpu us", "ratio", "notes");
+      ">= %.0f%%); base: no clhistogram;\n"
+      "lat: us from a frame entering clhistogram to the fakesink, median "
+      "and 99th percentile\n", o->runs, TARGET_RATIO * 100);
+  printf ("%7s %-6s %-4s %-4s %-4s %6s | %10s | %9s %9s | %8s | %6s | "
+      "%8s %8s | %s\n", "streams", "format", "pool", "fl", "msgs", "frames",
+      "agg fps", "strm med", "strm min", "cpu us", "ratio", "lat med",
+      "lat p99", "notes");
   fflush (stdout);
 }
 
@@ -1180,10 +1238,12 @@ print_row (const Row *row, const Result *r, gboolean final)
       gst_video_format_to_string (row->format), on_off (row->pool), fl,
       on_off (row->messages), r->frames);
   if (r->skipped)
-    printf ("%10s | %9s %9s | %8s | %6s |", "-", "-", "-", "-", "-");
+    printf ("%10s | %9s %9s | %8s | %6s | %8s %8s |", "-", "-", "-", "-", "-",
+        "-", "-");
   else
-    printf ("%10.1f | %9.1f %9.1f | %8.1f | %6s |", r->agg_fps,
-        r->stream_fps_median, r->stream_fps_min, r->cpu_us_per_frame, ratio);
+    printf ("%10.1f | %9.1f %9.1f | %8.1f | %6s | %8.1f %8.1f |", r->agg_fps,
+        r->stream_fps_median, r->stream_fps_min, r->cpu_us_per_frame, ratio,
+        r->latency_median, r->latency_p99);
   printf ("%s%s\n", *notes ? " " : "", notes);
   fflush (stdout);
   g_free (notes);
@@ -1229,8 +1289,9 @@ json_row (GString *json, const Row *row, const Result *r)
   json_doubles (json, r->agg_runs);
   g_string_append_printf (json, ", \"stream_fps_median\": %.2f, "
       "\"stream_fps_min\": %.2f, \"cpu_us_per_frame\": %.2f, "
+      "\"latency_us_median\": %.2f, \"latency_us_p99\": %.2f, "
       "\"ratio_to_single_best\": ", r->stream_fps_median, r->stream_fps_min,
-      r->cpu_us_per_frame);
+      r->cpu_us_per_frame, r->latency_median, r->latency_p99);
   json_ratio (json, r->ratio);
   g_string_append (json, ", \"pool_note\": ");
   clh_bench_json_string (json, r->pool_note);
@@ -1406,6 +1467,9 @@ parse_options (Options *o, int *argc, char ***argv)
     {"messages-streams", 0, 0, G_OPTION_ARG_STRING, &o->messages_streams,
         "Rows with messages on only at these stream counts (default all)",
         "LIST"},
+    {"paced", 0, 0, G_OPTION_ARG_NONE, &paced,
+        "Each stream sends a frame only once the one before is out (a "
+        "request-response loop): latency without queueing", NULL},
     {"frames", 'n', 0, G_OPTION_ARG_INT, &o->frames,
         "Frames per stream per run (default 1000, --quick 200)", "N"},
     {"min-total", 0, 0, G_OPTION_ARG_INT, &o->min_total,

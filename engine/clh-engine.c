@@ -607,6 +607,34 @@ clh_engine_discard (ClhEngine *engine)
 }
 
 /**
+ * clh_engine_next_is_ready:
+ * @engine: an engine
+ *
+ * Asks the driver, without waiting, whether the oldest pending frame is
+ * done: a caller that keeps frames in flight can hand each one on as soon
+ * as it is counted, without a thread blocked in clh_engine_collect().
+ *
+ * Returns: %TRUE if a frame is pending and clh_engine_collect_regions()
+ *   would not wait for it: its counters are back, or the device failed on
+ *   it (collecting it then reports the error)
+ */
+gboolean
+clh_engine_next_is_ready (ClhEngine *engine)
+{
+  const ClhSlot *slot;
+  cl_int status = CL_COMPLETE;
+
+  if (engine->n_pending == 0)
+    return FALSE;
+  slot = &engine->slots[engine->head];
+  if (slot->done && clGetEventInfo (slot->done,
+          CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof (status), &status,
+          NULL) != CL_SUCCESS)
+    return TRUE;
+  return status <= CL_COMPLETE;
+}
+
+/**
  * clh_engine_histogram:
  * @engine: an engine with no frame pending
  * @frame: the frame, read and not modified; it must stay unchanged until

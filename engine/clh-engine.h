@@ -42,6 +42,8 @@ gboolean clh_engine_collect_regions (ClhEngine *engine,
     ClhHistogram *histograms, guint n_histograms, GError **error);
 void clh_engine_discard (ClhEngine *engine);
 
+gboolean clh_engine_next_is_ready (ClhEngine *engine);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClhEngine, clh_engine_free)
 
 G_END_DECLS

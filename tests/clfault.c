@@ -452,6 +452,15 @@ clWaitForEvents (cl_uint n, const cl_event *events)
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
+clGetEventInfo (cl_event event, cl_event_info param, size_t size,
+    void *value, size_t *size_ret)
+{
+  if (call_fails ("clGetEventInfo"))
+    return CL_INVALID_EVENT;
+  return REAL (clGetEventInfo) (event, param, size, value, size_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
 clGetEventProfilingInfo (cl_event event, cl_profiling_info param,
     size_t size, void *value, size_t *size_ret)
 {

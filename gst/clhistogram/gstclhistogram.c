@@ -90,11 +90,6 @@ GST_DEBUG_CATEGORY (gst_cl_histogram_debug);
 /* The 1st and 99th percentiles bound the picture's tonal range, the 10th
  * and 90th are FFmpeg signalstats' YLOW and YHIGH, the 50th its median. */
 static const gdouble default_percentiles[] = { 1.0, 10.0, 50.0, 90.0, 99.0 };
-/* How long frames may wait for later ones with none coming: far above the
- * gap between frames of a stream at full speed (tens of microseconds),
- * far below a frame of video. */
-#define IDLE_DRAIN_DELAY GST_MSECOND
-
 enum {
   PROP_0,
   PROP_MODE,
@@ -223,7 +218,7 @@ discard_pending (GstClHistogram *self)
         g_queue_get_length (&self->pending));
   while ((pending = g_queue_pop_head (&self->pending)))
     gst_cl_pending_frame_free (pending);
-  gst_cl_idle_drain_note (self->idle, FALSE);
+  gst_cl_pusher_note_held (self->pusher, FALSE);
 }
 
 static GstFlowReturn
@@ -236,11 +231,12 @@ gst_cl_histogram_submit_input_buffer (GstBaseTransform *trans,
   gboolean count, valid = TRUE;
   GstFlowReturn ret;
 
-  /* What downstream said to frames the idle drain pushed. */
-  if (self->idle_flow != GST_FLOW_OK) {
+  /* What downstream said to frames the pusher pushed. */
+  if (self->pushed_flow != GST_FLOW_OK) {
     gst_buffer_unref (input);
-    return self->idle_flow;
+    return self->pushed_flow;
   }
+  gst_cl_pusher_enter (self->pusher);
 
   /* The parent negotiates, applies QoS and leaves the buffer queued. */
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (trans,
@@ -276,6 +272,14 @@ gst_cl_histogram_submit_input_buffer (GstBaseTransform *trans,
   return GST_FLOW_OK;
 }
 
+/* Posts a message from this thread, after those the poster holds. */
+static void
+post_in_order (GstClHistogram *self, GstMessage *message)
+{
+  gst_cl_poster_flush (self->poster);
+  gst_element_post_message (GST_ELEMENT (self), message);
+}
+
 /* Posts the message of the interval that ended, if any. */
 static void
 post_interval_end (GstClHistogram *self)
@@ -284,15 +288,16 @@ post_interval_end (GstClHistogram *self)
       GST_OBJECT (self));
 
   if (message)
-    gst_element_post_message (GST_ELEMENT (self), message);
+    post_in_order (self, message);
 }
 
 /* Posts a frame's `histogram` message, or sums it into the interval's;
  * @counted as the engine counted them, @histograms and @stats as the
  * message gives them. A frame without a running time has no interval and
- * gets its own message. */
+ * gets its own message. With frames in flight the poster's thread builds
+ * and posts it, and takes the frame's request. */
 static void
-post_frame (GstClHistogram *self, const GstClPendingFrame *pending,
+post_frame (GstClHistogram *self, GstClPendingFrame *pending,
     GstBuffer *buffer, const ClhHistogram *counted,
     const ClhHistogram *histograms, const ClhStats *stats)
 {
@@ -323,12 +328,15 @@ post_frame (GstClHistogram *self, const GstClPendingFrame *pending,
     message = gst_cl_histogram_interval_add (self->interval,
         GST_OBJECT (self), &frame);
     if (message)
-      gst_element_post_message (GST_ELEMENT (self), message);
+      post_in_order (self, message);
     return;
   }
   post_interval_end (self);
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_cl_histogram_message_new (GST_OBJECT (self), request, &report));
+  if (self->in_flight > 1)
+    gst_cl_poster_post (self->poster, &pending->request, &report);
+  else
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_cl_histogram_message_new (GST_OBJECT (self), request, &report));
 }
 
 /* Collects the oldest frame's histogram, attaches and posts it and hands
@@ -377,28 +385,29 @@ finish_frame (GstClHistogram *self, GstClPendingFrame *pending,
 }
 
 /* Whether the oldest frame goes on now: frames counted for nothing at
- * once, others when the engine keeps as many as it may (a frame waits for
- * in_flight - 1 later ones), and all of them when the frames in flight
- * wanted changed, so that the change applies from the next frame. */
+ * once, others when their histograms are back, or when the engine keeps
+ * as many as it may (the streaming thread then waits for the oldest), and
+ * all of them when the frames in flight wanted changed, so that the change
+ * applies from the next frame. */
 static gboolean
 head_is_due (GstClHistogram *self)
 {
   GstClPendingFrame *head = g_queue_peek_head (&self->pending);
 
   return head && (!head->counted
+      || clh_engine_next_is_ready (self->engine)
       || clh_engine_get_n_pending (self->engine) >= self->in_flight
       || gst_cl_histogram_wanted_in_flight (self) != self->in_flight);
 }
 
-/* Frames stay pending for later ones; the idle drain pushes them if none
- * come. */
+/* Leaves the frames still being counted to the pusher. */
 static GstFlowReturn
-hold_pending (GstClHistogram *self)
+leave_to_pusher (GstClHistogram *self)
 {
-  if (gst_cl_idle_drain_note (self->idle, !g_queue_is_empty (&self->pending)))
+  if (gst_cl_pusher_leave (self->pusher, !g_queue_is_empty (&self->pending)))
     return GST_FLOW_OK;
   GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-      ("Could not start a thread to push frames held in flight."),
+      ("Could not start a thread to push counted frames."),
       ("set max-frames-in-flight=1 to hold none"));
   discard_pending (self);
   return GST_FLOW_ERROR;
@@ -412,7 +421,7 @@ gst_cl_histogram_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
 
   *outbuf = NULL;
   if (!head_is_due (self))
-    return hold_pending (self);
+    return leave_to_pusher (self);
   ret = finish_frame (self, g_queue_pop_head (&self->pending), outbuf);
   if (ret != GST_FLOW_OK)
     discard_pending (self);
@@ -442,19 +451,36 @@ drain (GstClHistogram *self)
     GST_DEBUG_OBJECT (self, "drain stopped: %s", gst_flow_get_name (ret));
     discard_pending (self);
   }
-  gst_cl_idle_drain_note (self->idle, FALSE);
+  gst_cl_pusher_note_held (self->pusher, FALSE);
+  gst_cl_poster_flush (self->poster);
   return ret;
 }
 
-/* From the idle-drain thread, with the streaming lock: no frame came for a
- * while, so the ones held go on; the next frame returns upstream what
+/* From the pusher's thread, with the stream lock: the frames whose
+ * histograms are back go on; the next frame returns upstream what
  * downstream said. */
 static void
-drain_idle (GstElement *element)
+push_counted (GstElement *element)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (element);
+  GstClPendingFrame *head;
+  GstFlowReturn ret = GST_FLOW_OK;
 
-  self->idle_flow = drain (self);
+  while (ret == GST_FLOW_OK && (head = g_queue_peek_head (&self->pending))
+      && (!head->counted || clh_engine_next_is_ready (self->engine))) {
+    GstBuffer *out = NULL;
+
+    ret = finish_frame (self, g_queue_pop_head (&self->pending), &out);
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
+  }
+  if (ret != GST_FLOW_OK) {
+    GST_DEBUG_OBJECT (self, "pushing counted frames stopped: %s",
+        gst_flow_get_name (ret));
+    discard_pending (self);
+  }
+  gst_cl_pusher_note_held (self->pusher, !g_queue_is_empty (&self->pending));
+  self->pushed_flow = ret;
 }
 
 /* Never called: submit_input_buffer and generate_output replace the
@@ -473,7 +499,7 @@ gst_cl_histogram_sink_event (GstBaseTransform *trans, GstEvent *event)
 
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     discard_pending (self);
-    self->idle_flow = GST_FLOW_OK;
+    self->pushed_flow = GST_FLOW_OK;
     /* What was pushed before the flush is posted; the next frame starts
      * a new interval. */
     post_interval_end (self);
@@ -508,12 +534,8 @@ gst_cl_histogram_query (GstBaseTransform *trans, GstPadDirection direction,
   if (direction == GST_PAD_SINK && GST_QUERY_IS_SERIALIZED (query))
     drain (self);
 
-  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
       query);
-  if (ret && direction == GST_PAD_SRC
-      && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY)
-    gst_cl_histogram_add_in_flight_latency (self, query);
-  return ret;
 }
 
 static gboolean
@@ -639,9 +661,10 @@ gst_cl_histogram_stop (GstBaseTransform *trans)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
 
-  gst_cl_idle_drain_stop (self->idle);
+  gst_cl_pusher_stop (self->pusher);
   discard_pending (self);
-  self->idle_flow = GST_FLOW_OK;
+  gst_cl_poster_stop (self->poster);
+  self->pushed_flow = GST_FLOW_OK;
   gst_cl_histogram_interval_drop (self->interval);
   return TRUE;
 }
@@ -963,7 +986,8 @@ gst_cl_histogram_finalize (GObject *object)
 
   discard_pending (self);
   gst_cl_histogram_close_device (self);
-  gst_cl_idle_drain_free (self->idle);
+  gst_cl_pusher_free (self->pusher);
+  gst_cl_poster_free (self->poster);
   g_free (self->device);
   gst_cl_histogram_set_clear (&self->counted);
   gst_cl_histogram_set_clear (&self->results);
@@ -1156,8 +1180,9 @@ gst_cl_histogram_init (GstClHistogram *self)
   gst_video_info_init (&self->info);
   g_queue_init (&self->pending);
   self->interval = gst_cl_histogram_interval_new ();
-  self->idle = gst_cl_idle_drain_new (GST_ELEMENT (self),
-      GST_BASE_TRANSFORM_SINK_PAD (self), IDLE_DRAIN_DELAY, drain_idle);
+  self->pusher = gst_cl_pusher_new (GST_ELEMENT (self),
+      GST_BASE_TRANSFORM_SINK_PAD (self), push_counted);
+  self->poster = gst_cl_poster_new (GST_ELEMENT (self));
 
   gst_base_transform_set_in_place (trans, TRUE);
   gst_base_transform_set_passthrough (trans, !DEFAULT_ATTACH_META);

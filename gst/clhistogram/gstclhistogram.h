@@ -10,7 +10,8 @@
 #include "gstclhistograminterval.h"
 #include "gstclhistogramrequest.h"
 #include "gstclhistogramstats.h"
-#include "gstclidledrain.h"
+#include "gstclposter.h"
+#include "gstclpusher.h"
 
 G_BEGIN_DECLS
 
@@ -47,8 +48,10 @@ struct _GstClHistogram {
   /* Pushes frames held for later ones when none come, and what its last
    * push returned (under the streaming lock), which the next frame
    * returns upstream. */
-  GstClIdleDrain *idle;
-  GstFlowReturn idle_flow;
+  GstClPusher *pusher;
+  GstFlowReturn pushed_flow;
+  /* Builds and posts the messages of frames counted in flight. */
+  GstClPoster *poster;
 
   /* The last frame's histograms as the engine counted them and, with
    * statistics, as the request asked for them (streaming thread). */

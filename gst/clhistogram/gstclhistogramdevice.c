@@ -14,6 +14,8 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cl_histogram_debug);
 void
 gst_cl_histogram_post_engine_error (GstClHistogram *self, const GError *err)
 {
+  /* After the messages of the frames before it. */
+  gst_cl_poster_flush (self->poster);
   if (g_error_matches (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID))
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("The %s frame cannot be read as its caps and GstVideoMeta describe "

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Frames in flight: each waits for that many - 1 later frames, so that one
- * frame's upload overlaps the counting of the ones before. */
+/* Frames in flight: counted at once, so that one frame's upload overlaps
+ * the counting of the ones before; each leaves as soon as it is counted. */
 #include "gstclhistograminflight.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cl_histogram_debug);
@@ -65,40 +65,3 @@ gst_cl_histogram_query_upstream_live (GstClHistogram *self)
   gst_query_unref (query);
   return live;
 }
-
-/* The duration of a frame at the caps' framerate; NONE if it varies. */
-static GstClockTime
-frame_duration (GstClHistogram *self)
-{
-  GstClockTime duration = GST_CLOCK_TIME_NONE;
-
-  GST_OBJECT_LOCK (self);
-  if (GST_VIDEO_INFO_FPS_N (&self->info) > 0)
-    duration = gst_util_uint64_scale_int (GST_SECOND,
-        GST_VIDEO_INFO_FPS_D (&self->info), GST_VIDEO_INFO_FPS_N (&self->info));
-  GST_OBJECT_UNLOCK (self);
-  return duration;
-}
-
-/* Adds what frames in flight delay a frame by: in_flight - 1 frames. */
-void
-gst_cl_histogram_add_in_flight_latency (GstClHistogram *self,
-    GstQuery *query)
-{
-  GstClockTime min, max, duration = frame_duration (self), added;
-  gboolean live;
-  guint n;
-
-  gst_query_parse_latency (query, &live, &min, &max);
-  GST_OBJECT_LOCK (self);
-  n = in_flight_for (self->max_frames_in_flight, live);
-  GST_OBJECT_UNLOCK (self);
-  if (n <= 1 || !GST_CLOCK_TIME_IS_VALID (duration))
-    return;
-  added = (n - 1) * duration;
-  GST_DEBUG_OBJECT (self, "%u frames in flight add %" GST_TIME_FORMAT, n,
-      GST_TIME_ARGS (added));
-  gst_query_set_latency (query, live, min + added,
-      GST_CLOCK_TIME_IS_VALID (max) ? max + added : max);
-}
-

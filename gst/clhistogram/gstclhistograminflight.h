@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* How many frames clhistogram keeps in flight: the property, or for 0 one
- * per live source and more for others; and the latency they add. */
+ * per live source and more for others. */
 #pragma once
 
 #include "gstclhistogram.h"
@@ -17,7 +17,5 @@ G_BEGIN_DECLS
 guint gst_cl_histogram_wanted_in_flight (GstClHistogram *self);
 void gst_cl_histogram_apply_in_flight (GstClHistogram *self);
 gboolean gst_cl_histogram_query_upstream_live (GstClHistogram *self);
-void gst_cl_histogram_add_in_flight_latency (GstClHistogram *self,
-    GstQuery *query);
 
 G_END_DECLS

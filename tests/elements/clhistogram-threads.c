@@ -2,8 +2,8 @@
 /* clhistogram under concurrency, for ThreadSanitizer (scripts/sanitize.sh)
  * as much as for the plain suite: many pipelines in threads sharing one
  * device context, properties changed from other threads while frames
- * stream, and a source that pauses between frames so that the idle drain
- * pushes them while the next one comes in. */
+ * stream, and a source that pauses between frames so that the element's
+ * pusher thread pushes counted frames while the next one comes in. */
 #include <gst/check/gstcheck.h>
 #include <gst/video/video.h>
 #include <gst/clhistogram/clhistogram.h>
@@ -154,10 +154,10 @@ GST_START_TEST (test_properties_while_streaming)
 }
 GST_END_TEST;
 
-/* A source that sleeps between frames, about as long as the idle delay:
- * the idle-drain thread pushes held frames while the streaming thread
- * brings the next, in either order. */
-GST_START_TEST (test_idle_drain_races_streaming)
+/* A source that sleeps between frames, about as long as a frame takes to
+ * count: the pusher thread pushes counted frames while the streaming
+ * thread brings the next, in either order. */
+GST_START_TEST (test_pusher_races_streaming)
 {
   GstElement *pipeline = gst_parse_launch ("appsrc name=src format=time "
       "caps=video/x-raw,format=GRAY8,width=32,height=24,framerate=30/1 ! "
@@ -183,7 +183,7 @@ GST_START_TEST (test_idle_drain_races_streaming)
     g_signal_emit_by_name (src, "push-buffer", buffer, &flow);
     gst_buffer_unref (buffer);
     fail_unless_equals_int (flow, GST_FLOW_OK);
-    g_usleep (g_random_int_range (0, 2500));
+    g_usleep (g_random_int_range (0, 1000));
   }
   g_signal_emit_by_name (src, "end-of-stream", &flow);
   msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
@@ -211,7 +211,7 @@ clhistogram_threads_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_pipelines_in_threads);
   tcase_add_test (tc, test_properties_while_streaming);
-  tcase_add_test (tc, test_idle_drain_races_streaming);
+  tcase_add_test (tc, test_pusher_races_streaming);
   return s;
 }
 
