@@ -213,10 +213,13 @@ soak_cycles (guint64 n)
     gst_object_unref (bus);
     gst_object_unref (pipeline);
   }
-  /* Threads of GLib's and GStreamer's pools retire after their last task:
-   * give them a moment, as a thread per cycle would never go. */
+  /* Threads of GLib's and GStreamer's pools retire after their last task,
+   * and the last pipeline's bus and streaming threads may still hold a
+   * descriptor as the last cycle returns: give them a moment, as a thread
+   * or a descriptor per cycle would never go. */
   end = usage_now ();
-  for (i = 0; i < 100 && end.threads > warm.threads; i++) {
+  for (i = 0; i < 100 && (end.threads > warm.threads
+          || end.fds > warm.fds); i++) {
     g_usleep (50000);
     end = usage_now ();
   }
