@@ -384,20 +384,26 @@ finish_frame (GstClHistogram *self, GstClPendingFrame *pending,
   return GST_FLOW_OK;
 }
 
-/* Whether the oldest frame goes on now: frames counted for nothing at
- * once, others when their histograms are back, or when the engine keeps
- * as many as it may (the streaming thread then waits for the oldest), and
- * all of them when the frames in flight wanted changed, so that the change
- * applies from the next frame. */
+/* Whether @head, the oldest frame, can go without waiting: counted for
+ * nothing, or its histograms are back. */
+static gboolean
+head_is_counted (GstClHistogram *self, const GstClPendingFrame *head)
+{
+  return !head->counted || clh_engine_next_is_ready (self->engine);
+}
+
+/* Whether the oldest frame goes on now: when it can without waiting, when
+ * the engine keeps as many as it may (the streaming thread then waits for
+ * it), and all of them when the frames in flight wanted changed, so that
+ * the change applies from the next frame. The driver is asked last. */
 static gboolean
 head_is_due (GstClHistogram *self)
 {
   GstClPendingFrame *head = g_queue_peek_head (&self->pending);
 
-  return head && (!head->counted
-      || clh_engine_next_is_ready (self->engine)
-      || clh_engine_get_n_pending (self->engine) >= self->in_flight
-      || gst_cl_histogram_wanted_in_flight (self) != self->in_flight);
+  return head && (clh_engine_get_n_pending (self->engine) >= self->in_flight
+      || gst_cl_histogram_wanted_in_flight (self) != self->in_flight
+      || head_is_counted (self, head));
 }
 
 /* Leaves the frames still being counted to the pusher. */
@@ -428,30 +434,43 @@ gst_cl_histogram_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
   return ret;
 }
 
-/* Pushes every pending frame, oldest first, from the streaming thread:
- * before a serialized event or query, so that nothing overtakes them. */
+/* Pushes the pending frames, oldest first: all of them, or with
+ * @only_counted those up to the first still being counted; on a flow
+ * error drops the rest. */
 static GstFlowReturn
-drain (GstClHistogram *self)
+push_pending (GstClHistogram *self, gboolean only_counted)
 {
-  GstClPendingFrame *pending;
+  GstClPendingFrame *head;
   GstFlowReturn ret = GST_FLOW_OK;
 
-  if (!g_queue_is_empty (&self->pending))
-    GST_DEBUG_OBJECT (self, "draining %u frames",
-        g_queue_get_length (&self->pending));
-  while (ret == GST_FLOW_OK
-      && (pending = g_queue_pop_head (&self->pending))) {
+  while (ret == GST_FLOW_OK && (head = g_queue_peek_head (&self->pending))
+      && (!only_counted || head_is_counted (self, head))) {
     GstBuffer *out = NULL;
 
-    ret = finish_frame (self, pending, &out);
+    ret = finish_frame (self, g_queue_pop_head (&self->pending), &out);
     if (ret == GST_FLOW_OK)
       ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
   }
   if (ret != GST_FLOW_OK) {
-    GST_DEBUG_OBJECT (self, "drain stopped: %s", gst_flow_get_name (ret));
+    GST_DEBUG_OBJECT (self, "pushing stopped: %s", gst_flow_get_name (ret));
     discard_pending (self);
   }
-  gst_cl_pusher_note_held (self->pusher, FALSE);
+  gst_cl_pusher_note_held (self->pusher, !g_queue_is_empty (&self->pending));
+  return ret;
+}
+
+/* Pushes every pending frame, oldest first, from the streaming thread:
+ * before a serialized event or query, so that nothing overtakes them, nor
+ * their messages. */
+static GstFlowReturn
+drain (GstClHistogram *self)
+{
+  GstFlowReturn ret;
+
+  if (!g_queue_is_empty (&self->pending))
+    GST_DEBUG_OBJECT (self, "draining %u frames",
+        g_queue_get_length (&self->pending));
+  ret = push_pending (self, FALSE);
   gst_cl_poster_flush (self->poster);
   return ret;
 }
@@ -463,24 +482,8 @@ static void
 push_counted (GstElement *element)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (element);
-  GstClPendingFrame *head;
-  GstFlowReturn ret = GST_FLOW_OK;
 
-  while (ret == GST_FLOW_OK && (head = g_queue_peek_head (&self->pending))
-      && (!head->counted || clh_engine_next_is_ready (self->engine))) {
-    GstBuffer *out = NULL;
-
-    ret = finish_frame (self, g_queue_pop_head (&self->pending), &out);
-    if (ret == GST_FLOW_OK)
-      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
-  }
-  if (ret != GST_FLOW_OK) {
-    GST_DEBUG_OBJECT (self, "pushing counted frames stopped: %s",
-        gst_flow_get_name (ret));
-    discard_pending (self);
-  }
-  gst_cl_pusher_note_held (self->pusher, !g_queue_is_empty (&self->pending));
-  self->pushed_flow = ret;
+  self->pushed_flow = push_pending (self, TRUE);
 }
 
 /* Never called: submit_input_buffer and generate_output replace the

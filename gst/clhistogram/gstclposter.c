@@ -166,12 +166,10 @@ copy_report (GstClPosterJob *job, const GstClHistogramReport *report)
  * @report: one frame's report (no `region_pixels`, no `frames`); copied
  *
  * Queues the frame's `histogram` message, after those queued before it;
- * waits while QUEUED_MAX wait already. Streaming thread.
- *
- * Returns: %FALSE if the thread could not be started: the message is then
- *   posted here
+ * waits while QUEUED_MAX wait already. Streaming thread. If the thread
+ * cannot be started the message is posted here.
  */
-gboolean
+void
 gst_cl_poster_post (GstClPoster *poster, GstClHistogramRequest *request,
     const GstClHistogramReport *report)
 {
@@ -191,7 +189,7 @@ gst_cl_poster_post (GstClPoster *poster, GstClHistogramRequest *request,
         gst_cl_histogram_message_new (GST_OBJECT (poster->element), request,
             report));
     gst_cl_histogram_request_clear (request);
-    return FALSE;
+    return;
   }
   while (g_queue_get_length (&poster->queued) >= QUEUED_MAX)
     g_cond_wait (&poster->cond, &poster->lock);
@@ -208,7 +206,6 @@ gst_cl_poster_post (GstClPoster *poster, GstClHistogramRequest *request,
   g_queue_push_tail (&poster->queued, job);
   g_cond_broadcast (&poster->cond);
   g_mutex_unlock (&poster->lock);
-  return TRUE;
 }
 
 /**

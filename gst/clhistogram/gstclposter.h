@@ -9,7 +9,7 @@ typedef struct _GstClPoster GstClPoster;
 
 GstClPoster *gst_cl_poster_new (GstElement *element);
 void gst_cl_poster_free (GstClPoster *poster);
-gboolean gst_cl_poster_post (GstClPoster *poster,
+void gst_cl_poster_post (GstClPoster *poster,
     GstClHistogramRequest *request, const GstClHistogramReport *report);
 void gst_cl_poster_flush (GstClPoster *poster);
 void gst_cl_poster_stop (GstClPoster *poster);
