@@ -113,6 +113,7 @@ typedef struct {
   guint pool_copies;            /* buffers that reached the sink as copies */
   guint failures;
   guint frames, runs;
+  guint devices;                /* distinct device contexts the row used */
 } Result;
 
 /* N_FRAMES random frames for each stream of a format, with the default
@@ -172,6 +173,8 @@ static gint failures, reported;
  * sink, as a request-response application does. */
 static gboolean paced;
 static gchar *device_name, *platform, *driver;
+/* --device: every element's device property; NULL: the default, auto. */
+static gchar *device_spec;
 
 /* ---- failing ---- */
 
@@ -422,9 +425,10 @@ describe (const Row *row)
   if (!row->histogram)
     return g_strdup ("appsrc name=src ! fakesink name=sink sync=false");
   return g_strdup_printf ("appsrc name=src ! clhistogram name=h mode=%s "
-      "bins=%u max-frames-in-flight=%u post-messages=%s ! "
+      "bins=%u max-frames-in-flight=%u post-messages=%s device=\"%s\" ! "
       "fakesink name=sink sync=false", mode_for (row->format), BINS,
-      row->in_flight, row->messages ? "true" : "false");
+      row->in_flight, row->messages ? "true" : "false",
+      device_spec ? device_spec : "auto");
 }
 
 static GstElement *
@@ -942,20 +946,39 @@ streams_clear (Streams *all)
   g_cond_clear (&all->cond);
 }
 
-/* The device the row's elements opened (shared: the first tells), read
- * after the warm-up: the probe's, or a warning. */
-static void
+/* The device contexts the row's elements opened, read after the warm-up:
+ * how many (device=auto spreads streams over a host's GPUs); a warning if
+ * the first element's device is not the probe's. */
+static guint
 check_device (Streams *all)
 {
+  GHashTable *contexts = g_hash_table_new (NULL, NULL);
   gchar *name = NULL;
+  guint i, n;
 
-  if (!all->row->histogram)
-    return;
+  if (!all->row->histogram) {
+    g_hash_table_unref (contexts);
+    return 0;
+  }
   g_object_get (all->s[0].first, "device-name", &name, NULL);
   if (g_strcmp0 (name, device_name) != 0)
     g_printerr ("warning: the element used %s, the probe %s\n", name,
         device_name);
   g_free (name);
+  for (i = 0; i < all->row->streams; i++) {
+    GstContext *c = gst_element_get_context (all->s[i].first,
+        "gst.opencl.context");
+
+    if (!c)
+      continue;
+    g_hash_table_add (contexts, (gpointer) g_value_get_boxed
+        (gst_structure_get_value (gst_context_get_structure (c),
+                "context")));
+    gst_context_unref (c);
+  }
+  n = g_hash_table_size (contexts);
+  g_hash_table_unref (contexts);
+  return n;
 }
 
 /* The median over runs of the figure at @offset in RunFigures. */
@@ -989,7 +1012,7 @@ run_row (const Row *row, const Frames *frames, guint n_frames, guint runs,
   for (run = 0; run <= runs; run++) {
     run_once (&all, run == 0, r, &fig);
     if (run == 0) {
-      check_device (&all);
+      r->devices = check_device (&all);
       r->pool_copies = 0;
       continue;
     }
@@ -1033,6 +1056,8 @@ probe_device (void)
     die ("The clhistogram element was not found. Run from the source tree "
         "with GST_PLUGIN_PATH=build, e.g.\n"
         "  GST_PLUGIN_PATH=build build/bench/clh-streams-bench --quick");
+  if (device_spec)
+    g_object_set (h, "device", device_spec, NULL);
   gst_bin_add (GST_BIN (pipeline), h);
   if (gst_element_set_state (pipeline, GST_STATE_READY)
       == GST_STATE_CHANGE_FAILURE) {
@@ -1045,7 +1070,7 @@ probe_device (void)
   }
   g_object_get (h, "device-name", &device_name, NULL);
 
-  if ((engine = clh_engine_new (NULL, NULL))) {
+  if ((engine = clh_engine_new (device_spec, NULL))) {
     if (g_str_equal (clh_engine_get_device_name (engine), device_name)) {
       platform = g_strdup (clh_engine_get_platform_name (engine));
       driver = clh_engine_get_driver_version (engine);
@@ -1219,6 +1244,8 @@ notes_for (const Row *row, const Result *r)
     add_note (notes, "%u copies", r->pool_copies);
   if (r->failures)
     add_note (notes, "%u FAILED", r->failures);
+  if (r->devices > 1)
+    add_note (notes, "%u devices", r->devices);
   return g_string_free (notes, FALSE);
 }
 
@@ -1296,9 +1323,9 @@ json_row (GString *json, const Row *row, const Result *r)
   g_string_append (json, ", \"pool_note\": ");
   clh_bench_json_string (json, r->pool_note);
   g_string_append_printf (json, ", \"video_meta_from_pool\": %s, "
-      "\"pool_copies\": %u, \"failures\": %u}",
+      "\"pool_copies\": %u, \"devices\": %u, \"failures\": %u}",
       row->pool && r->meta_from_pool ? "true" : "false", r->pool_copies,
-      r->failures);
+      r->devices, r->failures);
 }
 
 static void
@@ -1467,6 +1494,9 @@ parse_options (Options *o, int *argc, char ***argv)
     {"messages-streams", 0, 0, G_OPTION_ARG_STRING, &o->messages_streams,
         "Rows with messages on only at these stream counts (default all)",
         "LIST"},
+    {"device", 'd', 0, G_OPTION_ARG_STRING, &device_spec,
+        "Every element's device property (default auto: with several GPUs "
+        "the streams spread over them)", "SPEC"},
     {"paced", 0, 0, G_OPTION_ARG_NONE, &paced,
         "Each stream sends a frame only once the one before is out (a "
         "request-response loop): latency without queueing", NULL},

@@ -26,6 +26,8 @@ struct _ClhContext {
    * block's map and unmap must not interleave with another's release. */
   GMutex lock;
   cl_command_queue service;
+  /* Engines and trackers on the context: its load, for "auto". */
+  gint n_users;
 };
 
 struct _ClhHostBlock {
@@ -166,14 +168,26 @@ clh_context_unref (ClhContext *context)
  * @context: a context
  * @device_spec: (nullable): a device, as clh_device_select() reads it
  *
- * Returns: whether @device_spec selects @context's device
+ * Returns: whether @device_spec selects @context's device; for `"auto"`,
+ *   whether it is one of the devices auto chooses among
+ *   (clh_device_list_auto())
  */
 gboolean
 clh_context_matches (const ClhContext *context, const gchar *device_spec)
 {
   ClhDeviceInfo info = { NULL };
-  gboolean same;
+  gboolean same = FALSE;
 
+  if (clh_device_spec_is_auto (device_spec)) {
+    GPtrArray *devices = clh_device_list_auto (NULL);
+    guint i;
+
+    for (i = 0; devices && i < devices->len && !same; i++)
+      same = ((ClhDeviceInfo *) g_ptr_array_index (devices, i))->device
+          == context->device.device;
+    g_clear_pointer (&devices, g_ptr_array_unref);
+    return same;
+  }
   if (!clh_device_select (device_spec, &info, NULL))
     return FALSE;
   same = info.device == context->device.device;
@@ -535,4 +549,85 @@ ClhContext *
 clh_host_block_get_context (const ClhHostBlock *block)
 {
   return block->context;
+}
+
+/**
+ * clh_context_add_user:
+ * @context: a context
+ *
+ * Counts an engine or tracker on the context (clh_context_get_n_users());
+ * each one's constructor calls it, and its destructor
+ * clh_context_remove_user().
+ */
+void
+clh_context_add_user (ClhContext *context)
+{
+  g_atomic_int_inc (&context->n_users);
+}
+
+/**
+ * clh_context_remove_user:
+ * @context: a context
+ */
+void
+clh_context_remove_user (ClhContext *context)
+{
+  g_atomic_int_dec_and_test (&context->n_users);
+}
+
+/**
+ * clh_context_get_n_users:
+ * @context: a context
+ *
+ * Returns: the engines and trackers on @context now: its load, by which
+ *   the elements' `device=auto` spreads over devices
+ */
+guint
+clh_context_get_n_users (const ClhContext *context)
+{
+  return (guint) g_atomic_int_get (&context->n_users);
+}
+
+/**
+ * clh_context_least_loaded_auto:
+ * @device_spec: (nullable): a device spec
+ * @contexts: (array length=n_contexts): the contexts in use
+ * @n_contexts: how many
+ *
+ * Where an engine for @device_spec `"auto"` (or %NULL) should go when auto
+ * has several devices to choose from (clh_device_list_auto(): several
+ * GPUs): on the
+ * device whose contexts among @contexts have the fewest users
+ * (clh_context_get_n_users()), none for a device without one; the first
+ * such device on a tie.
+ *
+ * Returns: (transfer full) (nullable): that device's `"P:D"` spec, or
+ *   %NULL for another @device_spec, or when auto has one device or none
+ */
+gchar *
+clh_context_least_loaded_auto (const gchar *device_spec,
+    ClhContext *const *contexts, guint n_contexts)
+{
+  GPtrArray *devices = clh_device_spec_is_auto (device_spec) ?
+      clh_device_list_auto (NULL) : NULL;
+  const ClhDeviceInfo *best = NULL;
+  guint best_load = G_MAXUINT, i, j;
+  gchar *spec = NULL;
+
+  for (i = 0; devices && devices->len > 1 && i < devices->len; i++) {
+    const ClhDeviceInfo *info = g_ptr_array_index (devices, i);
+    guint load = 0;
+
+    for (j = 0; j < n_contexts; j++)
+      if (contexts[j]->device.device == info->device)
+        load += clh_context_get_n_users (contexts[j]);
+    if (load < best_load) {
+      best = info;
+      best_load = load;
+    }
+  }
+  if (best)
+    spec = clh_device_spec_of (best);
+  g_clear_pointer (&devices, g_ptr_array_unref);
+  return spec;
 }

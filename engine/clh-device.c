@@ -136,10 +136,10 @@ type_name (cl_device_type type)
   return "other";
 }
 
-/* "auto": the first GPU, else the first accelerator, else the first CPU,
- * else whatever comes first. */
-static ClhDeviceInfo *
-match_auto (GPtrArray *devices)
+/* The type "auto" chooses among: GPU, else accelerator, else CPU, else
+ * (0) any. */
+static cl_device_type
+auto_type (GPtrArray *devices)
 {
   static const cl_device_type preference[] = {
     CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_CPU,
@@ -147,12 +147,31 @@ match_auto (GPtrArray *devices)
   guint t, i;
 
   for (t = 0; t < G_N_ELEMENTS (preference); t++)
-    for (i = 0; i < devices->len; i++) {
-      ClhDeviceInfo *info = g_ptr_array_index (devices, i);
-      if (info->type & preference[t])
-        return info;
-    }
-  return g_ptr_array_index (devices, 0);
+    for (i = 0; i < devices->len; i++)
+      if (((ClhDeviceInfo *) g_ptr_array_index (devices, i))->type
+          & preference[t])
+        return preference[t];
+  return 0;
+}
+
+static gboolean
+is_auto_choice (const ClhDeviceInfo *info, cl_device_type type)
+{
+  return type == 0 || (info->type & type);
+}
+
+/* "auto": the first GPU, else the first accelerator, else the first CPU,
+ * else whatever comes first. */
+static ClhDeviceInfo *
+match_auto (GPtrArray *devices)
+{
+  const cl_device_type type = auto_type (devices);
+  guint i;
+
+  for (i = 0; i < devices->len; i++)
+    if (is_auto_choice (g_ptr_array_index (devices, i), type))
+      return g_ptr_array_index (devices, i);
+  return NULL;
 }
 
 /* "P:D", both decimal indices; FALSE if @spec has any other shape. */
@@ -176,7 +195,7 @@ match (GPtrArray *devices, const gchar *spec)
   ClhDeviceInfo *found = NULL;
   guint i;
 
-  if (spec == NULL || g_ascii_strcasecmp (spec, "auto") == 0)
+  if (clh_device_spec_is_auto (spec))
     return match_auto (devices);
 
   if (parse_indices (spec, &p, &d)) {
@@ -254,4 +273,58 @@ clh_device_select (const gchar *spec, ClhDeviceInfo *selected, GError **error)
   selected->platform_name = g_strdup (found->platform_name);
   g_ptr_array_unref (devices);
   return TRUE;
+}
+
+/**
+ * clh_device_spec_is_auto:
+ * @spec: (nullable): a device spec
+ *
+ * Returns: whether @spec is %NULL or `"auto"` (in any case)
+ */
+gboolean
+clh_device_spec_is_auto (const gchar *spec)
+{
+  return spec == NULL || g_ascii_strcasecmp (spec, "auto") == 0;
+}
+
+/**
+ * clh_device_list_auto:
+ * @error: as for clh_device_select()
+ *
+ * The devices `"auto"` chooses among: every GPU, else every accelerator,
+ * else every CPU device, else every device; in `clinfo -l` order, the
+ * first being the one clh_device_select() gives for `"auto"`.
+ *
+ * Returns: (transfer full) (element-type ClhDeviceInfo) (nullable): the
+ *   devices, freed with g_ptr_array_unref(); %NULL on error
+ */
+GPtrArray *
+clh_device_list_auto (GError **error)
+{
+  GPtrArray *devices = list_devices (error);
+  cl_device_type type;
+  guint i = 0;
+
+  if (!devices)
+    return NULL;
+  type = auto_type (devices);
+  while (i < devices->len) {
+    if (is_auto_choice (g_ptr_array_index (devices, i), type))
+      i++;
+    else
+      g_ptr_array_remove_index (devices, i);
+  }
+  return devices;
+}
+
+/**
+ * clh_device_spec_of:
+ * @info: a device
+ *
+ * Returns: (transfer full): the `"P:D"` spec that selects @info
+ */
+gchar *
+clh_device_spec_of (const ClhDeviceInfo *info)
+{
+  return g_strdup_printf ("%u:%u", info->platform_index, info->device_index);
 }

@@ -33,5 +33,8 @@ gchar *clh_device_string (cl_device_id device, cl_device_info what);
 
 gboolean clh_device_select (const gchar *spec, ClhDeviceInfo *selected,
     GError **error);
+gboolean clh_device_spec_is_auto (const gchar *spec);
+GPtrArray *clh_device_list_auto (GError **error);
+gchar *clh_device_spec_of (const ClhDeviceInfo *info);
 
 G_END_DECLS

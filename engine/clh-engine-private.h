@@ -60,6 +60,9 @@ typedef struct {
   /* The device buffer bands of copied frames go to. */
   cl_mem staging;
   gsize staging_size;
+  /* Pinned host memory a frame in ordinary memory is first copied into
+   * (clh-engine-transfer.c); free again once the frame is collected. */
+  ClhHostBlock *stage;
 
   /* The pending frame: its readback's event, the engine block lent to the
    * device for it, the buffer wrapped around its host memory, its shape
@@ -92,6 +95,10 @@ typedef struct {
   ClhHostBlock *table_host;
   gsize table_mem_size;
   gsize table_uploaded;
+
+  /* Counted by the host CPU (clh-engine-host.c): its counters are all
+   * 32-bit and already in @readback; nothing of it is on the device. */
+  gboolean on_host;
 } ClhSlot;
 
 /* One band of frame rows and where each plane's rows of it lie in @mem:
@@ -128,13 +135,11 @@ struct _ClhEngine {
    * 16-bit counters. */
   guint region_pixels;
   gboolean wide_only;
+  /* Which frames the host CPU counts (clh-engine-host.c). */
+  ClhCounting counting;
 
-  /* clh_engine_alloc_host() blocks (ClhHostBlock); and one to stage frames
-   * from ordinary memory into (CLH_TRANSFER_STAGE), with the last command
-   * that reads it. */
+  /* clh_engine_alloc_host() blocks (ClhHostBlock). */
   GPtrArray *host_blocks;
-  ClhHostBlock *stage;
-  cl_event stage_busy;
 
   /* The ring: pending frames are slots head .. head + n_pending - 1. */
   ClhSlot *slots;
@@ -160,6 +165,14 @@ gboolean clh_engine_create_queues (ClhEngine *engine, gboolean profiling,
     gboolean two, GError **error);
 gboolean clh_engine_prepare_counters (ClhEngine *engine, gsize n_counters,
     GError **error);
+gboolean clh_engine_prepare_host_counters (ClhEngine *engine,
+    gsize n_counters, GError **error);
+
+/* clh-engine-host.c */
+gboolean clh_engine_counts_on_host (const ClhEngine *engine,
+    const ClhFrame *frame, const ClhHistogramSpec *spec);
+gboolean clh_engine_count_on_host (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, GError **error);
 
 /* clh-engine-transfer.c */
 gboolean clh_engine_count_frame (ClhEngine *engine, const ClhFrame *frame,

@@ -58,7 +58,7 @@ region_is_narrow (const ClhEngine *engine, const ClhSlot *slot,
       * CLH_MAX_CHANNELS;
   guint c;
 
-  if (engine->wide_only || e->n_groups != 1)
+  if (engine->wide_only || slot->on_host || e->n_groups != 1)
     return FALSE;
   for (c = 0; c < CLH_MAX_CHANNELS; c++)
     if (samples[c] > G_MAXUINT16)
@@ -286,5 +286,6 @@ clh_engine_prepare_regions (ClhEngine *engine, const ClhFrame *frame,
   slot->n_histograms = full_frame + n_regions;
   set_samples (slot, frame, spec, regions, n_regions);
   build_table (engine, slot, frame, regions, n_regions, block);
-  return slot->table_groups == 0 || upload_table (engine, slot, error);
+  return slot->table_groups == 0 || slot->on_host
+      || upload_table (engine, slot, error);
 }

@@ -4,6 +4,7 @@
  * buffer (from pinned memory by DMA, or through a host copy into pinned
  * memory), band by band behind the counting of the one before. */
 #include "clh-engine-private.h"
+#include "clh-host-copy.h"
 
 #include <string.h>
 
@@ -15,6 +16,11 @@
 #define BAND_ROW_MULTIPLE 4
 /* Planes start at multiples of this in the staging buffer. */
 #define PLANE_ALIGN 256
+/* Frames in ordinary memory up to this size are copied into pinned memory
+ * on the host before the device copies them (CLH_TRANSFER_AUTO on a
+ * GPU); larger ones go from where they are, in bands, so that a frame does
+ * not pin its own size of memory per frame in flight. */
+#define STAGE_LIMIT (64 << 20)
 
 /* The slot's device buffer for a band of @size bytes. */
 static gboolean
@@ -231,43 +237,68 @@ wrap_host_planes (ClhEngine *engine, const ClhFrame *frame, guint used,
   return mem;
 }
 
-/* Copies the used planes of @frame into the engine's stage block and
- * points @staged at them there, once the device is done with what a
- * previous frame staged. */
+/* Copies the used planes of @frame into the slot's stage block, over a
+ * few threads (clh-host-copy.c), and points @staged at them there. The
+ * block is free: the slot's previous frame was collected, so its commands
+ * are done. */
 static gboolean
 stage_frame (ClhEngine *engine, const ClhFrame *frame, guint used,
     ClhFrame *staged, GError **error)
 {
+  ClhSlot *slot = engine->slot;
+  guint8 *dst[CLH_HOST_COPY_MAX];
+  const guint8 *src[CLH_HOST_COPY_MAX];
+  gsize sizes[CLH_HOST_COPY_MAX];
   ClhBand whole;
   guint8 *data;
   gsize size;
-  guint p;
+  guint p, n = 0;
 
-  if (engine->stage_busy) {
-    if (!clh_cl_check (clWaitForEvents (1, &engine->stage_busy),
-            "clWaitForEvents", error))
-      return FALSE;
-    g_clear_pointer (&engine->stage_busy, clReleaseEvent);
-  }
+  G_STATIC_ASSERT (CLH_MAX_PLANES <= CLH_HOST_COPY_MAX);
   band_layout (frame, used, 0, frame->height, &whole);
   /* Sized to the frame: a block lent to the device is mapped whole. */
-  size = engine->stage ? clh_host_block_get_size (engine->stage) : 0;
+  size = slot->stage ? clh_host_block_get_size (slot->stage) : 0;
   if (size < whole.size || size > 2 * whole.size) {
-    g_clear_pointer (&engine->stage, clh_host_block_free);
-    engine->stage = clh_context_alloc_host (engine->ctx, whole.size, error);
-    if (!engine->stage)
+    g_clear_pointer (&slot->stage, clh_host_block_free);
+    slot->stage = clh_context_alloc_host (engine->ctx, whole.size, error);
+    if (!slot->stage)
       return FALSE;
   }
-  data = clh_host_block_get_data (engine->stage);
+  data = clh_host_block_get_data (slot->stage);
   *staged = *frame;
   for (p = 0; p < frame->n_planes; p++) {
     if (!(used & (1u << p)))
       continue;
-    memcpy (data + whole.base[p], frame->planes[p].data,
-        clh_frame_plane_span (frame, p));
+    dst[n] = data + whole.base[p];
+    src[n] = frame->planes[p].data;
+    sizes[n++] = clh_frame_plane_span (frame, p);
     staged->planes[p].data = data + whole.base[p];
   }
+  clh_host_copy (n, dst, src, sizes);
   return TRUE;
+}
+
+/* Whether a frame in no host block goes through the slot's stage block:
+ * always with CLH_TRANSFER_STAGE; by default on a device that copies
+ * frames, when the copy has helper threads and the frame is at most
+ * STAGE_LIMIT bytes. The device's DMA from pinned memory runs at about
+ * 5x its copy from ordinary memory on the H100 host, so the frame is ready
+ * sooner when a few threads copy it there first (docs/performance.md,
+ * "Frames from ordinary memory"). */
+static gboolean
+stages (const ClhEngine *engine, const ClhFrame *frame, guint used)
+{
+  ClhBand whole;
+
+  if (engine->transfer == CLH_TRANSFER_STAGE)
+    return TRUE;
+  if (engine->transfer != CLH_TRANSFER_AUTO
+      || clh_context_reads_host_in_place (engine->ctx)
+      || !clh_host_copy_has_helpers ())
+    return FALSE;
+  band_layout (frame, used, 0, frame->height, &whole);
+  return whole.size <= STAGE_LIMIT
+      && whole.size <= clh_context_get_max_host_block (engine->ctx);
 }
 
 /* Hands @block, one of the engine's own, to the device for this frame's
@@ -333,7 +364,7 @@ in_place_source (ClhEngine *engine, const ClhFrame *frame, guint used,
   /* Across the bus: only the engine's own blocks, which no one else
    * writes while they are lent. */
   return engine->transfer == CLH_TRANSFER_IN_PLACE && block
-      && (block == engine->stage
+      && (block == engine->slot->stage
       || g_ptr_array_find (engine->host_blocks, block, NULL))
       && block_band (frame, used, block, band)
       && lend_host_block (engine, block, error);
@@ -377,19 +408,9 @@ count_bands (ClhEngine *engine, const ClhFrame *frame,
   return ok;
 }
 
-/* Keeps the stage block from being refilled until the commands that read
- * it, queued last on @queue, are done. */
-static gboolean
-mark_stage_busy (ClhEngine *engine, cl_command_queue queue, GError **error)
-{
-  g_clear_pointer (&engine->stage_busy, clReleaseEvent);
-  return clh_cl_check (clEnqueueMarkerWithWaitList (queue, 0, NULL,
-          &engine->stage_busy), "clEnqueueMarkerWithWaitList", error);
-}
-
 /* Counts @frame into the slot's counters: where it lies if it can be read
- * there, else copied in bands; from a host copy in the stage block first
- * if the transfer is CLH_TRANSFER_STAGE and the frame is in no block. */
+ * there, else copied in bands; from a host copy in the slot's stage block
+ * first if stages() says so and the frame is in no block. */
 gboolean
 clh_engine_count_frame (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhHostBlock *given, GError **error)
@@ -401,25 +422,18 @@ clh_engine_count_frame (ClhEngine *engine, const ClhFrame *frame,
   ClhBand band;
   GError *why = NULL;
 
-  if (!block && engine->transfer == CLH_TRANSFER_STAGE
-      && !clh_context_reads_host_in_place (engine->ctx)) {
+  if (!block && stages (engine, frame, used)) {
     if (!stage_frame (engine, frame, used, &staged, error))
       return FALSE;
     source = &staged;
-    block = engine->stage;
+    block = engine->slot->stage;
   }
-  if (in_place_source (engine, source, used, block, &band, &why)) {
-    if (!clh_engine_count_band (engine, source, spec, &band, error)
-        || !take_back_host_block (engine, engine->slot, FALSE, error))
-      return FALSE;
-    return source == frame || mark_stage_busy (engine, engine->queue, error);
-  }
+  if (in_place_source (engine, source, used, block, &band, &why))
+    return clh_engine_count_band (engine, source, spec, &band, error)
+        && take_back_host_block (engine, engine->slot, FALSE, error);
   if (why) {
     g_propagate_error (error, why);
     return FALSE;
   }
-  if (!count_bands (engine, source, spec, used, error))
-    return FALSE;
-  return source == frame || mark_stage_busy (engine, engine->upload_queue ?
-      engine->upload_queue : engine->queue, error);
+  return count_bands (engine, source, spec, used, error);
 }

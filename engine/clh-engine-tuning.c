@@ -65,6 +65,32 @@ clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer)
 }
 
 /**
+ * clh_engine_set_counting:
+ * @engine: an engine
+ * @counting: who counts frames submitted from now on; %CLH_COUNTING_AUTO
+ *   by default
+ */
+void
+clh_engine_set_counting (ClhEngine *engine, ClhCounting counting)
+{
+  engine->counting = counting;
+}
+
+/**
+ * clh_engine_next_counts_on_host:
+ * @engine: an engine
+ *
+ * For tests, which check that both paths were taken.
+ *
+ * Returns: %TRUE if the oldest pending frame was counted by the host CPU
+ */
+gboolean
+clh_engine_next_counts_on_host (const ClhEngine *engine)
+{
+  return engine->n_pending > 0 && engine->slots[engine->head].on_host;
+}
+
+/**
  * clh_engine_set_launch:
  * @engine: an engine
  * @launch: (nullable): the variant and what to fix of its configuration

@@ -49,7 +49,27 @@ typedef enum {
   CLH_TRANSFER_IN_PLACE,
 } ClhTransfer;
 
+/**
+ * ClhCounting:
+ * @CLH_COUNTING_AUTO: on a CPU device the host CPU counts the requests it
+ *   can (8-bit components, the luma or maximum of 8-bit RGB), where the
+ *   frame lies, without a kernel launch; the kernels count the others, and
+ *   everything on other devices
+ * @CLH_COUNTING_DEVICE: the kernels count every frame
+ * @CLH_COUNTING_HOST: the host CPU counts the requests it can on any
+ *   device
+ *
+ * Who counts a frame. Both give the same counts, bit for bit.
+ */
+typedef enum {
+  CLH_COUNTING_AUTO,
+  CLH_COUNTING_DEVICE,
+  CLH_COUNTING_HOST,
+} ClhCounting;
+
 void clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer);
+void clh_engine_set_counting (ClhEngine *engine, ClhCounting counting);
+gboolean clh_engine_next_counts_on_host (const ClhEngine *engine);
 void clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch);
 gboolean clh_engine_get_last_launch (const ClhEngine *engine,
     ClhLaunch *launch);

@@ -66,6 +66,7 @@ clh_engine_new_for_context (ClhContext *context, GError **error)
   g_autoptr (ClhEngine) engine = g_new0 (ClhEngine, 1);
 
   engine->ctx = clh_context_ref (context);
+  clh_context_add_user (context);
   engine->device = clh_context_get_device (context);
   engine->requested.padding = -1;
   engine->staging_limit = MIN (STAGING_LIMIT_DEFAULT,
@@ -116,12 +117,11 @@ clh_engine_free (ClhEngine *engine)
     clh_engine_discard (engine);
   slots_clear (engine);
   g_clear_pointer (&engine->host_blocks, g_ptr_array_unref);
-  g_clear_pointer (&engine->stage_busy, clReleaseEvent);
-  g_clear_pointer (&engine->stage, clh_host_block_free);
   for (k = 0; k < CLH_N_KERNELS; k++)
     g_clear_pointer (&engine->kernels[k], clReleaseKernel);
   g_clear_pointer (&engine->upload_queue, clReleaseCommandQueue);
   g_clear_pointer (&engine->queue, clReleaseCommandQueue);
+  clh_context_remove_user (engine->ctx);
   g_clear_pointer (&engine->ctx, clh_context_unref);
   g_free (engine);
 }
@@ -233,6 +233,15 @@ clh_engine_prepare_counters (ClhEngine *engine, gsize n_counters,
   return TRUE;
 }
 
+/* Readies the frame's slot for @n_counters counters counted on the host:
+ * its device counters are left as they are. */
+gboolean
+clh_engine_prepare_host_counters (ClhEngine *engine, gsize n_counters,
+    GError **error)
+{
+  return ensure_counters (engine, engine->slot, n_counters, error);
+}
+
 /* Enqueues the copy of the frame's counters into the slot's pinned host
  * memory; clh_engine_collect() waits for it. */
 static gboolean
@@ -274,6 +283,7 @@ slots_clear (ClhEngine *engine)
     g_clear_pointer (&slot->events, g_array_unref);
     g_clear_pointer (&slot->counters, clReleaseMemObject);
     g_clear_pointer (&slot->staging, clReleaseMemObject);
+    g_clear_pointer (&slot->stage, clh_host_block_free);
     g_clear_pointer (&slot->readback, clh_host_block_free);
   }
   g_clear_pointer (&engine->slots, g_free);
@@ -444,10 +454,23 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
   slot->full_frame = FALSE;
   slot->n_histograms = 0;
   slot->n_counters_used = 0;
+  slot->on_host = clh_engine_counts_on_host (engine, frame, spec);
   if (!clh_engine_prepare_regions (engine, frame, spec, full_frame, regions,
           n_regions, error)) {
     abandon_submission (engine);
     return FALSE;
+  }
+  if (slot->on_host) {
+    /* Counted now; the device's counters and the next slot's stay as
+     * they are. */
+    if (slot->n_histograms > 0 && !clh_engine_count_on_host (engine, frame,
+            spec, error)) {
+      abandon_submission (engine);
+      return FALSE;
+    }
+    engine->n_pending++;
+    engine->slot = NULL;
+    return TRUE;
   }
   /* With no histogram nothing is queued; with only empty regions their
    * clear counters are read back, and no launch clears the next slot's. */
@@ -559,7 +582,7 @@ clh_engine_collect_regions (ClhEngine *engine, ClhHistogram *histograms,
     ok = FALSE;
   } else {
     clh_engine_split_histograms (slot, histograms);
-    if (engine->profiling)
+    if (engine->profiling && !slot->on_host)
       clh_engine_collect_timings (engine, slot);
   }
   slot_finish (engine, slot);

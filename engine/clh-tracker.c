@@ -113,6 +113,7 @@ clh_tracker_new (ClhContext *context, GError **error)
   cl_int ret;
 
   t->ctx = clh_context_ref (context);
+  clh_context_add_user (context);
   t->out_model = g_byte_array_new ();
   t->tables_held = g_byte_array_new ();
   t->queue = clCreateCommandQueue (clh_context_get_cl_context (context),
@@ -167,6 +168,7 @@ clh_tracker_free (ClhTracker *tracker)
   g_clear_pointer (&t->queue, clReleaseCommandQueue);
   g_byte_array_unref (t->out_model);
   g_byte_array_unref (t->tables_held);
+  clh_context_remove_user (t->ctx);
   clh_context_unref (t->ctx);
   g_free (t);
 }

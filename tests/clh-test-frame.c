@@ -63,3 +63,16 @@ clh_test_max_bins (const gchar *mode, guint depth)
     return 256;
   return depth <= 12 ? 4096 : 65536;
 }
+
+/* Whether the engine's host counting (engine/clh-engine-host.c) takes
+ * @spec of @frame, as it documents: 8-bit components, and the luma or
+ * maximum of 8-bit RGB. Written out here so that a test notices when the
+ * engine's choice moves. */
+gboolean
+clh_test_host_can_count (const ClhFrame *frame, const ClhHistogramSpec *spec)
+{
+  return frame->sample == CLH_SAMPLE_8
+      && (spec->count == CLH_COUNT_COMPONENTS
+      || ((spec->count == CLH_COUNT_LUMA || spec->count == CLH_COUNT_MAX)
+          && spec->color == CLH_COLOR_RGB));
+}

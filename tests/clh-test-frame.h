@@ -18,5 +18,7 @@ ClhTestFrame *clh_test_frame_new (const gchar *format, guint width,
     guint height, guint extra_stride, ClhTestContent content, guint32 seed);
 void clh_test_frame_free (ClhTestFrame *frame);
 guint clh_test_max_bins (const gchar *mode, guint depth);
+gboolean clh_test_host_can_count (const ClhFrame *frame,
+    const ClhHistogramSpec *spec);
 
 G_END_DECLS

@@ -14,6 +14,10 @@
 
 static ClhEngine *engine;
 
+/* Who counts: the kernels, or for the /regions/host/ tests the host CPU
+ * where it can. */
+static ClhCounting counting = CLH_COUNTING_DEVICE;
+
 static const gchar *const modes[] = {
   "luma", "channels", "max", "hue", "hue-saturation", "rgb",
 };
@@ -118,6 +122,10 @@ check_regions (const ClhFrame *frame, const ClhHistogramSpec *spec,
   if (!clh_engine_submit_regions (engine, frame, spec, full_frame, rects, n,
           NULL, &err))
     g_error ("%s: %s", what, err->message);
+  if (clh_engine_next_counts_on_host (engine) != (counting
+          == CLH_COUNTING_HOST && clh_test_host_can_count (frame, spec)))
+    g_error ("%s: counted by the %s", what,
+        clh_engine_next_counts_on_host (engine) ? "host" : "kernels");
   check_collected (frame, spec, full_frame, rects, n, what);
 }
 
@@ -397,6 +405,100 @@ test_in_flight (void)
   clh_test_frame_free (t);
 }
 
+/* Frames in flight counted alternately by the host CPU and the kernels,
+ * with and without regions, in one engine: a host frame leaves the
+ * device's counters, and the clearing of the next slot's that a launch
+ * does, as they were. Hue is always the kernels'. */
+static void
+test_mixed_counting (void)
+{
+  ClhTestFrame *t = clh_test_frame_new ("NV12", 64, 48, 3, CLH_TEST_RANDOM,
+      13);
+  const ClhRect some[] = { {1, 1, 13, 17}, {0, 0, 64, 48}, {63, 47, 1, 1} };
+  const gchar *const specs[] = { "channels", "hue" };
+  const guint in_flight[] = { 1, 3, 4 };
+  ClhHistogramSpec spec[2];
+  GError *err = NULL;
+  guint f, i, k;
+
+  for (k = 0; k < 2; k++)
+    g_assert_true (clh_reference_spec (t->klass, &t->frame, specs[k], 16,
+            &spec[k]));
+  for (f = 0; f < G_N_ELEMENTS (in_flight); f++) {
+    g_assert_true (clh_engine_set_max_in_flight (engine, in_flight[f],
+            &err));
+    for (i = 0; i < 24; i += in_flight[f]) {
+      gboolean on_host[4];
+      guint j;
+
+      for (j = 0; j < in_flight[f]; j++) {
+        const guint n = i + j, which = n % 5 == 4;
+        const gboolean host = n % 3 != 1;
+
+        clh_engine_set_counting (engine, host ? CLH_COUNTING_HOST :
+            CLH_COUNTING_DEVICE);
+        g_assert_true (clh_engine_submit_regions (engine, &t->frame,
+                &spec[which], n % 2 == 0, some, n % 4, NULL, &err));
+        g_assert_no_error (err);
+        on_host[j] = host && !which;
+      }
+      for (j = 0; j < in_flight[f]; j++) {
+        const guint n = i + j;
+
+        g_assert_cmpint (clh_engine_next_counts_on_host (engine), ==,
+            on_host[j]);
+        check_collected (&t->frame, &spec[n % 5 == 4], n % 2 == 0, some,
+            n % 4, on_host[j] ? "host" : "kernels");
+      }
+    }
+  }
+  clh_engine_set_counting (engine, counting);
+  g_assert_true (clh_engine_set_max_in_flight (engine, 1, &err));
+  clh_test_frame_free (t);
+}
+
+/* A test to run with the host CPU counting what it can. */
+typedef struct {
+  GTestFunc plain;
+  GTestDataFunc func;
+  gconstpointer data;
+} HostTest;
+
+static void
+on_host (gconstpointer data)
+{
+  const HostTest *test = data;
+
+  counting = CLH_COUNTING_HOST;
+  clh_engine_set_counting (engine, counting);
+  if (test->plain)
+    test->plain ();
+  else
+    test->func (test->data);
+  counting = CLH_COUNTING_DEVICE;
+  clh_engine_set_counting (engine, counting);
+}
+
+/* Adds @plain, or @func with @data, as /regions/host/@name, run
+ * on_host(); the test data lives as long as the program. */
+static void
+add_host_test (const gchar *name, GTestFunc plain, GTestDataFunc func,
+    gconstpointer data)
+{
+  static GPtrArray *tests;
+  HostTest *test = g_new (HostTest, 1);
+  gchar *path = g_strdup_printf ("/regions/host/%s", name);
+
+  if (!tests)
+    tests = g_ptr_array_new_with_free_func (g_free);
+  test->plain = plain;
+  test->func = func;
+  test->data = data;
+  g_ptr_array_add (tests, test);
+  g_test_add_data_func (path, test, on_host);
+  g_free (path);
+}
+
 /* The device keeps each slot's region table from frame to frame: a table
  * equal to the one before is not written again, one of the same size with
  * one rectangle moved by a pixel is. Every slot of the ring sees each case,
@@ -490,12 +592,21 @@ main (int argc, char **argv)
   g_assert_no_error (err);
   g_test_message ("device: %s (%s)", clh_engine_get_device_name (engine),
       clh_engine_get_platform_name (engine));
+  clh_engine_set_counting (engine, counting);
 
   for (formats = clh_reference_formats (); *formats; formats++) {
     gchar *path = g_strdup_printf ("/regions/format/%s", *formats);
     g_test_add_data_func (path, *formats, test_format);
     g_free (path);
   }
+  for (formats = clh_reference_formats (); *formats; formats++) {
+    gchar *name = g_strdup_printf ("format/%s", *formats);
+    add_host_test (name, NULL, test_format, *formats);
+    g_free (name);
+  }
+  add_host_test ("zones", test_zones, NULL, NULL);
+  add_host_test ("in-flight", test_in_flight, NULL, NULL);
+  g_test_add_func ("/regions/mixed-counting", test_mixed_counting);
   g_test_add_func ("/regions/bands", test_bands);
   g_test_add_func ("/regions/zones", test_zones);
   g_test_add_func ("/regions/in-flight", test_in_flight);

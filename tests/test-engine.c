@@ -73,11 +73,80 @@ check_spec_on (ClhEngine *counter, const ClhFrame *frame,
   g_free (want.counts);
 }
 
+/* Who counts with the engine: the kernels, or for the /engine/host/ tests
+ * the host CPU where it can. */
+static ClhCounting counting = CLH_COUNTING_DEVICE;
+
+static gboolean
+expect_on_host (const ClhFrame *frame, const ClhHistogramSpec *spec)
+{
+  return counting == CLH_COUNTING_HOST
+      && clh_test_host_can_count (frame, spec);
+}
+
+/* The engine against the reference, and counted where @counting says. */
 static void
 check_spec (const ClhFrame *frame, const ClhHistogramSpec *spec,
     const gchar *what)
 {
-  check_spec_on (engine, frame, spec, what);
+  const gsize n = (gsize) clh_histogram_spec_n_channels (spec)
+      * clh_histogram_spec_n_bins (spec);
+  ClhHistogram got = { g_new0 (guint32, n) }, want = { g_new0 (guint32, n) };
+  GError *err = NULL;
+
+  clh_reference_histogram (frame, spec, &want);
+  if (!clh_engine_submit (engine, frame, spec, NULL, &err))
+    g_error ("%s: %s", what, err->message);
+  if (clh_engine_next_counts_on_host (engine) != expect_on_host (frame, spec))
+    g_error ("%s: counted by the %s", what,
+        clh_engine_next_counts_on_host (engine) ? "host" : "kernels");
+  if (!clh_engine_collect (engine, &got, &err))
+    g_error ("%s: %s", what, err->message);
+  check_equal (spec, &got, &want, what);
+  g_free (got.counts);
+  g_free (want.counts);
+}
+
+/* A test to run with the host CPU counting what it can. */
+typedef struct {
+  GTestFunc plain;
+  GTestDataFunc func;
+  gconstpointer data;
+} HostTest;
+
+static void
+on_host (gconstpointer data)
+{
+  const HostTest *test = data;
+
+  counting = CLH_COUNTING_HOST;
+  clh_engine_set_counting (engine, counting);
+  if (test->plain)
+    test->plain ();
+  else
+    test->func (test->data);
+  counting = CLH_COUNTING_DEVICE;
+  clh_engine_set_counting (engine, counting);
+}
+
+/* Adds @plain, or @func with @data, as /engine/host/@name, run
+ * on_host(); the test data lives as long as the program. */
+static void
+add_host_test (const gchar *name, GTestFunc plain, GTestDataFunc func,
+    gconstpointer data)
+{
+  static GPtrArray *tests;
+  HostTest *test = g_new (HostTest, 1);
+  gchar *path = g_strdup_printf ("/engine/host/%s", name);
+
+  if (!tests)
+    tests = g_ptr_array_new_with_free_func (g_free);
+  test->plain = plain;
+  test->func = func;
+  test->data = data;
+  g_ptr_array_add (tests, test);
+  g_test_add_data_func (path, test, on_host);
+  g_free (path);
 }
 
 /* The engine and the reference on @frame (narrowed in place) against the
@@ -1534,6 +1603,7 @@ main (int argc, char **argv)
   g_assert_no_error (err);
   g_test_message ("device: %s (%s)", clh_engine_get_device_name (engine),
       clh_engine_get_platform_name (engine));
+  clh_engine_set_counting (engine, counting);
 
   for (; *formats; formats++) {
     gchar *path = g_strdup_printf ("/engine/format/%s", *formats);
@@ -1548,6 +1618,18 @@ main (int argc, char **argv)
     g_test_add_data_func (path, *formats, test_reference_regions);
     g_free (path);
   }
+  for (formats = clh_reference_formats (); *formats; formats++) {
+    gchar *name = g_strdup_printf ("format/%s", *formats);
+    add_host_test (name, NULL, test_format, *formats);
+    g_free (name);
+    name = g_strdup_printf ("crop/%s", *formats);
+    add_host_test (name, NULL, test_crop, *formats);
+    g_free (name);
+  }
+  add_host_test ("ranges", test_ranges, NULL, NULL);
+  add_host_test ("thin", test_thin, NULL, NULL);
+  add_host_test ("host-memory", test_host_memory, NULL, NULL);
+  add_host_test ("largest-degenerate", test_largest_degenerate, NULL, NULL);
   g_test_add_func ("/engine/crop-refused", test_crop_refused);
   g_test_add_func ("/engine/ranges", test_ranges);
   g_test_add_func ("/engine/hue-masks", test_hue_masks);

@@ -14,6 +14,15 @@
  * Beyond the pipeline, a process-wide registry remembers the contexts it
  * made while anything still holds them, so that elements of different
  * pipelines share a device too.
+ *
+ * With `device=auto` on a host with several devices of the type auto
+ * prefers (several GPUs), an element that finds no context on its linked
+ * peers, nor one set by the application, takes the least loaded of them:
+ * the one whose registry context has the fewest engines and trackers (none
+ * for a device without one; the first on a tie). Elements linked to it
+ * share its device through the context query; its context is not
+ * announced with %GST_MESSAGE_HAVE_CONTEXT, which would have the bin hand
+ * that one device to every element after it.
  */
 #include "gstclcontext.h"
 
@@ -146,6 +155,26 @@ registry_obtain (const gchar *device_spec, gboolean *created,
 done:
   g_mutex_unlock (&registry_lock);
   return entry.context;
+}
+
+/* With device "auto" and several devices for it: the "P:D" of the least
+ * loaded one, by the registry's contexts; else NULL. */
+static gchar *
+least_loaded_auto (const gchar *device_spec)
+{
+  ClhContext **contexts;
+  gchar *spec;
+  guint i, n;
+
+  g_mutex_lock (&registry_lock);
+  n = registry ? registry->len : 0;
+  contexts = g_new (ClhContext *, MAX (n, 1));
+  for (i = 0; i < n; i++)
+    contexts[i] = g_array_index (registry, RegistryEntry, i).context;
+  spec = clh_context_least_loaded_auto (device_spec, contexts, n);
+  g_mutex_unlock (&registry_lock);
+  g_free (contexts);
+  return spec;
 }
 
 /**
@@ -374,6 +403,7 @@ gst_cl_ensure_element_context (GstElement *element, const gchar *device_spec,
   ClhContext *context;
   GstContext *gst_context;
   gboolean created;
+  gchar *spread;
 
   init_debug ();
   take_stored_context (element, device_spec, context_ptr);
@@ -390,17 +420,25 @@ gst_cl_ensure_element_context (GstElement *element, const gchar *device_spec,
   if (has_context (element, context_ptr))
     return TRUE;
 
-  context = registry_obtain (device_spec, &created, error);
-  if (!context)
+  spread = least_loaded_auto (device_spec);
+  context = registry_obtain (spread ? spread : device_spec, &created, error);
+  if (!context) {
+    g_free (spread);
     return FALSE;
-  GST_INFO_OBJECT (element, "%s context on %s", created ? "new" :
-      "process-wide", clh_context_get_device_name (context));
+  }
+  GST_INFO_OBJECT (element, "%s context on %s%s", created ? "new" :
+      "process-wide", clh_context_get_device_name (context), spread ?
+      " (auto: the least loaded device)" : "");
 
   gst_context = gst_context_new_cl_context (context);
   gst_element_set_context (element, gst_context);
   gst_cl_context_handle_unref (context);
-  gst_element_post_message (element,
-      gst_message_new_have_context (GST_OBJECT (element), gst_context));
+  if (spread)
+    gst_context_unref (gst_context);
+  else
+    gst_element_post_message (element,
+        gst_message_new_have_context (GST_OBJECT (element), gst_context));
+  g_free (spread);
 
   /* A set_context from another thread may have won meanwhile: whichever
    * the element holds now is on the right device. None means the element

@@ -1374,6 +1374,120 @@ GST_START_TEST (test_two_devices)
 }
 GST_END_TEST;
 
+/* The device each of @names in @pipeline (in READY) counts on: 0 for the
+ * device of @first's context, 1 for any other; and checks that elements on
+ * one device share one context. */
+static void
+devices_of (GstElement *pipeline, const gchar *const *names, guint n,
+    guint *device)
+{
+  gconstpointer first = NULL, other = NULL;
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), names[i]);
+    gconstpointer ctx = element_cl_context (e, NULL);
+
+    if (!first)
+      first = ctx;
+    else if (ctx != first && !other)
+      other = ctx;
+    fail_unless (ctx == first || ctx == other, "three contexts");
+    device[i] = ctx == first ? 0 : 1;
+    gst_object_unref (e);
+  }
+}
+
+/* device=auto with two devices to choose from (PoCL's basic and pthread,
+ * both CPU devices, as tests/meson.build sets them up): unlinked elements
+ * go to the least loaded device, so that four streams take two each;
+ * linked elements share one; an element opened after one stream stopped
+ * goes where it stopped; and each stream counts right. */
+GST_START_TEST (test_auto_spreads)
+{
+  const gchar *const four[] = { "h0", "h1", "h2", "h3" };
+  const gchar *const chain[] = { "a", "b" };
+  GstElement *p, *q;
+  GstHarness *h[2];
+  GstVideoInfo info;
+  guint device[4], i;
+
+  if (!g_getenv ("POCL_DEVICES")) {
+    GST_INFO ("POCL_DEVICES is not set: run through 'meson test'");
+    return;
+  }
+  p = pipeline_new ("videotestsrc ! clhistogram name=h0 ! fakesink "
+      "videotestsrc ! clhistogram name=h1 ! fakesink "
+      "videotestsrc ! clhistogram name=h2 ! fakesink "
+      "videotestsrc ! clhistogram name=h3 ! fakesink");
+  fail_unless_equals_int (gst_element_set_state (p, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  devices_of (p, four, 4, device);
+  fail_unless_equals_int (device[0] + device[1] + device[2] + device[3], 2);
+
+  /* A linked pair shares whichever device it lands on. */
+  q = pipeline_new ("videotestsrc ! clhistogram name=a ! "
+      "clhistogram name=b ! fakesink");
+  fail_unless_equals_int (gst_element_set_state (q, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  devices_of (q, chain, 2, device);
+  fail_unless_equals_int (device[1], 0);
+  gst_element_set_state (q, GST_STATE_NULL);
+  gst_object_unref (q);
+
+  /* Stop h0: the next stream goes to its device, now the less loaded. */
+  {
+    GstElement *h0 = gst_bin_get_by_name (GST_BIN (p), "h0");
+    gconstpointer freed = element_cl_context (h0, NULL);
+
+    fail_unless_equals_int (gst_element_set_state (h0, GST_STATE_NULL),
+        GST_STATE_CHANGE_SUCCESS);
+    q = pipeline_new ("videotestsrc ! clhistogram name=n ! fakesink");
+    fail_unless_equals_int (gst_element_set_state (q, GST_STATE_READY),
+        GST_STATE_CHANGE_SUCCESS);
+    {
+      GstElement *n = gst_bin_get_by_name (GST_BIN (q), "n");
+
+      fail_unless (element_cl_context (n, NULL) == freed,
+          "not the least loaded device");
+      gst_object_unref (n);
+    }
+    gst_element_set_state (q, GST_STATE_NULL);
+    gst_object_unref (q);
+    gst_object_unref (h0);
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+
+  /* Two streams, one per device, each counting right. */
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 97, 61);
+  for (i = 0; i < 2; i++) {
+    h[i] = gst_harness_new_parse ("clhistogram mode=channels");
+    set_caps (h[i], "RGBA", 97, 61);
+  }
+  {
+    GstElement *e0 = gst_harness_find_element (h[0], "clhistogram");
+    GstElement *e1 = gst_harness_find_element (h[1], "clhistogram");
+
+    fail_if (element_cl_context (e0, NULL) == element_cl_context (e1, NULL),
+        "two streams on one device of two");
+    gst_object_unref (e0);
+    gst_object_unref (e1);
+  }
+  for (i = 0; i < 4; i++) {
+    GstBuffer *in = frame_new (&info, CLH_TEST_RANDOM, i, 0);
+    GstBuffer *out = gst_harness_push_and_pull (h[i % 2], in);
+
+    assert_meta_equals_reference (&info, out, "channels", 256, 0, -1,
+        "auto");
+    gst_buffer_unref (out);
+  }
+  for (i = 0; i < 2; i++)
+    gst_harness_teardown (h[i]);
+}
+
+GST_END_TEST;
+
 /* The pool the element proposes for @caps, through an allocation query
  * from upstream; active. */
 static GstBufferPool *
@@ -2017,6 +2131,7 @@ clhistogram_suite (void)
   tcase_add_test (tc, test_unaligned_16bit);
   tcase_add_test (tc, test_context_shared);
   tcase_add_test (tc, test_two_devices);
+  tcase_add_test (tc, test_auto_spreads);
   tcase_add_test (tc, test_pool_path);
   tcase_add_test (tc, test_host_memory);
   tcase_add_test (tc, test_in_flight_eos);
