@@ -76,8 +76,8 @@ static GThreadPool *helper_pool;
 static gint n_helpers = -1;
 
 /* The helpers, made on first use: half the CPUs, at most 7, unless
- * clh_host_copy_set_helpers() said otherwise; NULL for none (small hosts,
- * where the caller's thread is as much as a copy should take). */
+ * clh_host_copy_set_helpers() said otherwise; NULL for none (a host of one
+ * CPU, where the caller's thread is as much as a copy should take). */
 static GThreadPool *
 helpers (guint *n)
 {
