@@ -5,6 +5,7 @@
 #include "clh-cl.h"
 #include "clh-context.h"
 #include "clh-device.h"
+#include "clh-submitter.h"
 
 G_BEGIN_DECLS
 
@@ -12,6 +13,11 @@ const ClhDeviceInfo *clh_context_get_device (const ClhContext *context);
 cl_context clh_context_get_cl_context (const ClhContext *context);
 cl_program clh_context_get_program (const ClhContext *context);
 gboolean clh_context_is_little_endian (const ClhContext *context);
+ClhSubmitter *clh_context_get_submitter (ClhContext *context);
+gboolean clh_context_note_submission (ClhContext *context,
+    gconstpointer submitter);
+cl_command_queue clh_context_get_shared_queue (ClhContext *context,
+    guint which, GError **error);
 
 cl_mem clh_host_block_get_mem (const ClhHostBlock *block);
 gboolean clh_host_block_lend (ClhHostBlock *block, cl_command_queue queue,

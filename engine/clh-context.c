@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "clh-context-private.h"
+#include "clh-submitter.h"
 #include "clh-program-cache.h"
 
 #include <string.h>
@@ -28,6 +29,14 @@ struct _ClhContext {
   cl_command_queue service;
   /* Engines and trackers on the context: its load, for "auto". */
   gint n_users;
+  /* The submission thread and the counting and upload queues the engines
+   * share (clh-submitter.c), made when the first engine asks. */
+  ClhSubmitter *submitter;
+  cl_command_queue shared[2];
+  /* The engine that submitted last, and when (ms of the monotonic clock,
+   * as a wrapping 32-bit count). */
+  gpointer last_submitter;
+  gint last_submit_ms;
 };
 
 struct _ClhHostBlock {
@@ -155,6 +164,9 @@ clh_context_unref (ClhContext *context)
     return;
   if (context->service)
     clFinish (context->service);
+  g_clear_pointer (&context->submitter, clh_submitter_free);
+  g_clear_pointer (&context->shared[0], clReleaseCommandQueue);
+  g_clear_pointer (&context->shared[1], clReleaseCommandQueue);
   g_clear_pointer (&context->program, clReleaseProgram);
   g_clear_pointer (&context->service, clReleaseCommandQueue);
   g_clear_pointer (&context->context, clReleaseContext);
@@ -630,4 +642,76 @@ clh_context_least_loaded_auto (const gchar *device_spec,
     spec = clh_device_spec_of (best);
   g_clear_pointer (&devices, g_ptr_array_unref);
   return spec;
+}
+
+/**
+ * clh_context_get_submitter:
+ * @context: a context
+ *
+ * Returns: (transfer none): the device's submission thread, started on
+ *   first use
+ */
+ClhSubmitter *
+clh_context_get_submitter (ClhContext *context)
+{
+  ClhSubmitter *s;
+
+  g_mutex_lock (&context->lock);
+  if (!context->submitter)
+    context->submitter = clh_submitter_new ();
+  s = context->submitter;
+  g_mutex_unlock (&context->lock);
+  return s;
+}
+
+/**
+ * clh_context_get_shared_queue:
+ * @context: a context
+ * @which: 0: the counting queue, 1: the upload queue
+ * @error: %CLH_ENGINE_ERROR_OPENCL
+ *
+ * Returns: (transfer full) (nullable): one of the two queues the engines
+ *   that submit through the submission thread share, made on first use
+ */
+cl_command_queue
+clh_context_get_shared_queue (ClhContext *context, guint which,
+    GError **error)
+{
+  cl_command_queue q;
+  cl_int ret = CL_SUCCESS;
+
+  g_return_val_if_fail (which < 2, NULL);
+  g_mutex_lock (&context->lock);
+  if (!context->shared[which])
+    context->shared[which] = clCreateCommandQueue (context->context,
+        context->device.device, 0, &ret);
+  q = context->shared[which];
+  if (q)
+    clRetainCommandQueue (q);
+  g_mutex_unlock (&context->lock);
+  if (!clh_cl_check (ret, "clCreateCommandQueue", error))
+    return NULL;
+  return q;
+}
+
+/**
+ * clh_context_note_submission:
+ * @context: a context
+ * @submitter: who submits a frame now (an engine)
+ *
+ * Notes a submission.
+ *
+ * Returns: whether another submitter submitted within the last 2 ms: the
+ *   device is shared, as with many streams, and not only by @submitter
+ */
+gboolean
+clh_context_note_submission (ClhContext *context, gconstpointer submitter)
+{
+  const guint32 now = (guint32) (g_get_monotonic_time () / 1000);
+  const gpointer last = g_atomic_pointer_exchange (&context->last_submitter,
+      (gpointer) submitter);
+  const guint32 then = (guint32) g_atomic_int_exchange
+      (&context->last_submit_ms, (gint) now);
+
+  return last != NULL && last != submitter && now - then <= 2;
 }

@@ -99,6 +99,10 @@ typedef struct {
   /* Counted by the host CPU (clh-engine-host.c): its counters are all
    * 32-bit and already in @readback; nothing of it is on the device. */
   gboolean on_host;
+  /* Submitted through the submission thread, which tells @watch once
+   * @done is complete. */
+  gboolean watched;
+  ClhWatch watch;
 } ClhSlot;
 
 /* One band of frame rows and where each plane's rows of it lie in @mem:
@@ -137,6 +141,16 @@ struct _ClhEngine {
   gboolean wide_only;
   /* Which frames the host CPU counts (clh-engine-host.c). */
   ClhCounting counting;
+  /* The device's submission thread when the engine uses the context's
+   * shared queues (the default; not with profiling), else NULL: frames
+   * submitted until @shared_until (monotonic us), while other engines
+   * submit too, go through it; and what its slots' watches signal. */
+  gboolean own_queues;
+  ClhSubmitter *submitter;
+  ClhSubmission submission;
+  gint64 shared_until;
+  GMutex wait_lock;
+  GCond wait_cond;
 
   /* clh_engine_alloc_host() blocks (ClhHostBlock). */
   GPtrArray *host_blocks;
@@ -178,6 +192,9 @@ gboolean clh_engine_count_on_host (ClhEngine *engine, const ClhFrame *frame,
 gboolean clh_engine_count_frame (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhHostBlock *block, GError **error);
 void clh_engine_give_back (ClhEngine *engine, ClhSlot *slot);
+gboolean clh_engine_prestage (ClhEngine *engine, ClhSlot *slot,
+    const ClhFrame *frame, const ClhHistogramSpec *spec,
+    const ClhHostBlock **block, ClhFrame *staged, GError **error);
 
 /* clh-engine-regions.c */
 gboolean clh_engine_prepare_regions (ClhEngine *engine, const ClhFrame *frame,

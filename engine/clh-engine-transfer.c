@@ -242,10 +242,9 @@ wrap_host_planes (ClhEngine *engine, const ClhFrame *frame, guint used,
  * block is free: the slot's previous frame was collected, so its commands
  * are done. */
 static gboolean
-stage_frame (ClhEngine *engine, const ClhFrame *frame, guint used,
-    ClhFrame *staged, GError **error)
+stage_frame (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
+    guint used, ClhFrame *staged, GError **error)
 {
-  ClhSlot *slot = engine->slot;
   guint8 *dst[CLH_HOST_COPY_MAX];
   const guint8 *src[CLH_HOST_COPY_MAX];
   gsize sizes[CLH_HOST_COPY_MAX];
@@ -423,7 +422,7 @@ clh_engine_count_frame (ClhEngine *engine, const ClhFrame *frame,
   GError *why = NULL;
 
   if (!block && stages (engine, frame, used)) {
-    if (!stage_frame (engine, frame, used, &staged, error))
+    if (!stage_frame (engine, engine->slot, frame, used, &staged, error))
       return FALSE;
     source = &staged;
     block = engine->slot->stage;
@@ -436,4 +435,24 @@ clh_engine_count_frame (ClhEngine *engine, const ClhFrame *frame,
     return FALSE;
   }
   return count_bands (engine, source, spec, used, error);
+}
+
+/* Stages @frame into @slot's stage block as clh_engine_count_frame() would,
+ * on the calling thread: the submission thread then only queues the copy
+ * from pinned memory. @block: (inout): the caller's block, then the stage
+ * block if the frame was staged into @staged. */
+gboolean
+clh_engine_prestage (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhHostBlock **block,
+    ClhFrame *staged, GError **error)
+{
+  const guint used = planes_used (frame, spec);
+
+  if (find_host_block (engine, frame, used, *block)
+      || !stages (engine, frame, used))
+    return TRUE;
+  if (!stage_frame (engine, slot, frame, used, staged, error))
+    return FALSE;
+  *block = slot->stage;
+  return TRUE;
 }

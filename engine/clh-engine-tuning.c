@@ -91,6 +91,37 @@ clh_engine_next_counts_on_host (const ClhEngine *engine)
 }
 
 /**
+ * clh_engine_set_submission:
+ * @engine: an engine
+ * @submission: which thread submits frames from now on;
+ *   %CLH_SUBMISSION_AUTO by default
+ */
+void
+clh_engine_set_submission (ClhEngine *engine, ClhSubmission submission)
+{
+  engine->submission = submission;
+}
+
+/**
+ * clh_engine_get_n_on_thread:
+ * @engine: an engine
+ *
+ * For tests, which check that frames went through the device's submission
+ * thread (clh-submitter.c) when other engines had frames in flight.
+ *
+ * Returns: how many of the pending frames were submitted through it
+ */
+guint
+clh_engine_get_n_on_thread (const ClhEngine *engine)
+{
+  guint i, n = 0;
+
+  for (i = 0; i < engine->n_pending; i++)
+    n += engine->slots[(engine->head + i) % engine->n_slots].watched;
+  return n;
+}
+
+/**
  * clh_engine_set_launch:
  * @engine: an engine
  * @launch: (nullable): the variant and what to fix of its configuration

@@ -67,9 +67,28 @@ typedef enum {
   CLH_COUNTING_HOST,
 } ClhCounting;
 
+/**
+ * ClhSubmission:
+ * @CLH_SUBMISSION_AUTO: through the device's submission thread while other
+ *   engines of the context submit too, else on the caller's thread
+ * @CLH_SUBMISSION_THREAD: always through the submission thread
+ * @CLH_SUBMISSION_CALLER: always on the caller's thread
+ *
+ * Which thread makes the driver calls for a frame counted on the device
+ * (engine/clh-submitter.c). Without profiling, every engine of a context
+ * uses the context's shared queues either way.
+ */
+typedef enum {
+  CLH_SUBMISSION_AUTO,
+  CLH_SUBMISSION_THREAD,
+  CLH_SUBMISSION_CALLER,
+} ClhSubmission;
+
 void clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer);
+void clh_engine_set_submission (ClhEngine *engine, ClhSubmission submission);
 void clh_engine_set_counting (ClhEngine *engine, ClhCounting counting);
 gboolean clh_engine_next_counts_on_host (const ClhEngine *engine);
+guint clh_engine_get_n_on_thread (const ClhEngine *engine);
 void clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch);
 gboolean clh_engine_get_last_launch (const ClhEngine *engine,
     ClhLaunch *launch);

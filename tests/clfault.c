@@ -212,6 +212,18 @@ clCreateCommandQueue (cl_context context, cl_device_id device,
 #pragma GCC diagnostic pop
 
 CL_API_ENTRY cl_int CL_API_CALL
+clRetainCommandQueue (cl_command_queue queue)
+{
+  cl_int ret;
+
+  call_fails ("clRetainCommandQueue");
+  ret = REAL (clRetainCommandQueue) (queue);
+  if (ret == CL_SUCCESS)
+    held (OBJ_QUEUE, 1);
+  return ret;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
 clReleaseCommandQueue (cl_command_queue queue)
 {
   call_fails ("clReleaseCommandQueue");

@@ -1051,6 +1051,162 @@ count_in_thread (gpointer data)
   return NULL;
 }
 
+/* The engines of test_shared_submission, and their meeting point. */
+#define N_SHARING 8
+
+typedef struct {
+  ClhEngine *engines[N_SHARING];
+  GMutex lock;
+  GCond cond;
+  guint arrived[2];
+} Sharing;
+
+/* Waits until every engine's thread has reached meeting @m. */
+static void
+meet (Sharing *sh, guint m)
+{
+  g_mutex_lock (&sh->lock);
+  sh->arrived[m]++;
+  g_cond_broadcast (&sh->cond);
+  while (sh->arrived[m] < N_SHARING)
+    g_cond_wait (&sh->cond, &sh->lock);
+  g_mutex_unlock (&sh->lock);
+}
+
+typedef struct {
+  Sharing *sharing;
+  guint index;
+} Sharer;
+
+/* One engine of several: a frame of its own format and mode in flight
+ * while every other engine has one, then a stream of its own. Engine 3
+ * drops its frames in flight and is freed mid-stream; engine 5's request
+ * of too many regions fails alone; engine 6 submits on its own thread
+ * after the first two frames, beside the others' submission thread. */
+static gpointer
+share_in_thread (gpointer data)
+{
+  const Sharer *me = data;
+  ClhEngine *counter = me->sharing->engines[me->index];
+  Flight *first = flight_new (clh_engine_get_context (counter), me->index,
+      "first of many engines");
+  Flight *second = flight_new (clh_engine_get_context (counter),
+      me->index + 1, "second of many engines");
+  GQueue pending = G_QUEUE_INIT;
+  GError *err = NULL;
+
+  g_assert_true (clh_engine_set_max_in_flight (counter, 2 + me->index % 3,
+          &err));
+  g_assert_true (clh_engine_submit (counter, &first->frame, &first->spec,
+          first->block, &err));
+  g_queue_push_tail (&pending, first);
+  meet (me->sharing, 0);
+  g_assert_true (clh_engine_submit (counter, &second->frame, &second->spec,
+          second->block, &err));
+  g_queue_push_tail (&pending, second);
+  g_assert_cmpuint (clh_engine_get_n_on_thread (counter), >=, 1);
+  meet (me->sharing, 1);
+
+  if (me->index == 3) {
+    clh_engine_discard (counter);
+    g_queue_clear_full (&pending, (GDestroyNotify) flight_free);
+    clh_engine_free (counter);
+    me->sharing->engines[me->index] = NULL;
+    return NULL;
+  }
+  if (me->index == 5) {
+    ClhRect many[CLH_MAX_REGIONS + 1] = { {0, 0, 1, 1} };
+
+    g_assert_false (clh_engine_submit_regions (counter, &first->frame,
+            &first->spec, TRUE, many, G_N_ELEMENTS (many), NULL, &err));
+    g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+    g_clear_error (&err);
+  }
+  while (!g_queue_is_empty (&pending))
+    collect_and_check (counter, &pending);
+  if (me->index == 6)
+    clh_engine_set_submission (counter, CLH_SUBMISSION_CALLER);
+  run_stream (counter, 1 + me->index % 4, 10, "one of many engines");
+  return NULL;
+}
+
+/* Engines of one context counting at once, each its own format and mode
+ * (every kernel), through the device's submission thread: none sees
+ * another's counts or errors, and one stopping mid-stream leaves the
+ * others' frames as they were. */
+static void
+test_shared_submission (void)
+{
+  Sharing sh = { { NULL } };
+  Sharer me[N_SHARING];
+  GThread *threads[N_SHARING];
+  guint i;
+
+  g_mutex_init (&sh.lock);
+  g_cond_init (&sh.cond);
+  for (i = 0; i < N_SHARING; i++) {
+    sh.engines[i] = clh_engine_new_for_context (clh_engine_get_context
+        (engine), NULL);
+    g_assert_nonnull (sh.engines[i]);
+    /* The kernels, also on a CPU device; through the submission thread
+     * (by default only while other engines submit within 2 ms, which a
+     * loaded machine may not). */
+    clh_engine_set_counting (sh.engines[i], CLH_COUNTING_DEVICE);
+    clh_engine_set_submission (sh.engines[i], CLH_SUBMISSION_THREAD);
+    me[i].sharing = &sh;
+    me[i].index = i;
+  }
+  for (i = 0; i < N_SHARING; i++)
+    threads[i] = g_thread_new ("sharer", share_in_thread, &me[i]);
+  for (i = 0; i < N_SHARING; i++) {
+    g_thread_join (threads[i]);
+    clh_engine_free (sh.engines[i]);
+  }
+  g_mutex_clear (&sh.lock);
+  g_cond_clear (&sh.cond);
+}
+
+/* By default an engine submits through the submission thread only while
+ * another engine of its context submits too: alone, on its own thread. */
+static void
+test_submission_auto (void)
+{
+  ClhEngine *a = clh_engine_new_for_context (clh_engine_get_context (engine),
+      NULL);
+  ClhEngine *b = clh_engine_new_for_context (clh_engine_get_context (engine),
+      NULL);
+  Flight *fl = flight_new (clh_engine_get_context (a), 1, "alone");
+  Flight *f2 = flight_new (clh_engine_get_context (a), 2, "beside another");
+  GQueue pending = G_QUEUE_INIT;
+  GError *err = NULL;
+
+  clh_engine_set_counting (a, CLH_COUNTING_DEVICE);
+  clh_engine_set_counting (b, CLH_COUNTING_DEVICE);
+  g_assert_true (clh_engine_set_max_in_flight (a, 2, &err));
+  /* Earlier tests' submissions are older than the 2 ms. */
+  g_usleep (5000);
+  g_assert_true (clh_engine_submit (a, &fl->frame, &fl->spec, fl->block,
+          &err));
+  g_assert_true (clh_engine_submit (a, &fl->frame, &fl->spec, fl->block,
+          &err));
+  g_assert_cmpuint (clh_engine_get_n_on_thread (a), ==, 0);
+  clh_engine_discard (a);
+  /* b submits, then a at once: a is not alone. */
+  g_assert_true (clh_engine_submit (b, &f2->frame, &f2->spec, f2->block,
+          &err));
+  g_assert_true (clh_engine_submit (a, &fl->frame, &fl->spec, fl->block,
+          &err));
+  g_queue_push_tail (&pending, fl);
+  g_assert_no_error (err);
+  if (clh_engine_get_n_on_thread (a) == 0)
+    g_test_message ("a was not seen beside b: more than 2 ms between them");
+  collect_and_check (a, &pending);
+  g_queue_push_tail (&pending, f2);
+  collect_and_check (b, &pending);
+  clh_engine_free (a);
+  clh_engine_free (b);
+}
+
 /* Two engines of one context count at once in two threads. */
 static void
 test_shared_context_threads (void)
@@ -1659,6 +1815,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/discard", test_discard);
   g_test_add_func ("/engine/shared-context-threads",
       test_shared_context_threads);
+  g_test_add_func ("/engine/shared-submission", test_shared_submission);
+  g_test_add_func ("/engine/submission-auto", test_submission_auto);
 
   ret = g_test_run ();
   clh_engine_free (engine);
