@@ -145,7 +145,6 @@ struct _ClhEngine {
    * shared queues (the default; not with profiling), else NULL: frames
    * submitted until @shared_until (monotonic us), while other engines
    * submit too, go through it; and what its slots' watches signal. */
-  gboolean own_queues;
   ClhSubmitter *submitter;
   ClhSubmission submission;
   gint64 shared_until;

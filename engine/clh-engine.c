@@ -20,7 +20,7 @@ clh_engine_create_queues (ClhEngine *engine, gboolean profiling,
 {
   const cl_command_queue_properties props = profiling ?
       CL_QUEUE_PROFILING_ENABLE : 0;
-  const gboolean shared = !profiling && !engine->own_queues;
+  const gboolean shared = !profiling;
   cl_context context = clh_context_get_cl_context (engine->ctx);
   cl_command_queue queue, upload = NULL;
   cl_int ret;
@@ -423,6 +423,23 @@ abandon_submission (ClhEngine *engine)
   engine->slot = NULL;
 }
 
+/* How long an engine keeps submitting through the submission thread after
+ * it last saw another engine submit, us. */
+#define SHARED_US 10000
+
+typedef struct {
+  ClhEngine *engine;
+  const ClhFrame *frame;
+  const ClhHistogramSpec *spec;
+  gboolean full_frame;
+  const ClhRect *regions;
+  guint n_regions;
+  const ClhHostBlock *block;
+  gboolean on_thread;
+} Submission;
+
+static gboolean submit (gpointer data, GError **error);
+
 /**
  * clh_engine_submit_regions:
  * @engine: an engine with fewer than clh_engine_get_max_in_flight() frames
@@ -456,23 +473,6 @@ abandon_submission (ClhEngine *engine)
  * Returns: %TRUE if the frame is pending; on failure nothing of it is left
  *   queued and frames submitted before it are still pending
  */
-/* How long an engine keeps submitting through the submission thread after
- * it last saw another engine submit, us. */
-#define SHARED_US 10000
-
-typedef struct {
-  ClhEngine *engine;
-  const ClhFrame *frame;
-  const ClhHistogramSpec *spec;
-  gboolean full_frame;
-  const ClhRect *regions;
-  guint n_regions;
-  const ClhHostBlock *block;
-  gboolean on_thread;
-} Submission;
-
-static gboolean submit (gpointer data, GError **error);
-
 gboolean
 clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, gboolean full_frame, const ClhRect *regions,
