@@ -10,6 +10,7 @@
 
 #include "clh-engine-tuning.h"
 #include "clh-reference.h"
+#include "clh-test-counting.h"
 #include "clh-test-frame.h"
 
 static ClhEngine *engine;
@@ -457,45 +458,15 @@ test_mixed_counting (void)
   clh_test_frame_free (t);
 }
 
-/* A test to run with the host CPU counting what it can. */
-typedef struct {
-  GTestFunc plain;
-  GTestDataFunc func;
-  gconstpointer data;
-} HostTest;
-
-static void
-on_host (gconstpointer data)
-{
-  const HostTest *test = data;
-
-  counting = CLH_COUNTING_HOST;
-  clh_engine_set_counting (engine, counting);
-  if (test->plain)
-    test->plain ();
-  else
-    test->func (test->data);
-  counting = CLH_COUNTING_DEVICE;
-  clh_engine_set_counting (engine, counting);
-}
-
-/* Adds @plain, or @func with @data, as /regions/host/@name, run
- * on_host(); the test data lives as long as the program. */
+/* Adds @plain, or @func with @data, as /regions/host/@name, run with the
+ * host counting what it can. */
 static void
 add_host_test (const gchar *name, GTestFunc plain, GTestDataFunc func,
     gconstpointer data)
 {
-  static GPtrArray *tests;
-  HostTest *test = g_new (HostTest, 1);
   gchar *path = g_strdup_printf ("/regions/host/%s", name);
 
-  if (!tests)
-    tests = g_ptr_array_new_with_free_func (g_free);
-  test->plain = plain;
-  test->func = func;
-  test->data = data;
-  g_ptr_array_add (tests, test);
-  g_test_add_data_func (path, test, on_host);
+  clh_test_add_on_host (path, &engine, &counting, plain, func, data);
   g_free (path);
 }
 

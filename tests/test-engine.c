@@ -17,6 +17,7 @@
 #include "clh-engine-tuning.h"
 #include "clh-program-cache.h"
 #include "clh-reference.h"
+#include "clh-test-counting.h"
 #include "clh-test-frame.h"
 
 /* kernels/histogram.cl, as the engine embeds it. */
@@ -107,45 +108,15 @@ check_spec (const ClhFrame *frame, const ClhHistogramSpec *spec,
   g_free (want.counts);
 }
 
-/* A test to run with the host CPU counting what it can. */
-typedef struct {
-  GTestFunc plain;
-  GTestDataFunc func;
-  gconstpointer data;
-} HostTest;
-
-static void
-on_host (gconstpointer data)
-{
-  const HostTest *test = data;
-
-  counting = CLH_COUNTING_HOST;
-  clh_engine_set_counting (engine, counting);
-  if (test->plain)
-    test->plain ();
-  else
-    test->func (test->data);
-  counting = CLH_COUNTING_DEVICE;
-  clh_engine_set_counting (engine, counting);
-}
-
-/* Adds @plain, or @func with @data, as /engine/host/@name, run
- * on_host(); the test data lives as long as the program. */
+/* Adds @plain, or @func with @data, as /engine/host/@name, run with the
+ * host counting what it can. */
 static void
 add_host_test (const gchar *name, GTestFunc plain, GTestDataFunc func,
     gconstpointer data)
 {
-  static GPtrArray *tests;
-  HostTest *test = g_new (HostTest, 1);
   gchar *path = g_strdup_printf ("/engine/host/%s", name);
 
-  if (!tests)
-    tests = g_ptr_array_new_with_free_func (g_free);
-  test->plain = plain;
-  test->func = func;
-  test->data = data;
-  g_ptr_array_add (tests, test);
-  g_test_add_data_func (path, test, on_host);
+  clh_test_add_on_host (path, &engine, &counting, plain, func, data);
   g_free (path);
 }
 
@@ -542,6 +513,25 @@ test_reference_hue_range (void)
 
 /* The largest frame, all one value: 2^28 samples in one bin. The 8-bit
  * per-work-item counters of the OpenCL tutorials gave 0 here. */
+/* Under add_host_test(), a GRAY8 frame is counted by the host: the
+ * /engine/host/ tests do test the host path. */
+static void
+test_counted_on_host (void)
+{
+  ClhTestFrame *t = clh_test_frame_new ("GRAY8", 16, 8, 0, CLH_TEST_RANDOM,
+      1);
+  ClhHistogramSpec spec;
+  GError *err = NULL;
+
+  g_assert_cmpint (counting, ==, CLH_COUNTING_HOST);
+  g_assert_true (clh_reference_spec (t->klass, &t->frame, "luma", 256,
+          &spec));
+  g_assert_true (clh_engine_submit (engine, &t->frame, &spec, NULL, &err));
+  g_assert_true (clh_engine_next_counts_on_host (engine));
+  clh_engine_discard (engine);
+  clh_test_frame_free (t);
+}
+
 static void
 test_largest_degenerate (void)
 {
@@ -1782,6 +1772,7 @@ main (int argc, char **argv)
     add_host_test (name, NULL, test_crop, *formats);
     g_free (name);
   }
+  add_host_test ("counted-on-host", test_counted_on_host, NULL, NULL);
   add_host_test ("ranges", test_ranges, NULL, NULL);
   add_host_test ("thin", test_thin, NULL, NULL);
   add_host_test ("host-memory", test_host_memory, NULL, NULL);
