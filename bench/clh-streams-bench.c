@@ -952,19 +952,18 @@ streams_clear (Streams *all)
 static guint
 check_device (Streams *all)
 {
-  GHashTable *contexts = g_hash_table_new (NULL, NULL);
+  GHashTable *contexts;
   gchar *name = NULL;
   guint i, n;
 
-  if (!all->row->histogram) {
-    g_hash_table_unref (contexts);
+  if (!all->row->histogram)
     return 0;
-  }
   g_object_get (all->s[0].first, "device-name", &name, NULL);
   if (g_strcmp0 (name, device_name) != 0)
     g_printerr ("warning: the element used %s, the probe %s\n", name,
         device_name);
   g_free (name);
+  contexts = g_hash_table_new (NULL, NULL);
   for (i = 0; i < all->row->streams; i++) {
     GstContext *c = gst_element_get_context (all->s[i].first,
         "gst.opencl.context");

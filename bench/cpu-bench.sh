@@ -18,7 +18,7 @@ frames=${FRAMES:-2000}
 runs=${RUNS:-5}
 export CLHISTOGRAM_CACHE_DIR=${CLHISTOGRAM_CACHE_DIR-/tmp/clh-program-cache}
 mkdir -p "$out" || exit 1
-raw=$(mktemp /tmp/cpu-bench.XXXXXX.GRAY8)
+raw=$(mktemp --suffix=.GRAY8 /tmp/cpu-bench.XXXXXXXX)
 trap 'rm -f "$raw"' EXIT
 
 echo "host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"

@@ -57,23 +57,17 @@ byte_bins_init (ByteBins *t, const ClhHistogramSpec *spec, guint shift,
 }
 
 /* The rectangle of a component's own grid whose samples' co-sited pixels
- * lie in pixels [x0, x1) x [y0, y1): the kernels' ceil_shift rule. */
+ * lie in pixels [x0, x1) x [y0, y1). */
 typedef struct {
   guint x0, x1, y0, y1;
 } Grid;
 
-static guint
-ceil_shift (guint v, guint shift)
-{
-  return (guint) (((guint64) v + (1u << shift) - 1) >> shift);
-}
-
 static Grid
 component_grid (const ClhComponent *comp, const ClhRegion *e)
 {
-  Grid g = { ceil_shift (e->x0, comp->w_sub), ceil_shift (e->x1,
-        comp->w_sub), ceil_shift (e->y0, comp->h_sub), ceil_shift (e->y1,
-        comp->h_sub)
+  Grid g = { clh_sub_scale (e->x0, comp->w_sub), clh_sub_scale (e->x1,
+        comp->w_sub), clh_sub_scale (e->y0, comp->h_sub),
+    clh_sub_scale (e->y1, comp->h_sub)
   };
 
   return g;
@@ -170,15 +164,16 @@ count_components (const ClhFrame *frame, const ClhHistogramSpec *spec,
 {
   const gsize stride = spec->bins + 2;
   const guint n = spec->n_components;
-  guint c, first = 0, n_ch;
+  /* All in one pass, or one channel a pass. */
+  const guint n_ch = channels_share_pixels (frame, spec) ? n : 1;
+  guint c, first;
 
-  for (; first < n; first += n_ch) {
+  for (first = 0; first < n; first += n_ch) {
     const ClhComponent *comp = &frame->components[spec->components[first]];
     const ClhPlane *plane = &frame->planes[comp->plane];
     const Grid g = component_grid (comp, e);
     guint offsets[CLH_MAX_CHANNELS];
 
-    n_ch = channels_share_pixels (frame, spec) ? n : 1;
     memset (sub, 0, sizeof (guint32) * n_ch * COPIES * 256);
     for (c = 0; c < n_ch; c++)
       offsets[c] = frame->components[spec->components[first + c]].offset;

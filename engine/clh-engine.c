@@ -435,8 +435,16 @@ typedef struct {
   const ClhRect *regions;
   guint n_regions;
   const ClhHostBlock *block;
+  gboolean on_host;
   gboolean on_thread;
 } Submission;
+
+/* The slot the next frame submitted goes to. */
+static ClhSlot *
+slot_to_fill (ClhEngine *engine)
+{
+  return &engine->slots[(engine->head + engine->n_pending) % engine->n_slots];
+}
 
 static gboolean submit (gpointer data, GError **error);
 
@@ -479,12 +487,19 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
     guint n_regions, const ClhHostBlock *block, GError **error)
 {
   Submission sub = { engine, frame, spec, full_frame, regions, n_regions,
-    block, FALSE
+    block, FALSE, FALSE
   };
   ClhFrame staged;
 
   if (!check_request (frame, spec, error))
     return FALSE;
+  if (engine->n_pending >= engine->n_slots - 1) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "%u frames are already in flight, the most this engine takes",
+        engine->n_pending);
+    return FALSE;
+  }
+  sub.on_host = clh_engine_counts_on_host (engine, frame, spec);
   /* Frames the host counts need no device. The others go through the
    * submission thread while other engines submit too (one did in the last
    * 2 ms, and for 10 ms after): then it is the only thread in the driver.
@@ -493,7 +508,7 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
    * 2/3 of its rate through it). A frame from ordinary memory is copied
    * into pinned memory here, so that streams copy at once, not one after
    * the other on that thread. */
-  if (engine->submitter && !clh_engine_counts_on_host (engine, frame, spec)) {
+  if (engine->submitter && !sub.on_host) {
     const gint64 now = g_get_monotonic_time ();
 
     if (clh_context_note_submission (engine->ctx, engine))
@@ -503,9 +518,7 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
         && now < engine->shared_until);
   }
   if (sub.on_thread) {
-    if (engine->n_pending < engine->n_slots - 1
-        && !clh_engine_prestage (engine, &engine->slots[(engine->head
-                    + engine->n_pending) % engine->n_slots], frame, spec,
+    if (!clh_engine_prestage (engine, slot_to_fill (engine), frame, spec,
             &sub.block, &staged, error))
       return FALSE;
     if (sub.block != block)
@@ -531,21 +544,13 @@ submit (gpointer data, GError **error)
   gboolean launches;
   ClhSlot *slot;
 
-  if (engine->n_pending >= engine->n_slots - 1) {
-    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
-        "%u frames are already in flight, the most this engine takes",
-        engine->n_pending);
-    return FALSE;
-  }
-
-  slot = engine->slot = &engine->slots[(engine->head + engine->n_pending)
-      % engine->n_slots];
+  slot = engine->slot = slot_to_fill (engine);
   slot->n_channels = clh_histogram_spec_n_channels (spec);
   slot->n_bins = clh_histogram_spec_n_bins (spec);
   slot->full_frame = FALSE;
   slot->n_histograms = 0;
   slot->n_counters_used = 0;
-  slot->on_host = clh_engine_counts_on_host (engine, frame, spec);
+  slot->on_host = sub->on_host;
   if (!clh_engine_prepare_regions (engine, frame, spec, full_frame, regions,
           n_regions, error)) {
     abandon_submission (engine);

@@ -3,8 +3,17 @@
 
 G_DEFINE_QUARK (clh-spec-error-quark, clh_spec_error)
 
-static guint
-sub_scale (guint size, guint sub)
+/**
+ * clh_sub_scale:
+ * @size: pixels along one axis, at most %CLH_MAX_DIMENSION
+ * @sub: log2 of a component's subsampling along it (w_sub or h_sub)
+ *
+ * Returns: `ceil (size / 2^sub)`: the component's samples along that
+ *   axis, or, for a region's edge, the first sample whose co-sited pixel
+ *   is at or past it
+ */
+guint
+clh_sub_scale (guint size, guint sub)
 {
   return (size + (1u << sub) - 1) >> sub;
 }
@@ -36,7 +45,7 @@ unsupported (GError **error, const gchar *format, ...)
 guint
 clh_component_width (const ClhFrame *frame, guint component)
 {
-  return sub_scale (frame->width, frame->components[component].w_sub);
+  return clh_sub_scale (frame->width, frame->components[component].w_sub);
 }
 
 /**
@@ -49,7 +58,7 @@ clh_component_width (const ClhFrame *frame, guint component)
 guint
 clh_component_height (const ClhFrame *frame, guint component)
 {
-  return sub_scale (frame->height, frame->components[component].h_sub);
+  return clh_sub_scale (frame->height, frame->components[component].h_sub);
 }
 
 /**
@@ -543,9 +552,9 @@ clh_histogram_set_region_samples (ClhHistogram *histogram,
   for (c = 0; c < spec->n_components; c++) {
     const ClhComponent *comp = &frame->components[spec->components[c]];
 
-    histogram->samples[c] = (guint64) (sub_scale (x1, comp->w_sub)
-        - sub_scale (x0, comp->w_sub)) * (sub_scale (y1, comp->h_sub)
-        - sub_scale (y0, comp->h_sub));
+    histogram->samples[c] = (guint64) (clh_sub_scale (x1, comp->w_sub)
+        - clh_sub_scale (x0, comp->w_sub)) * (clh_sub_scale (y1, comp->h_sub)
+        - clh_sub_scale (y0, comp->h_sub));
   }
 }
 

@@ -236,6 +236,7 @@ typedef enum {
 
 GQuark clh_spec_error_quark (void);
 
+guint clh_sub_scale (guint size, guint sub);
 guint clh_component_width (const ClhFrame *frame, guint component);
 guint clh_component_height (const ClhFrame *frame, guint component);
 guint clh_frame_sample_bytes (const ClhFrame *frame);
