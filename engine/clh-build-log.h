@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A driver's build log made to name the lines of kernels/*.cl. */
+/* A driver's build log made to name the lines of the kernels/ sources. */
 #pragma once
 
 #include <glib.h>

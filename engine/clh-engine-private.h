@@ -44,6 +44,22 @@ typedef struct {
   ClhPhase phase;
 } ClhPhaseEvent;
 
+/* A frame posted to the submission thread (clh-engine.c): the job, and
+ * copies of what the caller passed, since the caller returns before the
+ * thread enqueues it; the error enqueueing it failed with, if it did. */
+typedef struct {
+  ClhJob job;
+  ClhEngine *engine;
+  ClhFrame frame;
+  ClhHistogramSpec spec;
+  gboolean full_frame;
+  ClhRect *regions;
+  guint n_regions;
+  guint regions_size;
+  const ClhHostBlock *block;
+  GError *error;
+} ClhPosted;
+
 /* One frame in flight: its counters on the device and in pinned host
  * memory, its band of rows on the device, and what the host needs to
  * finish it. The engine keeps max_in_flight + 1 slots in a ring, so the
@@ -99,10 +115,11 @@ typedef struct {
   /* Counted by the host CPU (clh-engine-host.c): its counters are all
    * 32-bit and already in @readback; nothing of it is on the device. */
   gboolean on_host;
-  /* Submitted through the submission thread, which tells @watch once
-   * @done is complete. */
+  /* Posted to the submission thread, which tells @watch once @done is
+   * complete, or once enqueueing it failed (@posted's error). */
   gboolean watched;
   ClhWatch watch;
+  ClhPosted posted;
 } ClhSlot;
 
 /* One band of frame rows and where each plane's rows of it lie in @mem:
@@ -174,6 +191,9 @@ struct _ClhEngine {
 
 /* clh-engine.c */
 ClhSlot *clh_engine_next_slot (ClhEngine *engine);
+void clh_engine_settle (const ClhEngine *engine);
+gboolean clh_engine_flush (ClhEngine *engine, cl_command_queue queue,
+    GError **error);
 gboolean clh_engine_create_queues (ClhEngine *engine, gboolean profiling,
     gboolean two, GError **error);
 gboolean clh_engine_prepare_counters (ClhEngine *engine, gsize n_counters,
@@ -196,6 +216,8 @@ gboolean clh_engine_prestage (ClhEngine *engine, ClhSlot *slot,
     const ClhHostBlock **block, ClhFrame *staged, GError **error);
 
 /* clh-engine-regions.c */
+gboolean clh_engine_check_regions (const ClhHistogramSpec *spec,
+    gboolean full_frame, guint n_regions, GError **error);
 gboolean clh_engine_prepare_regions (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, gboolean full_frame, const ClhRect *regions,
     guint n_regions, GError **error);

@@ -263,16 +263,14 @@ set_samples (ClhSlot *slot, const ClhFrame *frame,
   }
 }
 
-/* Readies the slot of the frame being submitted for its histograms: the
- * whole frame's if @full_frame, then one for each of @regions; their
- * samples, and the region table on its way to the device. */
+/* Whether a frame may have @n_regions histograms of @spec beside the
+ * whole frame's (if @full_frame). */
 gboolean
-clh_engine_prepare_regions (ClhEngine *engine, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, gboolean full_frame, const ClhRect *regions,
+clh_engine_check_regions (const ClhHistogramSpec *spec, gboolean full_frame,
     guint n_regions, GError **error)
 {
-  ClhSlot *slot = engine->slot;
-  const gsize block = (gsize) slot->n_channels * (slot->n_bins + 2);
+  const gsize block = (gsize) clh_histogram_spec_n_channels (spec)
+      * (clh_histogram_spec_n_bins (spec) + 2);
 
   if (n_regions > CLH_MAX_REGIONS
       || (full_frame + n_regions) * block > CLH_MAX_FRAME_COUNTERS) {
@@ -282,6 +280,21 @@ clh_engine_prepare_regions (ClhEngine *engine, const ClhFrame *frame,
         block, CLH_MAX_REGIONS, CLH_MAX_FRAME_COUNTERS);
     return FALSE;
   }
+  return TRUE;
+}
+
+/* Readies the slot of the frame being submitted for its histograms: the
+ * whole frame's if @full_frame, then one for each of @regions
+ * (clh_engine_check_regions() allows them); their samples, and the region
+ * table on its way to the device. */
+gboolean
+clh_engine_prepare_regions (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, gboolean full_frame, const ClhRect *regions,
+    guint n_regions, GError **error)
+{
+  ClhSlot *slot = engine->slot;
+  const gsize block = (gsize) slot->n_channels * (slot->n_bins + 2);
+
   slot->full_frame = full_frame;
   slot->n_histograms = full_frame + n_regions;
   set_samples (slot, frame, spec, regions, n_regions);

@@ -29,6 +29,7 @@ clh_engine_alloc_host (ClhEngine *engine, gsize size, GError **error)
 
   if (!block)
     return NULL;
+  clh_engine_settle (engine);
   g_ptr_array_add (engine->host_blocks, block);
   return clh_host_block_get_data (block);
 }
@@ -44,6 +45,7 @@ clh_engine_free_host (ClhEngine *engine, gpointer memory)
 {
   guint i;
 
+  clh_engine_settle (engine);
   for (i = 0; memory && i < engine->host_blocks->len; i++) {
     if (clh_host_block_get_data (engine->host_blocks->pdata[i]) == memory) {
       g_ptr_array_remove_index_fast (engine->host_blocks, i);
@@ -61,6 +63,7 @@ clh_engine_free_host (ClhEngine *engine, gpointer memory)
 void
 clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer)
 {
+  clh_engine_settle (engine);
   engine->transfer = transfer;
 }
 
@@ -136,6 +139,7 @@ clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch)
 {
   static const ClhLaunch automatic = { CLH_VARIANT_AUTO, 0, 0, 0, -1 };
 
+  clh_engine_settle (engine);
   engine->requested = launch ? *launch : automatic;
 }
 
@@ -149,6 +153,7 @@ clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch)
 gboolean
 clh_engine_get_last_launch (const ClhEngine *engine, ClhLaunch *launch)
 {
+  clh_engine_settle (engine);
   *launch = engine->last_launch;
   return engine->last_launch.work_group_size != 0;
 }
@@ -200,6 +205,7 @@ clh_engine_model_launch (const ClhEngine *engine, guint n_channels,
 void
 clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes)
 {
+  clh_engine_settle (engine);
   engine->staging_limit = MIN (MAX (bytes, 1),
       MIN (clh_context_get_max_host_block (engine->ctx), G_MAXINT32));
 }
@@ -218,6 +224,7 @@ clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes)
 void
 clh_engine_set_region_pixels_per_group (ClhEngine *engine, guint pixels)
 {
+  clh_engine_settle (engine);
   engine->region_pixels = pixels;
 }
 
@@ -232,6 +239,7 @@ clh_engine_set_region_pixels_per_group (ClhEngine *engine, guint pixels)
 void
 clh_engine_set_narrow_counters (ClhEngine *engine, gboolean narrow)
 {
+  clh_engine_settle (engine);
   engine->wide_only = !narrow;
 }
 

@@ -280,7 +280,7 @@ read_back (ClhEngine *engine, GError **error)
     clh_engine_note_event (engine, CLH_PHASE_READBACK, slot->done, NULL);
   }
   return clh_cl_check (ret, "clEnqueueReadBuffer", error)
-      && clh_cl_check (clFlush (engine->queue), "clFlush", error);
+      && clh_engine_flush (engine, engine->queue, error);
 }
 
 /* Forgets what the slot's frame borrowed, waiting for the device to give
@@ -290,6 +290,7 @@ slot_finish (ClhEngine *engine, ClhSlot *slot)
 {
   clh_engine_give_back (engine, slot);
   clh_engine_release_events (slot);
+  g_clear_error (&slot->posted.error);
 }
 
 static void
@@ -307,6 +308,7 @@ slots_clear (ClhEngine *engine)
     g_clear_pointer (&slot->staging, clReleaseMemObject);
     g_clear_pointer (&slot->stage, clh_host_block_free);
     g_clear_pointer (&slot->readback, clh_host_block_free);
+    g_clear_pointer (&slot->posted.regions, g_free);
   }
   g_clear_pointer (&engine->slots, g_free);
   engine->n_slots = engine->head = engine->n_pending = 0;
@@ -427,8 +429,10 @@ abandon_submission (ClhEngine *engine)
  * it last saw another engine submit, us. */
 #define SHARED_US 10000
 
+/* A frame on its way into the queues, and the slot it takes. */
 typedef struct {
   ClhEngine *engine;
+  ClhSlot *slot;
   const ClhFrame *frame;
   const ClhHistogramSpec *spec;
   gboolean full_frame;
@@ -436,7 +440,7 @@ typedef struct {
   guint n_regions;
   const ClhHostBlock *block;
   gboolean on_host;
-  gboolean on_thread;
+  gboolean posted;
 } Submission;
 
 /* The slot the next frame submitted goes to. */
@@ -446,7 +450,148 @@ slot_to_fill (ClhEngine *engine)
   return &engine->slots[(engine->head + engine->n_pending) % engine->n_slots];
 }
 
-static gboolean submit (gpointer data, GError **error);
+/* Nothing, on the submission thread: once run, every job posted before
+ * it has run. */
+static gboolean
+nothing (gpointer data, GError **error)
+{
+  return TRUE;
+}
+
+/* Waits until the submission thread has enqueued every frame the engine
+ * posted to it, so that the caller may change or read what those frames'
+ * jobs use (settings, the last launch, host blocks). */
+void
+clh_engine_settle (const ClhEngine *engine)
+{
+  if (engine->submitter && !clh_submitter_in_thread (engine->submitter)
+      && clh_engine_get_n_on_thread (engine) > 0)
+    clh_submitter_run (engine->submitter, nothing, NULL, NULL);
+}
+
+/* Flushes @queue after enqueueing a frame: at once from the caller's
+ * thread; at the end of its batch from the submission thread. */
+gboolean
+clh_engine_flush (ClhEngine *engine, cl_command_queue queue, GError **error)
+{
+  if (engine->submitter && clh_submitter_in_thread (engine->submitter)) {
+    clh_submitter_defer_flush (engine->submitter, queue);
+    return TRUE;
+  }
+  return clh_cl_check (clFlush (queue), "clFlush", error);
+}
+
+/* Enqueues @sub's frame into its slot (from the thread it was submitted on,
+ * or for a posted frame the submission thread), and for a posted frame has
+ * the thread watch its readback. */
+static gboolean
+submit (const Submission *sub, GError **error)
+{
+  ClhEngine *engine = sub->engine;
+  ClhSlot *slot = engine->slot = sub->slot;
+  gboolean launches;
+
+  slot->n_channels = clh_histogram_spec_n_channels (sub->spec);
+  slot->n_bins = clh_histogram_spec_n_bins (sub->spec);
+  slot->full_frame = FALSE;
+  slot->n_histograms = 0;
+  slot->n_counters_used = 0;
+  slot->on_host = sub->on_host;
+  if (!clh_engine_prepare_regions (engine, sub->frame, sub->spec,
+          sub->full_frame, sub->regions, sub->n_regions, error)) {
+    abandon_submission (engine);
+    return FALSE;
+  }
+  if (slot->on_host) {
+    /* Counted now; the device's counters and the next slot's stay as
+     * they are. */
+    if (slot->n_histograms > 0 && !clh_engine_count_on_host (engine,
+            sub->frame, sub->spec, error)) {
+      abandon_submission (engine);
+      return FALSE;
+    }
+    engine->slot = NULL;
+    return TRUE;
+  }
+  /* With no histogram nothing is queued; with only empty regions their
+   * clear counters are read back, and no launch clears the next slot's. */
+  launches = sub->full_frame || slot->table_groups > 0;
+  if (slot->n_histograms > 0
+      && (!clh_engine_prepare_counters (engine, slot->n_counters_used, error)
+          || (launches && !clh_engine_count_frame (engine, sub->frame,
+                  sub->spec, sub->block, error))
+          || !read_back (engine, error))) {
+    abandon_submission (engine);
+    return FALSE;
+  }
+  /* This slot's counters now hold the frame; its first launch cleared the
+   * next slot's. */
+  if (launches) {
+    slot->dirty = slot->n_counters_used;
+    clh_engine_next_slot (engine)->dirty = 0;
+  }
+  engine->slot = NULL;
+  if (sub->posted && slot->done)
+    clh_submitter_watch (engine->submitter, slot->done, &slot->watch);
+  else if (sub->posted)
+    clh_watch_notify (&slot->watch, CL_COMPLETE);
+  return TRUE;
+}
+
+/* The job of a posted frame, on the submission thread. */
+static void
+run_posted (gpointer data)
+{
+  ClhSlot *slot = data;
+  ClhPosted *p = &slot->posted;
+  const Submission sub = { p->engine, slot, &p->frame, &p->spec,
+    p->full_frame, p->regions, p->n_regions, p->block, FALSE, TRUE
+  };
+
+  /* The owner may take the slot back as soon as it is told: telling it
+   * comes last. The status only says the frame failed; the error says
+   * how. */
+  if (!submit (&sub, &p->error))
+    clh_watch_notify (&slot->watch, CL_INVALID_OPERATION);
+}
+
+/* Copies the frame into the slot and posts it to the submission thread;
+ * its enqueueing's errors come with its collection. A frame from ordinary
+ * memory is first copied into pinned memory here, so that streams copy at
+ * once, not one after the other on that thread. */
+static gboolean
+post (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
+    gboolean full_frame, const ClhRect *regions, guint n_regions,
+    const ClhHostBlock *block, GError **error)
+{
+  ClhSlot *slot = slot_to_fill (engine);
+  ClhPosted *p = &slot->posted;
+  ClhFrame staged;
+
+  if (!clh_engine_prestage (engine, slot, frame, spec, &block, &staged,
+          error))
+    return FALSE;
+  p->frame = block == slot->stage && slot->stage ? staged : *frame;
+  p->engine = engine;
+  p->spec = *spec;
+  p->full_frame = full_frame;
+  if (n_regions > p->regions_size) {
+    p->regions = g_renew (ClhRect, p->regions, n_regions);
+    p->regions_size = n_regions;
+  }
+  if (n_regions > 0)
+    memcpy (p->regions, regions, n_regions * sizeof (ClhRect));
+  p->n_regions = n_regions;
+  p->block = block;
+  p->job.func = run_posted;
+  p->job.data = slot;
+  slot->watched = TRUE;
+  slot->watch.done = FALSE;
+  slot->watch.status = CL_QUEUED;
+  engine->n_pending++;
+  clh_submitter_post (engine->submitter, &p->job);
+  return TRUE;
+}
 
 /**
  * clh_engine_submit_regions:
@@ -478,6 +623,12 @@ static gboolean submit (gpointer data, GError **error);
  * of bins (and band of rows) whatever the number of regions, and read back
  * in one copy.
  *
+ * While other engines of the context submit too, the frame is posted to
+ * the device's submission thread instead (engine/clh-submitter.c), which
+ * enqueues it with the other streams' frames of its batch: then an OpenCL
+ * error enqueueing it is reported when it is collected, as errors the
+ * device meets counting it always are.
+ *
  * Returns: %TRUE if the frame is pending; on failure nothing of it is left
  *   queued and frames submitted before it are still pending
  */
@@ -486,12 +637,12 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, gboolean full_frame, const ClhRect *regions,
     guint n_regions, const ClhHostBlock *block, GError **error)
 {
-  Submission sub = { engine, frame, spec, full_frame, regions, n_regions,
-    block, FALSE, FALSE
+  Submission sub = { engine, NULL, frame, spec, full_frame, regions,
+    n_regions, block, FALSE, FALSE
   };
-  ClhFrame staged;
 
-  if (!check_request (frame, spec, error))
+  if (!check_request (frame, spec, error)
+      || !clh_engine_check_regions (spec, full_frame, n_regions, error))
     return FALSE;
   if (engine->n_pending >= engine->n_slots - 1) {
     g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
@@ -500,109 +651,32 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
     return FALSE;
   }
   sub.on_host = clh_engine_counts_on_host (engine, frame, spec);
-  /* Frames the host counts need no device. The others go through the
+  /* Frames the host counts need no device. The others go to the
    * submission thread while other engines submit too (one did in the last
    * 2 ms, and for 10 ms after): then it is the only thread in the driver.
    * Alone, a stream submits itself and waits for its frames itself,
-   * without the thread's two hand-overs (on an H100 a stream alone ran at
-   * 2/3 of its rate through it). A frame from ordinary memory is copied
-   * into pinned memory here, so that streams copy at once, not one after
-   * the other on that thread. */
+   * without handing them over (on an H100 a stream alone ran at 2/3 of
+   * its rate through the thread). */
   if (engine->submitter && !sub.on_host) {
     const gint64 now = g_get_monotonic_time ();
 
     if (clh_context_note_submission (engine->ctx, engine))
       engine->shared_until = now + SHARED_US;
-    sub.on_thread = engine->submission == CLH_SUBMISSION_THREAD
+    if (engine->submission == CLH_SUBMISSION_THREAD
         || (engine->submission == CLH_SUBMISSION_AUTO
-        && now < engine->shared_until);
+            && now < engine->shared_until))
+      return post (engine, frame, spec, full_frame, regions, n_regions,
+          block, error);
   }
-  if (sub.on_thread) {
-    if (!clh_engine_prestage (engine, slot_to_fill (engine), frame, spec,
-            &sub.block, &staged, error))
-      return FALSE;
-    if (sub.block != block)
-      sub.frame = &staged;
-    return clh_submitter_run (engine->submitter, submit, &sub, error);
-  }
-  return submit (&sub, error);
-}
-
-/* Submits on the calling thread: the submission thread's, or the caller's
- * when the engine submits its frames itself. */
-static gboolean
-submit (gpointer data, GError **error)
-{
-  const Submission *sub = data;
-  ClhEngine *engine = sub->engine;
-  const ClhFrame *frame = sub->frame;
-  const ClhHistogramSpec *spec = sub->spec;
-  const gboolean full_frame = sub->full_frame;
-  const ClhRect *regions = sub->regions;
-  const guint n_regions = sub->n_regions;
-  const ClhHostBlock *block = sub->block;
-  gboolean launches;
-  ClhSlot *slot;
-
-  slot = engine->slot = slot_to_fill (engine);
-  slot->n_channels = clh_histogram_spec_n_channels (spec);
-  slot->n_bins = clh_histogram_spec_n_bins (spec);
-  slot->full_frame = FALSE;
-  slot->n_histograms = 0;
-  slot->n_counters_used = 0;
-  slot->on_host = sub->on_host;
-  if (!clh_engine_prepare_regions (engine, frame, spec, full_frame, regions,
-          n_regions, error)) {
-    abandon_submission (engine);
+  /* The thread is done with the engine's posted frames before this one
+   * touches the engine's state. */
+  clh_engine_settle (engine);
+  sub.slot = slot_to_fill (engine);
+  sub.slot->watched = FALSE;
+  if (!submit (&sub, error))
     return FALSE;
-  }
-  if (slot->on_host) {
-    /* Counted now; the device's counters and the next slot's stay as
-     * they are. */
-    if (slot->n_histograms > 0 && !clh_engine_count_on_host (engine, frame,
-            spec, error)) {
-      abandon_submission (engine);
-      return FALSE;
-    }
-    slot->watched = FALSE;
-    engine->n_pending++;
-    engine->slot = NULL;
-    return TRUE;
-  }
-  /* With no histogram nothing is queued; with only empty regions their
-   * clear counters are read back, and no launch clears the next slot's. */
-  launches = full_frame || slot->table_groups > 0;
-  if (slot->n_histograms > 0
-      && (!clh_engine_prepare_counters (engine, slot->n_counters_used, error)
-          || (launches && !clh_engine_count_frame (engine, frame, spec,
-                  block, error))
-          || !read_back (engine, error))) {
-    abandon_submission (engine);
-    return FALSE;
-  }
-  /* This slot's counters now hold the frame; its first launch cleared the
-   * next slot's. */
-  if (launches) {
-    slot->dirty = slot->n_counters_used;
-    clh_engine_next_slot (engine)->dirty = 0;
-  }
-  slot->watched = sub->on_thread && slot->done;
-  if (slot->watched)
-    clh_submitter_watch (engine->submitter, slot->done, &slot->watch);
   engine->n_pending++;
-  engine->slot = NULL;
   return TRUE;
-}
-
-/* Waits until the submission thread has seen @slot's readback done. */
-static cl_int
-wait_for_watch (ClhEngine *engine, ClhSlot *slot)
-{
-  g_mutex_lock (&engine->wait_lock);
-  while (!g_atomic_int_get (&slot->watch.done))
-    g_cond_wait (&engine->wait_cond, &engine->wait_lock);
-  g_mutex_unlock (&engine->wait_lock);
-  return slot->watch.status;
 }
 
 /**
@@ -627,6 +701,18 @@ clh_engine_submit (ClhEngine *engine, const ClhFrame *frame,
 {
   return clh_engine_submit_regions (engine, frame, spec, TRUE, NULL, 0,
       block, error);
+}
+
+/* Waits until the submission thread has seen @slot's readback done, or
+ * its enqueueing fail. */
+static cl_int
+wait_for_watch (ClhEngine *engine, ClhSlot *slot)
+{
+  g_mutex_lock (&engine->wait_lock);
+  while (!g_atomic_int_get (&slot->watch.done))
+    g_cond_wait (&engine->wait_cond, &engine->wait_lock);
+  g_mutex_unlock (&engine->wait_lock);
+  return slot->watch.status;
 }
 
 /**
@@ -680,10 +766,16 @@ clh_engine_collect_regions (ClhEngine *engine, ClhHistogram *histograms,
   engine->head = (engine->head + 1) % engine->n_slots;
   engine->n_pending--;
 
-  if (slot->watched)
-    ok = clh_cl_check (wait_for_watch (engine, slot),
-        "the frame's readback", error);
-  else if (slot->done)
+  if (slot->watched) {
+    const cl_int status = wait_for_watch (engine, slot);
+
+    if (slot->posted.error) {
+      g_propagate_error (error, g_steal_pointer (&slot->posted.error));
+      ok = FALSE;
+    } else {
+      ok = clh_cl_check (status, "the frame's readback", error);
+    }
+  } else if (slot->done)
     ok = clh_cl_check (clWaitForEvents (1, &slot->done), "clWaitForEvents",
         error);
   if (!ok) {

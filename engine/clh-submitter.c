@@ -8,31 +8,32 @@
  * but 64 threads calling into one queue made NVIDIA's driver spin on its
  * locks (660 us of CPU a frame), and taking turns on a mutex gave the
  * throughput back (docs/performance.md, "Many streams"). Here nothing but
- * this thread calls the driver for counting: a stream hands its submission
- * over as a function to run, sleeps until it has run, and sleeps again
- * until this thread has seen its frame's readback complete.
+ * this thread calls the driver for counting: a stream posts its frame as a
+ * job and goes on; it sleeps only when it needs the frame's histograms,
+ * until this thread has seen the frame's readback complete.
+ *
+ * The thread takes every job posted while it was busy as one batch: it
+ * enqueues them one after the other and flushes the counting queue once
+ * for all of them (every FLUSH_EVERY jobs in a long batch), so that a
+ * device with many streams costs one wake-up of this thread and one flush
+ * per batch, not per frame.
  *
  * Readbacks complete in the order they were enqueued (the shared counting
  * queue is in order), so the thread asks the driver about the oldest one
- * only, without waiting (clGetEventInfo): after each submission, and when
- * it has none to run after 5 us, then at doubling intervals up to 200 us
- * (a frame's device time is 10-40 us on the H100). */
+ * only, without waiting (clGetEventInfo): after each batch, and when it
+ * has none to run after 5 us, then at doubling intervals up to 200 us (a
+ * frame's device time is 10-40 us on the H100). */
 #include "clh-submitter.h"
 
 #include <sys/prctl.h>
 
 #define POLL_US 5
 #define POLL_MAX_US 200
-
-/* A submission handed to the thread, on its caller's stack. */
-typedef struct {
-  ClhSubmitFunc func;
-  gpointer data;
-  GError **error;
-  gboolean result;
-  gboolean done;
-  GCond finished;
-} Job;
+/* A long batch is flushed after this many jobs, so that the device starts
+ * on its first frames while the thread enqueues the rest. */
+#define FLUSH_EVERY 8
+/* Queues a batch defers its flush of: a context has two. */
+#define MAX_DEFERRED 4
 
 typedef struct {
   cl_event event;
@@ -42,24 +43,45 @@ typedef struct {
 struct _ClhSubmitter {
   GThread *thread;
   GMutex lock;
-  /* Signalled for a new job and to stop. */
+  /* Signalled for a new job, while the thread sleeps, and to stop. */
   GCond work;
   GQueue jobs;
+  gboolean sleeping;
   gboolean stopping;
-  /* Readbacks in flight, oldest first; the thread's alone. */
+  ClhSubmitterStats stats;
+
+  /* The thread's alone: readbacks in flight, oldest first, the last
+   * n_unflushed of them enqueued since the last flush; the queues whose
+   * flush waits for the end of the batch. */
   GQueue watched;
+  guint n_unflushed;
+  cl_command_queue deferred[MAX_DEFERRED];
+  guint n_deferred;
 };
 
-/* Tells @w's owner its frame is done: @status, CL_COMPLETE or a negative
- * error. */
-static void
-notify (ClhWatch *w, cl_int status)
+/**
+ * clh_watch_notify:
+ * @watch: a frame's watch
+ * @status: CL_COMPLETE, or the negative error the frame failed with
+ *
+ * Tells @watch's owner its frame is done. The owner may reuse the frame's
+ * memory from then on.
+ */
+void
+clh_watch_notify (ClhWatch *watch, cl_int status)
 {
-  g_mutex_lock (w->lock);
-  w->status = status;
-  g_atomic_int_set (&w->done, TRUE);
-  g_cond_broadcast (w->cond);
-  g_mutex_unlock (w->lock);
+  g_mutex_lock (watch->lock);
+  watch->status = status;
+  g_atomic_int_set (&watch->done, TRUE);
+  g_cond_broadcast (watch->cond);
+  g_mutex_unlock (watch->lock);
+}
+
+static void
+watched_free (Watched *w)
+{
+  clReleaseEvent (w->event);
+  g_free (w);
 }
 
 /* Notifies the watches whose readbacks are done, oldest first. */
@@ -69,7 +91,8 @@ poll_completions (ClhSubmitter *s)
   gboolean any = FALSE;
   Watched *w;
 
-  while ((w = g_queue_peek_head (&s->watched))) {
+  while (s->watched.length > s->n_unflushed
+      && (w = g_queue_peek_head (&s->watched))) {
     cl_int status = CL_QUEUED;
 
     if (clGetEventInfo (w->event, CL_EVENT_COMMAND_EXECUTION_STATUS,
@@ -78,12 +101,68 @@ poll_completions (ClhSubmitter *s)
     if (status > CL_COMPLETE)
       break;
     g_queue_pop_head (&s->watched);
-    notify (w->watch, status);
-    clReleaseEvent (w->event);
-    g_free (w);
+    clh_watch_notify (w->watch, status);
+    watched_free (w);
     any = TRUE;
   }
   return any;
+}
+
+/* Flushes the queues the jobs run since the last flush deferred. If the
+ * driver refuses, the frames enqueued since then may never run: their
+ * owners are told of the error; frames flushed before are not touched. */
+static void
+flush_deferred (ClhSubmitter *s)
+{
+  cl_int failed = CL_SUCCESS;
+  guint i;
+
+  for (i = 0; i < s->n_deferred; i++) {
+    const cl_int ret = clFlush (s->deferred[i]);
+
+    if (ret != CL_SUCCESS && failed == CL_SUCCESS)
+      failed = ret;
+    clReleaseCommandQueue (s->deferred[i]);
+  }
+  s->n_deferred = 0;
+  for (; failed != CL_SUCCESS && s->n_unflushed > 0; s->n_unflushed--) {
+    Watched *w = g_queue_pop_tail (&s->watched);
+
+    clh_watch_notify (w->watch, failed);
+    watched_free (w);
+  }
+  s->n_unflushed = 0;
+}
+
+/* Runs the jobs of @batch (a list of ClhJob links) in order. */
+static void
+run_batch (ClhSubmitter *s, GList *batch)
+{
+  guint n = 0;
+
+  while (batch) {
+    ClhJob *job = batch->data;
+
+    /* Once its function has run, a job's memory is its poster's again. */
+    batch = batch->next;
+    job->func (job->data);
+    if (++n % FLUSH_EVERY == 0)
+      flush_deferred (s);
+  }
+  flush_deferred (s);
+}
+
+/* Waits on @work for up to @wait_us, or until woken if @wait_us is 0. */
+static void
+sleep_for_work (ClhSubmitter *s, guint wait_us)
+{
+  s->sleeping = TRUE;
+  if (wait_us == 0)
+    g_cond_wait (&s->work, &s->lock);
+  else
+    g_cond_wait_until (&s->work, &s->lock, g_get_monotonic_time ()
+        + wait_us);
+  s->sleeping = FALSE;
 }
 
 static gpointer
@@ -96,20 +175,22 @@ run (gpointer data)
   prctl (PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
   g_mutex_lock (&s->lock);
   while (!s->stopping || s->jobs.length > 0) {
-    Job *job = g_queue_pop_head (&s->jobs);
+    if (s->jobs.length > 0) {
+      GList *batch = s->jobs.head;
 
-    if (job) {
+      s->stats.n_jobs += s->jobs.length;
+      s->stats.n_batches++;
+      s->stats.max_batch = MAX (s->stats.max_batch, s->jobs.length);
+      g_queue_init (&s->jobs);
       g_mutex_unlock (&s->lock);
-      job->result = job->func (job->data, job->error);
+      run_batch (s, batch);
       poll_completions (s);
       g_mutex_lock (&s->lock);
-      job->done = TRUE;
-      g_cond_signal (&job->finished);
       wait_us = POLL_US;
       continue;
     }
     if (s->watched.length == 0) {
-      g_cond_wait (&s->work, &s->lock);
+      sleep_for_work (s, 0);
       wait_us = POLL_US;
       continue;
     }
@@ -118,8 +199,7 @@ run (gpointer data)
       wait_us = POLL_US;
     g_mutex_lock (&s->lock);
     if (s->jobs.length == 0 && s->watched.length > 0) {
-      g_cond_wait_until (&s->work, &s->lock, g_get_monotonic_time ()
-          + wait_us);
+      sleep_for_work (s, wait_us);
       wait_us = MIN (2 * wait_us, POLL_MAX_US);
     }
   }
@@ -152,14 +232,12 @@ clh_submitter_new (void)
  * @s: (transfer full) (nullable): a submitter with no engine left to
  *   use it
  *
- * Runs what was handed to it, stops its thread, and drops the watches left
+ * Runs what was posted to it, stops its thread, and drops the watches left
  * (none, when every engine collected or discarded its frames).
  */
 void
 clh_submitter_free (ClhSubmitter *s)
 {
-  Watched *w;
-
   if (!s)
     return;
   g_mutex_lock (&s->lock);
@@ -167,13 +245,56 @@ clh_submitter_free (ClhSubmitter *s)
   g_cond_signal (&s->work);
   g_mutex_unlock (&s->lock);
   g_thread_join (s->thread);
-  while ((w = g_queue_pop_head (&s->watched))) {
-    clReleaseEvent (w->event);
-    g_free (w);
-  }
+  g_queue_clear_full (&s->watched, (GDestroyNotify) watched_free);
   g_mutex_clear (&s->lock);
   g_cond_clear (&s->work);
   g_free (s);
+}
+
+/**
+ * clh_submitter_post:
+ * @s: a submitter
+ * @job: what to run on its thread, after what was posted before it; its
+ *   memory must stay valid until its function has run
+ *
+ * Hands @job to the thread and returns without waiting. Jobs run in the
+ * order they were posted, those posted while the thread was busy in one
+ * batch.
+ */
+void
+clh_submitter_post (ClhSubmitter *s, ClhJob *job)
+{
+  job->link.data = job;
+  job->link.prev = job->link.next = NULL;
+  g_mutex_lock (&s->lock);
+  g_queue_push_tail_link (&s->jobs, &job->link);
+  if (s->sleeping)
+    g_cond_signal (&s->work);
+  g_mutex_unlock (&s->lock);
+}
+
+/* A job clh_submitter_run() waits for. */
+typedef struct {
+  ClhJob job;
+  ClhSubmitter *s;
+  ClhSubmitFunc func;
+  gpointer data;
+  GError **error;
+  gboolean result;
+  gboolean done;
+  GCond finished;
+} Call;
+
+static void
+call (gpointer data)
+{
+  Call *c = data;
+
+  c->result = c->func (c->data, c->error);
+  g_mutex_lock (&c->s->lock);
+  c->done = TRUE;
+  g_cond_signal (&c->finished);
+  g_mutex_unlock (&c->s->lock);
 }
 
 /**
@@ -183,8 +304,9 @@ clh_submitter_free (ClhSubmitter *s)
  * @data: @func's data
  * @error: passed to @func
  *
- * Runs @func on the submission thread, after what was handed over before
- * it, and waits for it to return.
+ * Runs @func on the submission thread, after what was posted before it,
+ * and waits for it to return: once it has, every job posted before it has
+ * run.
  *
  * Returns: what @func returned
  */
@@ -192,42 +314,82 @@ gboolean
 clh_submitter_run (ClhSubmitter *s, ClhSubmitFunc func, gpointer data,
     GError **error)
 {
-  Job job = { func, data, error, FALSE, FALSE };
+  Call c = { { call, NULL }, s, func, data, error, FALSE, FALSE };
 
-  if (g_thread_self () == s->thread)
+  if (clh_submitter_in_thread (s))
     return func (data, error);
-  g_cond_init (&job.finished);
+  c.job.data = &c;
+  g_cond_init (&c.finished);
+  clh_submitter_post (s, &c.job);
   g_mutex_lock (&s->lock);
-  g_queue_push_tail (&s->jobs, &job);
-  g_cond_signal (&s->work);
-  while (!job.done)
-    g_cond_wait (&job.finished, &s->lock);
+  while (!c.done)
+    g_cond_wait (&c.finished, &s->lock);
   g_mutex_unlock (&s->lock);
-  g_cond_clear (&job.finished);
-  return job.result;
+  g_cond_clear (&c.finished);
+  return c.result;
+}
+
+/**
+ * clh_submitter_in_thread:
+ * @s: a submitter
+ *
+ * Returns: whether the caller is @s's thread, running a job
+ */
+gboolean
+clh_submitter_in_thread (const ClhSubmitter *s)
+{
+  return g_thread_self () == s->thread;
+}
+
+/**
+ * clh_submitter_defer_flush:
+ * @s: a submitter
+ * @queue: a command queue the running job enqueued to; retained until
+ *   flushed
+ *
+ * From a job: @queue is flushed after the job's batch (or the next
+ * FLUSH_EVERY jobs of it), with what the batch's other jobs enqueued. A
+ * queue whose events another queue's commands wait on must be flushed at
+ * once instead (clFlush in the OpenCL 1.2 specification, 5.13).
+ */
+void
+clh_submitter_defer_flush (ClhSubmitter *s, cl_command_queue queue)
+{
+  guint i;
+
+  g_return_if_fail (clh_submitter_in_thread (s));
+  for (i = 0; i < s->n_deferred; i++)
+    if (s->deferred[i] == queue)
+      return;
+  if (s->n_deferred == MAX_DEFERRED)
+    flush_deferred (s);
+  clRetainCommandQueue (queue);
+  s->deferred[s->n_deferred++] = queue;
 }
 
 /**
  * clh_submitter_watch:
  * @s: a submitter
- * @event: a readback just enqueued on the shared counting queue; retained
- * @watch: told when @event is done: its @done set and its @cond
- *   broadcast under its @lock
+ * @event: a readback just enqueued on a queue the job deferred the flush
+ *   of (clh_submitter_defer_flush()); retained
+ * @watch: told when @event is done, or when its queue's flush fails
+ *   (clh_watch_notify())
  *
- * From a function clh_submitter_run() runs.
+ * From a job.
  */
 void
 clh_submitter_watch (ClhSubmitter *s, cl_event event, ClhWatch *watch)
 {
   Watched *w = g_new (Watched, 1);
 
-  g_return_if_fail (g_thread_self () == s->thread);
+  g_return_if_fail (clh_submitter_in_thread (s));
   clRetainEvent (event);
   w->event = event;
   w->watch = watch;
   watch->done = FALSE;
   watch->status = CL_QUEUED;
   g_queue_push_tail (&s->watched, w);
+  s->n_unflushed++;
 }
 
 /**
@@ -235,22 +397,38 @@ clh_submitter_watch (ClhSubmitter *s, cl_event event, ClhWatch *watch)
  * @s: a submitter
  * @watch: a watch given to clh_submitter_watch(), done or not
  *
- * From a function clh_submitter_run() runs: @watch will not be told.
+ * From a job: @watch will not be told.
  */
 void
 clh_submitter_forget (ClhSubmitter *s, ClhWatch *watch)
 {
   GList *l;
+  guint from_tail = 0;
 
-  g_return_if_fail (g_thread_self () == s->thread);
-  for (l = s->watched.head; l; l = l->next) {
+  g_return_if_fail (clh_submitter_in_thread (s));
+  for (l = s->watched.tail; l; l = l->prev, from_tail++) {
     Watched *w = l->data;
 
     if (w->watch == watch) {
+      if (from_tail < s->n_unflushed)
+        s->n_unflushed--;
       g_queue_delete_link (&s->watched, l);
-      clReleaseEvent (w->event);
-      g_free (w);
+      watched_free (w);
       return;
     }
   }
+}
+
+/**
+ * clh_submitter_get_stats:
+ * @s: a submitter
+ * @stats: (out): what its thread did so far
+ */
+void
+clh_submitter_get_stats (ClhSubmitter *s, ClhSubmitterStats *stats)
+{
+  g_mutex_lock (&s->lock);
+  *stats = s->stats;
+  stats->n_waiting = s->jobs.length;
+  g_mutex_unlock (&s->lock);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A device's submission thread (clh-submitter.c): the engines of a context
- * hand it their submissions and sleep until their readbacks are done. */
+ * post it their frames and sleep until their readbacks are done. */
 #pragma once
 
 #include "clh-cl.h"
@@ -10,6 +10,22 @@ G_BEGIN_DECLS
 typedef struct _ClhSubmitter ClhSubmitter;
 
 typedef gboolean (*ClhSubmitFunc) (gpointer data, GError **error);
+typedef void (*ClhJobFunc) (gpointer data);
+
+/**
+ * ClhJob:
+ * @func: what the thread runs
+ * @data: @func's data
+ * @link: the thread's list of jobs; the submitter's
+ *
+ * Work posted to the submission thread (clh_submitter_post()), held by its
+ * poster until @func has run.
+ */
+typedef struct {
+  ClhJobFunc func;
+  gpointer data;
+  GList link;
+} ClhJob;
 
 /**
  * ClhWatch:
@@ -27,11 +43,34 @@ typedef struct {
   GCond *cond;
 } ClhWatch;
 
+/**
+ * ClhSubmitterStats:
+ * @n_jobs: jobs run
+ * @n_batches: times the thread took the jobs posted and ran them, with one
+ *   flush of the deferred queues after them
+ * @max_batch: the most jobs one batch ran
+ * @n_waiting: jobs posted and not yet taken
+ *
+ * What the thread did since it started, and what waits for it.
+ */
+typedef struct {
+  guint64 n_jobs;
+  guint64 n_batches;
+  guint max_batch;
+  guint n_waiting;
+} ClhSubmitterStats;
+
 ClhSubmitter *clh_submitter_new (void);
 void clh_submitter_free (ClhSubmitter *s);
+void clh_submitter_post (ClhSubmitter *s, ClhJob *job);
 gboolean clh_submitter_run (ClhSubmitter *s, ClhSubmitFunc func,
     gpointer data, GError **error);
+gboolean clh_submitter_in_thread (const ClhSubmitter *s);
+void clh_submitter_defer_flush (ClhSubmitter *s, cl_command_queue queue);
 void clh_submitter_watch (ClhSubmitter *s, cl_event event, ClhWatch *watch);
 void clh_submitter_forget (ClhSubmitter *s, ClhWatch *watch);
+void clh_submitter_get_stats (ClhSubmitter *s, ClhSubmitterStats *stats);
+
+void clh_watch_notify (ClhWatch *watch, cl_int status);
 
 G_END_DECLS

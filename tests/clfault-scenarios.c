@@ -10,14 +10,18 @@
  *
  *   clfault-scenarios SCENARIO      exit 0: clean; 1: a wrong outcome
  */
+#include <string.h>
+
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include <gst/clhistogram/clhistogram.h>
 
+#include "clh-context-private.h"
 #include "clh-engine-tuning.h"
 #include "clh-reference.h"
 #include "clh-reference-frame.h"
 #include "clh-test-frame.h"
+#include "clh-test-hold.h"
 
 static int failures;
 
@@ -329,6 +333,119 @@ scenario_engine (void)
   clh_engine_free (engine);
 }
 
+/* One engine of scenario_batch: its frames, those in flight, and whether
+ * it failed. */
+typedef struct {
+  ClhEngine *engine;
+  ClhTestFrame *frame;
+  ClhHistogramSpec spec;
+  guint in_flight;
+  gboolean failed;
+} Batched;
+
+/* Collects @b's oldest frame: right, or a clean error that stops it. */
+static void
+batched_collect (Batched *b)
+{
+  guint32 counts[CLH_MAX_CHANNELS * 16], want_counts[CLH_MAX_CHANNELS * 16];
+  ClhHistogram got = { counts }, want = { want_counts };
+  GError *err = NULL;
+
+  b->in_flight--;
+  if (!clh_engine_collect (b->engine, &got, &err)) {
+    CHECK (err && *err->message, "a batched frame failed without a message");
+    g_print ("clean error: %s\n", err ? err->message : "");
+    g_clear_error (&err);
+    b->failed = TRUE;
+    return;
+  }
+  clh_reference_histogram (&b->frame->frame, &b->spec, &want);
+  CHECK (memcmp (counts, want_counts, clh_histogram_spec_n_channels
+          (&b->spec) * 16 * sizeof (guint32)) == 0,
+      "a batched frame differs from the reference");
+}
+
+/* Three engines of one context, each its own format and mode, post their
+ * frames to the device's submission thread together, which enqueues them
+ * in batches: a fault enqueueing one frame reaches the engine it belongs
+ * to alone (an element would stop there), the others count every frame
+ * right. Only a failed flush of the shared queue may fail the frames of
+ * several engines: every frame enqueued since the last flush. */
+static void
+scenario_batch (void)
+{
+  static const gchar *const formats[][2] = {
+    {"GRAY8", "luma"}, {"RGBA", "channels"}, {"I420", "hue"},
+  };
+  const gchar *fault = g_getenv ("CLFAULT_FAIL");
+  Batched b[G_N_ELEMENTS (formats)] = { { NULL } };
+  GError *err = NULL;
+  ClhContext *ctx = clh_context_new (NULL, &err);
+  guint i, round, n_failed = 0;
+
+  if (!ctx) {
+    CHECK (err && *err->message, "no context and no error");
+    g_print ("clean error: %s\n", err ? err->message : "");
+    g_clear_error (&err);
+    return;
+  }
+  for (i = 0; i < G_N_ELEMENTS (b); i++) {
+    b[i].frame = clh_test_frame_new (formats[i][0], 61, 37, 3,
+        CLH_TEST_RANDOM, i);
+    g_assert (clh_reference_spec (b[i].frame->klass, &b[i].frame->frame,
+            formats[i][1], 16, &b[i].spec));
+    b[i].engine = clh_engine_new_for_context (ctx, &err);
+    if (b[i].engine) {
+      clh_engine_set_counting (b[i].engine, CLH_COUNTING_DEVICE);
+      clh_engine_set_submission (b[i].engine, CLH_SUBMISSION_THREAD);
+    }
+    if (!b[i].engine || !clh_engine_set_max_in_flight (b[i].engine, 2,
+            &err)) {
+      CHECK (err && *err->message, "an engine failed without a message");
+      g_print ("clean error: %s\n", err ? err->message : "");
+      g_clear_error (&err);
+      b[i].failed = TRUE;
+    }
+  }
+  /* Each round's frames are one batch: the thread is held while they are
+   * posted. What waits for the thread (a frame's completion, a discard)
+   * happens outside the hold. */
+  for (round = 0; round < 4; round++) {
+    ClhTestHold *hold;
+
+    for (i = 0; i < G_N_ELEMENTS (b); i++)
+      if (!b[i].failed && b[i].in_flight == 2)
+        batched_collect (&b[i]);
+    hold = clh_test_hold (clh_context_get_submitter (ctx));
+    for (i = 0; i < G_N_ELEMENTS (b); i++) {
+      if (b[i].failed)
+        continue;
+      if (!clh_engine_submit (b[i].engine, &b[i].frame->frame, &b[i].spec,
+              NULL, &err)) {
+        CHECK (err && *err->message, "a refused frame without a message");
+        g_print ("clean error: %s\n", err ? err->message : "");
+        g_clear_error (&err);
+        b[i].failed = TRUE;
+        continue;
+      }
+      b[i].in_flight++;
+    }
+    clh_test_hold_release (hold);
+  }
+  for (i = 0; i < G_N_ELEMENTS (b); i++) {
+    while (!b[i].failed && b[i].in_flight > 0)
+      batched_collect (&b[i]);
+    n_failed += b[i].failed;
+    if (b[i].engine)
+      clh_engine_discard (b[i].engine);
+    clh_engine_free (b[i].engine);
+    clh_test_frame_free (b[i].frame);
+  }
+  CHECK (n_failed <= 1 || (fault && g_str_has_prefix (fault, "clFlush:")),
+      "one fault (%s) reached %u engines", fault ? fault : "none", n_failed);
+  clh_context_unref (ctx);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -345,8 +462,11 @@ main (int argc, char **argv)
     scenario_cycle ();
   else if (g_str_equal (name, "engine"))
     scenario_engine ();
+  else if (g_str_equal (name, "batch"))
+    scenario_batch ();
   else
-    g_error ("usage: clfault-scenarios stream1|stream4|change|cycle|engine");
+    g_error ("usage: clfault-scenarios "
+        "stream1|stream4|change|cycle|engine|batch");
   gst_deinit ();
   return failures ? 1 : 0;
 }

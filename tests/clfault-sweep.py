@@ -33,6 +33,7 @@ SCENARIOS = {
     "change": ("change", {}),
     "cycle": ("cycle", {}),
     "engine": ("engine", {}),
+    "batch": ("batch", {}),
     # The kernels built from source, not read from the program cache.
     "engine-no-cache": ("engine", {"CLHISTOGRAM_CACHE_DIR": ""}),
 }

@@ -16,6 +16,7 @@
 #include "clh-context-private.h"
 #include "clh-engine-tuning.h"
 #include "clh-program-cache.h"
+#include "clh-test-hold.h"
 #include "clh-reference.h"
 #include "clh-test-counting.h"
 #include "clh-test-frame.h"
@@ -1156,6 +1157,94 @@ test_shared_submission (void)
   g_cond_clear (&sh.cond);
 }
 
+static gpointer
+free_in_thread (gpointer data)
+{
+  clh_engine_free (data);
+  return NULL;
+}
+
+#define N_BATCHED 6
+#define BATCH_STOPS 2
+#define BATCH_FAILS 4
+
+/* One batch of the submission thread holds two frames of each of six
+ * engines, every format and mode of flight_formats, and one engine's
+ * discard and free (it stops mid-batch); one engine's frames fail as they
+ * are enqueued (a work-group larger than the device allows). The failure
+ * reaches that engine's collection only, which then counts again; every
+ * other frame of the batch is counted right. */
+static void
+test_batch (void)
+{
+  ClhContext *ctx = clh_engine_get_context (engine);
+  ClhSubmitter *s = clh_context_get_submitter (ctx);
+  const ClhLaunch too_wide = { CLH_VARIANT_LOCAL_ATOMICS, 1u << 20, 0, 0,
+    -1
+  };
+  ClhEngine *engines[N_BATCHED];
+  GQueue pending[N_BATCHED];
+  ClhSubmitterStats before, after;
+  ClhTestHold *hold;
+  GThread *stopper;
+  GError *err = NULL;
+  guint i, r;
+
+  for (i = 0; i < N_BATCHED; i++) {
+    engines[i] = clh_engine_new_for_context (ctx, NULL);
+    clh_engine_set_counting (engines[i], CLH_COUNTING_DEVICE);
+    clh_engine_set_submission (engines[i], CLH_SUBMISSION_THREAD);
+    g_assert_true (clh_engine_set_max_in_flight (engines[i], 2, &err));
+    g_queue_init (&pending[i]);
+  }
+  clh_engine_set_launch (engines[BATCH_FAILS], &too_wide);
+  clh_submitter_get_stats (s, &before);
+
+  hold = clh_test_hold (s);
+  for (r = 0; r < 2; r++) {
+    for (i = 0; i < N_BATCHED; i++) {
+      Flight *fl = flight_new (ctx, i + r * N_BATCHED, "in one batch");
+
+      /* Returns at once: the thread is held. */
+      g_assert_true (clh_engine_submit (engines[i], &fl->frame, &fl->spec,
+              fl->block, &err));
+      g_queue_push_tail (&pending[i], fl);
+      g_assert_cmpuint (clh_engine_get_n_on_thread (engines[i]), ==, r + 1);
+      g_assert_false (clh_engine_next_is_ready (engines[i]));
+    }
+  }
+  clh_test_hold_wait_for (hold, 2 * N_BATCHED);
+  stopper = g_thread_new ("stopper", free_in_thread, engines[BATCH_STOPS]);
+  clh_test_hold_wait_for (hold, 2 * N_BATCHED + 1);
+  clh_test_hold_release (hold);
+  g_thread_join (stopper);
+  g_queue_clear_full (&pending[BATCH_STOPS], (GDestroyNotify) flight_free);
+
+  for (i = 0; i < N_BATCHED; i++) {
+    while (i == BATCH_FAILS && !g_queue_is_empty (&pending[i])) {
+      Flight *fl = g_queue_pop_head (&pending[i]);
+      guint32 counts[4 * 256];
+      ClhHistogram got = { counts };
+
+      g_assert_false (clh_engine_collect (engines[i], &got, &err));
+      g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_OPENCL);
+      g_clear_error (&err);
+      flight_free (fl);
+    }
+    while (!g_queue_is_empty (&pending[i]))
+      collect_and_check (engines[i], &pending[i]);
+  }
+  clh_submitter_get_stats (s, &after);
+  g_assert_cmpuint (after.max_batch, >=, 2 * N_BATCHED + 1);
+  g_assert_cmpuint (after.n_jobs - before.n_jobs, ==, 2 * N_BATCHED + 2);
+
+  clh_engine_set_launch (engines[BATCH_FAILS], NULL);
+  run_stream (engines[BATCH_FAILS], 2, 6, "after failing in a batch");
+  for (i = 0; i < N_BATCHED; i++)
+    if (i != BATCH_STOPS)
+      clh_engine_free (engines[i]);
+}
+
 /* By default an engine submits through the submission thread only while
  * another engine of its context submits too: alone, on its own thread. */
 static void
@@ -1808,6 +1897,7 @@ main (int argc, char **argv)
       test_shared_context_threads);
   g_test_add_func ("/engine/shared-submission", test_shared_submission);
   g_test_add_func ("/engine/submission-auto", test_submission_auto);
+  g_test_add_func ("/engine/batch", test_batch);
 
   ret = g_test_run ();
   clh_engine_free (engine);
