@@ -71,6 +71,7 @@
 
 #include "clh-bench-stats.h"
 #include "clh-streams-bench.h"
+#include "clh-thread-cpu.h"
 #include "clh-engine.h"
 
 #define BINS 256
@@ -114,6 +115,7 @@ typedef struct {
   guint failures;
   guint frames, runs;
   guint devices;                /* distinct device contexts the row used */
+  gchar *cpu_threads;           /* --cpu-by-thread: the last run's */
 } Result;
 
 /* N_FRAMES random frames for each stream of a format, with the default
@@ -172,6 +174,8 @@ static gint failures, reported;
 /* --paced: each feeder sends a frame only once the one before reached the
  * sink, as a request-response application does. */
 static gboolean paced;
+/* Also report the last run's CPU time per frame by thread name. */
+static gboolean cpu_by_thread;
 static gchar *device_name, *platform, *driver;
 /* --device: every element's device property; NULL: the default, auto. */
 static gchar *device_spec;
@@ -895,6 +899,7 @@ run_figures (Streams *all, gdouble t0, gdouble cpu_us, RunFigures *fig)
 static void
 run_once (Streams *all, gboolean first, Result *r, RunFigures *fig)
 {
+  GHashTable *threads0 = NULL;
   gdouble t0, c0;
   guint i;
 
@@ -908,8 +913,21 @@ run_once (Streams *all, gboolean first, Result *r, RunFigures *fig)
 
   t0 = clh_bench_now_us ();
   c0 = clh_bench_cpu_us ();
+  if (cpu_by_thread)
+    threads0 = clh_thread_cpu_snapshot ();
   release_and_wait (all);
   run_figures (all, t0, clh_bench_cpu_us () - c0, fig);
+  if (cpu_by_thread) {
+    GHashTable *threads1 = clh_thread_cpu_snapshot ();
+    GHashTable *by_name = clh_thread_cpu_by_name (threads0, threads1);
+
+    g_free (r->cpu_threads);
+    r->cpu_threads = clh_thread_cpu_format (by_name,
+        (gdouble) all->n_frames * all->row->streams);
+    g_hash_table_unref (by_name);
+    g_hash_table_unref (threads1);
+    g_hash_table_unref (threads0);
+  }
 
   check_run (all, r);
   set_states (all, GST_STATE_READY);
@@ -1271,6 +1289,8 @@ print_row (const Row *row, const Result *r, gboolean final)
         r->stream_fps_median, r->stream_fps_min, r->cpu_us_per_frame, ratio,
         r->latency_median, r->latency_p99);
   printf ("%s%s\n", *notes ? " " : "", notes);
+  if (!final && r->cpu_threads)
+    printf ("        cpu us/frame by thread: %s\n", r->cpu_threads);
   fflush (stdout);
   g_free (notes);
 }
@@ -1322,9 +1342,12 @@ json_row (GString *json, const Row *row, const Result *r)
   g_string_append (json, ", \"pool_note\": ");
   clh_bench_json_string (json, r->pool_note);
   g_string_append_printf (json, ", \"video_meta_from_pool\": %s, "
-      "\"pool_copies\": %u, \"devices\": %u, \"failures\": %u}",
+      "\"pool_copies\": %u, \"devices\": %u, \"failures\": %u, "
+      "\"cpu_us_per_frame_by_thread\": ",
       row->pool && r->meta_from_pool ? "true" : "false", r->pool_copies,
       r->devices, r->failures);
+  clh_bench_json_string (json, r->cpu_threads);
+  g_string_append (json, "}");
 }
 
 static void
@@ -1496,6 +1519,9 @@ parse_options (Options *o, int *argc, char ***argv)
     {"device", 'd', 0, G_OPTION_ARG_STRING, &device_spec,
         "Every element's device property (default auto: with several GPUs "
         "the streams spread over them)", "SPEC"},
+    {"cpu-by-thread", 0, 0, G_OPTION_ARG_NONE, &cpu_by_thread,
+        "Also print each row's CPU time per frame by thread name (the "
+        "last run's; Linux)", NULL},
     {"paced", 0, 0, G_OPTION_ARG_NONE, &paced,
         "Each stream sends a frame only once the one before is out (a "
         "request-response loop): latency without queueing", NULL},
@@ -1673,6 +1699,7 @@ table_clear (Table *t)
     if (t->results[i].agg_runs)
       g_array_unref (t->results[i].agg_runs);
     g_free (t->results[i].pool_note);
+    g_free (t->results[i].cpu_threads);
   }
   g_free (t->results);
   g_array_unref (t->rows);
