@@ -90,6 +90,7 @@ clh_engine_set_counting (ClhEngine *engine, ClhCounting counting)
 gboolean
 clh_engine_next_counts_on_host (const ClhEngine *engine)
 {
+  clh_engine_settle (engine);
   return engine->n_pending > 0 && engine->slots[engine->head].on_host;
 }
 

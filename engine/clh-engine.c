@@ -548,11 +548,15 @@ run_posted (gpointer data)
     p->full_frame, p->regions, p->n_regions, p->block, FALSE, TRUE
   };
 
+  GError *error = NULL;
+
   /* The owner may take the slot back as soon as it is told: telling it
-   * comes last. The status only says the frame failed; the error says
-   * how. */
-  if (!submit (&sub, &p->error))
+   * comes last, after undoing the frame (which clears the slot's error).
+   * The status only says the frame failed; the error says how. */
+  if (!submit (&sub, &error)) {
+    p->error = error;
     clh_watch_notify (&slot->watch, CL_INVALID_OPERATION);
+  }
 }
 
 /* Copies the frame into the slot and posts it to the submission thread;
@@ -586,8 +590,8 @@ post (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
   p->job.func = run_posted;
   p->job.data = slot;
   slot->watched = TRUE;
-  slot->watch.done = FALSE;
   slot->watch.status = CL_QUEUED;
+  g_atomic_int_set (&slot->watch.done, FALSE);
   engine->n_pending++;
   clh_submitter_post (engine->submitter, &p->job);
   return TRUE;
@@ -726,6 +730,8 @@ wait_for_watch (ClhEngine *engine, ClhSlot *slot)
 guint
 clh_engine_get_next_n_histograms (const ClhEngine *engine)
 {
+  /* A posted frame's histograms are known once the thread prepared it. */
+  clh_engine_settle (engine);
   return engine->n_pending ? engine->slots[engine->head].n_histograms : 0;
 }
 
@@ -779,8 +785,15 @@ clh_engine_collect_regions (ClhEngine *engine, ClhHistogram *histograms,
     ok = clh_cl_check (clWaitForEvents (1, &slot->done), "clWaitForEvents",
         error);
   if (!ok) {
-    /* Which counters are clear is unknown now: clear them before use. */
+    /* Which counters are clear is unknown now: clear them before use,
+     * also the next slot's, which the frame's launch was to clear, unless
+     * a frame already took it. */
     slot->dirty = slot->n_counters;
+    if (engine->n_pending == 0) {
+      ClhSlot *next = &engine->slots[engine->head];
+
+      next->dirty = next->n_counters;
+    }
   } else if (n_histograms != slot->n_histograms) {
     g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
         "The frame has %u histograms, not %u", slot->n_histograms,

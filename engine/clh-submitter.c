@@ -109,8 +109,10 @@ poll_completions (ClhSubmitter *s)
 }
 
 /* Flushes the queues the jobs run since the last flush deferred. If the
- * driver refuses, the frames enqueued since then may never run: their
- * owners are told of the error; frames flushed before are not touched. */
+ * driver refuses, the frames enqueued since then are failed: their owners
+ * are told of the error, once the queues are finished (their commands may
+ * still read the frames, which are the owners' again once told); frames
+ * flushed before are not touched. */
 static void
 flush_deferred (ClhSubmitter *s)
 {
@@ -122,6 +124,10 @@ flush_deferred (ClhSubmitter *s)
 
     if (ret != CL_SUCCESS && failed == CL_SUCCESS)
       failed = ret;
+  }
+  for (i = 0; i < s->n_deferred; i++) {
+    if (failed != CL_SUCCESS)
+      clFinish (s->deferred[i]);
     clReleaseCommandQueue (s->deferred[i]);
   }
   s->n_deferred = 0;
@@ -373,7 +379,8 @@ clh_submitter_defer_flush (ClhSubmitter *s, cl_command_queue queue)
  * @event: a readback just enqueued on a queue the job deferred the flush
  *   of (clh_submitter_defer_flush()); retained
  * @watch: told when @event is done, or when its queue's flush fails
- *   (clh_watch_notify())
+ *   (clh_watch_notify()); its owner cleared it before posting the job,
+ *   and may read it meanwhile
  *
  * From a job.
  */
@@ -386,8 +393,6 @@ clh_submitter_watch (ClhSubmitter *s, cl_event event, ClhWatch *watch)
   clRetainEvent (event);
   w->event = event;
   w->watch = watch;
-  watch->done = FALSE;
-  watch->status = CL_QUEUED;
   g_queue_push_tail (&s->watched, w);
   s->n_unflushed++;
 }

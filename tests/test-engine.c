@@ -1228,6 +1228,9 @@ test_batch (void)
 
       g_assert_false (clh_engine_collect (engines[i], &got, &err));
       g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_OPENCL);
+      /* The error of the enqueue that failed, not a generic one. */
+      g_test_message ("%s", err->message);
+      g_assert_nonnull (strstr (err->message, "clEnqueueNDRangeKernel"));
       g_clear_error (&err);
       flight_free (fl);
     }
