@@ -828,13 +828,9 @@ clh_engine_collect (ClhEngine *engine, ClhHistogram *histogram,
   return clh_engine_collect_regions (engine, histogram, 1, error);
 }
 
-/**
- * clh_engine_discard:
- * @engine: an engine
- *
- * Waits until the device is done with every pending frame and drops their
- * results: their memory is the caller's again.
- */
+/* Finishes the engine's commands and drops its pending frames; on the
+ * submission thread when the engine has one, after the frames it posted,
+ * whose watches it forgets. */
 static gboolean
 discard (gpointer data, GError **error)
 {
@@ -858,21 +854,20 @@ discard (gpointer data, GError **error)
   return TRUE;
 }
 
+/**
+ * clh_engine_discard:
+ * @engine: an engine
+ *
+ * Waits until the device is done with every pending frame and drops their
+ * results: their memory is the caller's again.
+ */
 void
 clh_engine_discard (ClhEngine *engine)
 {
-  if (engine->submitter) {
+  if (engine->submitter)
     clh_submitter_run (engine->submitter, discard, engine, NULL);
-    return;
-  }
-  clFinish (engine->queue);
-  if (engine->upload_queue)
-    clFinish (engine->upload_queue);
-  while (engine->n_pending > 0) {
-    slot_finish (engine, &engine->slots[engine->head]);
-    engine->head = (engine->head + 1) % engine->n_slots;
-    engine->n_pending--;
-  }
+  else
+    discard (engine, NULL);
 }
 
 /**
