@@ -260,36 +260,50 @@ bin_shift_8bit (const ClhHistogramSpec *spec)
   return (256u >> shift) == spec->bins ? shift : 8;
 }
 
-/* Channels [first, first + n) of the request, 8-bit components sharing a
- * plane, pixel stride and subsampling: one pass over the plane. */
+/* The histogram_8bit parameters of channels [first, first + n) of the
+ * request, 8-bit components sharing a plane, pixel stride and subsampling:
+ * one pass over the plane; all but the launch's. Returns the work units
+ * (loads) the pass makes. */
+static gsize
+params_8bit (const ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhBand *band, guint first, guint n,
+    ClhParams8bit *p)
+{
+  const guint c0 = spec->components[first];
+  const ClhComponent *comp = &frame->components[c0];
+  gsize units;
+  guint i;
+
+  memset (p, 0, sizeof (*p));
+  units = component_rows (frame, band, c0, &p->plane);
+  p->n_channels = n;
+  for (i = 0; i < n; i++)
+    p->offsets[i] = frame->components[spec->components[first + i]].offset;
+  p->byte_channels = byte_channels_8bit (engine, frame, spec, band, first, n);
+  p->range_min = spec->range_min;
+  p->range_size = range_size (spec);
+  p->bins = spec->bins;
+  p->bin_shift = bin_shift_8bit (spec);
+  p->hist_base = first * (spec->bins + 2);
+  if (p->byte_channels != CLH_ABI_NO_WORDS) {
+    /* Words; four per load where rows are contiguous. */
+    units = units * comp->pixel_stride / 4;
+    if (p->plane.pitch == p->plane.width * comp->pixel_stride)
+      units = (units + 3) / 4;
+  }
+  return units;
+}
+
+/* Channels [first, first + n) of the request (params_8bit()). */
 static gboolean
 count_8bit (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhBand *band, guint first, guint n,
     GError **error)
 {
-  const guint c0 = spec->components[first];
-  const ClhComponent *comp = &frame->components[c0];
-  ClhParams8bit p = { { 0 } };
+  ClhParams8bit p;
+  const gsize units = params_8bit (engine, frame, spec, band, first, n, &p);
   cl_int ret;
-  gsize units;
-  guint i;
 
-  units = component_rows (frame, band, c0, &p.plane);
-  p.n_channels = n;
-  for (i = 0; i < n; i++)
-    p.offsets[i] = frame->components[spec->components[first + i]].offset;
-  p.byte_channels = byte_channels_8bit (engine, frame, spec, band, first, n);
-  p.range_min = spec->range_min;
-  p.range_size = range_size (spec);
-  p.bins = spec->bins;
-  p.bin_shift = bin_shift_8bit (spec);
-  p.hist_base = first * (spec->bins + 2);
-  if (p.byte_channels != CLH_ABI_NO_WORDS) {
-    /* Words; four per load where rows are contiguous. */
-    units = units * comp->pixel_stride / 4;
-    if (p.plane.pitch == p.plane.width * comp->pixel_stride)
-      units = (units + 3) / 4;
-  }
   ret = clSetKernelArg (engine->kernels[CLH_KERNEL_8BIT], ARG_TABLE,
       BIN_TABLE_BYTES, NULL);
   return clh_cl_check (ret, "clSetKernelArg", error)
@@ -424,3 +438,64 @@ clh_engine_count_band (ClhEngine *engine, const ClhFrame *frame,
       count_colour_band (engine, frame, spec, band, error);
 }
 
+
+/* Loads per work-item a batched frame's work-groups aim at: the batch
+ * fills the device with frames, so a frame needs no group per compute
+ * unit, and fewer groups merge fewer copies. */
+#define BATCH_UNITS_PER_WORK_ITEM 4
+
+/* The launch of one run of a batched frame: the model's work-group and
+ * copies, and groups for BATCH_UNITS_PER_WORK_ITEM loads a work-item (at
+ * most the model's, at least one). */
+static void
+plan_batch_run (ClhEngine *engine, guint n_channels, guint bins, gsize units,
+    ClhParams8bit *p, ClhBatchFrame *f)
+{
+  ClhLaunch cfg;
+  gsize per_group, groups;
+
+  model_launch (engine, CLH_KERNEL_8BIT, n_channels, bins, &cfg);
+  per_group = (gsize) cfg.work_group_size * BATCH_UNITS_PER_WORK_ITEM;
+  groups = CLAMP ((units + per_group - 1) / per_group, 1,
+      MAX (cfg.n_groups, 1));
+  p->launch.n_copies = cfg.n_copies;
+  p->launch.copy_stride = clh_launch_copy_stride (n_channels * bins,
+      cfg.padding);
+  p->launch.whole_groups = (guint32) groups;
+  f->work_group_size = f->n_runs == 0 ? cfg.work_group_size :
+      (cfg.work_group_size == f->work_group_size ? f->work_group_size : 0);
+  f->local_bytes = MAX (f->local_bytes, clh_launch_local_bytes
+      (cfg.n_copies, p->launch.copy_stride)
+      + 2 * n_channels * sizeof (cl_uint));
+}
+
+/* Fills @f's runs with the request's 8-bit passes over @band (the whole
+ * frame, its planes' offsets from the frame's start): FALSE if a channel
+ * needs another kernel, the request fixed the number of work-groups, or
+ * the runs would differ in work-group size. */
+gboolean
+clh_engine_batch_runs (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhBand *band, ClhBatchFrame *f)
+{
+  guint c = 0;
+
+  if (spec->count != CLH_COUNT_COMPONENTS || engine->requested.n_groups != 0)
+    return FALSE;
+  f->n_runs = 0;
+  f->local_bytes = 0;
+  while (c < spec->n_components) {
+    const guint n = run_8bit (frame, spec, c);
+    ClhParams8bit *p = &f->runs[f->n_runs];
+    gsize units;
+
+    if (n == 0 || f->n_runs == CLH_MAX_CHANNELS)
+      return FALSE;
+    units = params_8bit (engine, frame, spec, band, c, n, p);
+    plan_batch_run (engine, n, spec->bins, units, p, f);
+    f->n_runs++;
+    if (f->work_group_size == 0)
+      return FALSE;
+    c += n;
+  }
+  return f->n_runs > 0;
+}

@@ -7,6 +7,7 @@
  * profiling. */
 #pragma once
 
+#include "clh-batch.h"
 #include "clh-context-private.h"
 #include "clh-engine-tuning.h"
 
@@ -211,6 +212,8 @@ gboolean clh_engine_count_on_host (ClhEngine *engine, const ClhFrame *frame,
 gboolean clh_engine_count_frame (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhHostBlock *block, GError **error);
 void clh_engine_give_back (ClhEngine *engine, ClhSlot *slot);
+gboolean clh_engine_batch_frame (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, ClhBatchFrame *f);
 gboolean clh_engine_prestage (ClhEngine *engine, ClhSlot *slot,
     const ClhFrame *frame, const ClhHistogramSpec *spec,
     const ClhHostBlock **block, ClhFrame *staged, GError **error);
@@ -230,6 +233,8 @@ gboolean clh_engine_create_kernels (ClhEngine *engine, GError **error);
 gsize clh_engine_extra_local_bytes (ClhKernelId id, guint n_channels);
 gboolean clh_engine_count_band (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhBand *band, GError **error);
+gboolean clh_engine_batch_runs (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhBand *band, ClhBatchFrame *f);
 
 /* clh-engine-tuning.c: profiling */
 cl_event *clh_engine_want_event (ClhEngine *engine, cl_event *tmp,

@@ -437,6 +437,39 @@ clh_engine_count_frame (ClhEngine *engine, const ClhFrame *frame,
   return count_bands (engine, source, spec, used, error);
 }
 
+/* Describes @frame's upload and 8-bit counting for the device's batcher
+ * (clh-batch.c): its used planes copied as one band, as count_bands()
+ * copies a frame that fits one. FALSE if the frame would be read where it
+ * lies, takes more than one band, or its counting cannot be batched
+ * (clh_engine_batch_runs()). */
+gboolean
+clh_engine_batch_frame (ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, ClhBatchFrame *f)
+{
+  const guint used = planes_used (frame, spec);
+  ClhBand band;
+  guint p;
+
+  if (engine->transfer == CLH_TRANSFER_IN_PLACE
+      || (engine->transfer != CLH_TRANSFER_COPY
+          && clh_context_reads_host_in_place (engine->ctx)))
+    return FALSE;
+  band_layout (frame, used, 0, frame->height, &band);
+  if (band.size > engine->staging_limit)
+    return FALSE;
+  f->n_uploads = 0;
+  for (p = 0; p < frame->n_planes; p++) {
+    if (band.n_rows[p] == 0)
+      continue;
+    f->upload_src[f->n_uploads] = frame->planes[p].data;
+    f->upload_offset[f->n_uploads] = band.base[p];
+    f->upload_size[f->n_uploads++] = frame->planes[p].stride
+        * (band.n_rows[p] - 1) + clh_frame_plane_row_bytes (frame, p);
+  }
+  f->staging_size = band.size;
+  return clh_engine_batch_runs (engine, frame, spec, &band, f);
+}
+
 /* Stages @frame into @slot's stage block as clh_engine_count_frame() would,
  * on the calling thread: the submission thread then only queues the copy
  * from pinned memory. @block: (inout): the caller's block, then the stage

@@ -125,6 +125,45 @@ clh_engine_get_n_on_thread (const ClhEngine *engine)
   return n;
 }
 
+typedef struct {
+  ClhContext *ctx;
+  guint64 n_frames;
+  guint64 n_launches;
+} BatchStats;
+
+static gboolean
+read_batch_stats (gpointer data, GError **error)
+{
+  BatchStats *st = data;
+  ClhBatcher *b = clh_context_get_batcher (st->ctx);
+
+  if (b)
+    clh_batcher_get_stats (b, &st->n_frames, &st->n_launches);
+  return TRUE;
+}
+
+/**
+ * clh_engine_get_batch_stats:
+ * @engine: an engine
+ * @n_frames: (out): frames of the engine's device counted in batched
+ *   launches so far, by every engine of its context
+ * @n_launches: (out): those launches
+ *
+ * For tests and benchmarks: how far the device's batcher gathered frames.
+ * Zeros for an engine without the submission thread (with profiling).
+ */
+void
+clh_engine_get_batch_stats (ClhEngine *engine, guint64 *n_frames,
+    guint64 *n_launches)
+{
+  BatchStats st = { engine->ctx, 0, 0 };
+
+  if (engine->submitter)
+    clh_submitter_run (engine->submitter, read_batch_stats, &st, NULL);
+  *n_frames = st.n_frames;
+  *n_launches = st.n_launches;
+}
+
 /**
  * clh_engine_set_launch:
  * @engine: an engine

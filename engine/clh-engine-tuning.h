@@ -89,6 +89,8 @@ void clh_engine_set_submission (ClhEngine *engine, ClhSubmission submission);
 void clh_engine_set_counting (ClhEngine *engine, ClhCounting counting);
 gboolean clh_engine_next_counts_on_host (const ClhEngine *engine);
 guint clh_engine_get_n_on_thread (const ClhEngine *engine);
+void clh_engine_get_batch_stats (ClhEngine *engine, guint64 *n_frames,
+    guint64 *n_launches);
 void clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch);
 gboolean clh_engine_get_last_launch (const ClhEngine *engine,
     ClhLaunch *launch);

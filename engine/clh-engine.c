@@ -481,6 +481,36 @@ clh_engine_flush (ClhEngine *engine, cl_command_queue queue, GError **error)
   return clh_cl_check (clFlush (queue), "clFlush", error);
 }
 
+/* Hands a posted frame of one histogram, the whole frame's, to the device's
+ * batcher (clh-batch.c), which counts it with other streams' frames in
+ * one launch and reads it back with them. @taken: (out): FALSE if the
+ * frame is to be counted on its own: another kernel, a launch the batched
+ * kernel cannot make, every batch in flight. */
+static gboolean
+batch (const Submission *sub, gboolean *taken, GError **error)
+{
+  ClhEngine *engine = sub->engine;
+  ClhSlot *slot = engine->slot;
+  ClhBatcher *batcher;
+  ClhBatchFrame f;
+
+  *taken = FALSE;
+  if (!sub->posted || !sub->full_frame || sub->n_regions > 0
+      || !clh_engine_batch_frame (engine, sub->frame, sub->spec, &f)
+      || !(batcher = clh_context_get_batcher (engine->ctx))
+      || !clh_batcher_fits (batcher, f.work_group_size, f.local_bytes,
+          f.staging_size))
+    return TRUE;
+  if (!clh_engine_prepare_host_counters (engine, slot->n_counters_used,
+          error))
+    return FALSE;
+  f.n_counters = slot->n_counters_used;
+  f.counters = (guint32 *) clh_host_block_get_data (slot->readback);
+  f.watch = &slot->watch;
+  f.error = &slot->posted.error;
+  return clh_batcher_add (batcher, &f, taken, error);
+}
+
 /* Enqueues @sub's frame into its slot (from the thread it was submitted on,
  * or for a posted frame the submission thread), and for a posted frame has
  * the thread watch its readback. */
@@ -489,7 +519,7 @@ submit (const Submission *sub, GError **error)
 {
   ClhEngine *engine = sub->engine;
   ClhSlot *slot = engine->slot = sub->slot;
-  gboolean launches;
+  gboolean launches, batched;
 
   slot->n_channels = clh_histogram_spec_n_channels (sub->spec);
   slot->n_bins = clh_histogram_spec_n_bins (sub->spec);
@@ -512,6 +542,18 @@ submit (const Submission *sub, GError **error)
     }
     engine->slot = NULL;
     return TRUE;
+  }
+  if (slot->n_histograms > 0) {
+    if (!batch (sub, &batched, error)) {
+      abandon_submission (engine);
+      return FALSE;
+    }
+    if (batched) {
+      /* The slot's device counters, and the next slot's, stay as they
+       * are: the batch has its own. */
+      engine->slot = NULL;
+      return TRUE;
+    }
   }
   /* With no histogram nothing is queued; with only empty regions their
    * clear counters are read back, and no launch clears the next slot's. */
@@ -837,6 +879,9 @@ discard (gpointer data, GError **error)
   ClhEngine *engine = data;
   guint i;
 
+  /* Frames in the open batch are launched with it, then finished. */
+  if (engine->submitter)
+    clh_submitter_flush_now (engine->submitter);
   clFinish (engine->queue);
   if (engine->upload_queue)
     clFinish (engine->upload_queue);

@@ -25,6 +25,7 @@
  * frame's device time is 10-40 us on the H100). */
 #include "clh-submitter.h"
 
+#include <string.h>
 #include <sys/prctl.h>
 
 #define POLL_US 5
@@ -35,9 +36,17 @@
 /* Queues a batch defers its flush of: a context has two. */
 #define MAX_DEFERRED 4
 
+/* A readback in flight and whom it concerns: @size bytes of it, at @src
+ * in host memory the readback writes, are copied to @dst before @watch is
+ * told; @holds, if set, counts the watches not yet told or forgotten of a
+ * readback whose memory its owner reuses. */
 typedef struct {
   cl_event event;
   ClhWatch *watch;
+  const void *src;
+  void *dst;
+  gsize size;
+  gint *holds;
 } Watched;
 
 struct _ClhSubmitter {
@@ -57,6 +66,10 @@ struct _ClhSubmitter {
   guint n_unflushed;
   cl_command_queue deferred[MAX_DEFERRED];
   guint n_deferred;
+  /* Run before each flush of the deferred queues, on the thread. */
+  ClhJobFunc before_flush;
+  gpointer before_flush_data;
+  gboolean flushing;
 };
 
 /**
@@ -77,11 +90,25 @@ clh_watch_notify (ClhWatch *watch, cl_int status)
   g_mutex_unlock (watch->lock);
 }
 
+/* Drops a watch that was told or forgotten. */
 static void
 watched_free (Watched *w)
 {
+  if (w->holds)
+    (*w->holds)--;
   clReleaseEvent (w->event);
   g_free (w);
+}
+
+/* Tells @w's owner its readback ended with @status, its part of the
+ * readback copied first if it is complete. */
+static void
+watched_tell (Watched *w, cl_int status)
+{
+  if (status == CL_COMPLETE && w->size > 0)
+    memcpy (w->dst, w->src, w->size);
+  clh_watch_notify (w->watch, status);
+  watched_free (w);
 }
 
 /* Notifies the watches whose readbacks are done, oldest first. */
@@ -101,8 +128,7 @@ poll_completions (ClhSubmitter *s)
     if (status > CL_COMPLETE)
       break;
     g_queue_pop_head (&s->watched);
-    clh_watch_notify (w->watch, status);
-    watched_free (w);
+    watched_tell (w, status);
     any = TRUE;
   }
   return any;
@@ -119,6 +145,13 @@ flush_deferred (ClhSubmitter *s)
   cl_int failed = CL_SUCCESS;
   guint i;
 
+  /* What the hook enqueues joins this flush; its own deferrals do not
+   * flush again. */
+  if (s->flushing)
+    return;
+  s->flushing = TRUE;
+  if (s->before_flush)
+    s->before_flush (s->before_flush_data);
   for (i = 0; i < s->n_deferred; i++) {
     const cl_int ret = clFlush (s->deferred[i]);
 
@@ -132,12 +165,10 @@ flush_deferred (ClhSubmitter *s)
   }
   s->n_deferred = 0;
   for (; failed != CL_SUCCESS && s->n_unflushed > 0; s->n_unflushed--) {
-    Watched *w = g_queue_pop_tail (&s->watched);
-
-    clh_watch_notify (w->watch, failed);
-    watched_free (w);
+    watched_tell (g_queue_pop_tail (&s->watched), failed);
   }
   s->n_unflushed = 0;
+  s->flushing = FALSE;
 }
 
 /* Runs the jobs of @batch (a list of ClhJob links) in order. */
@@ -367,25 +398,34 @@ clh_submitter_defer_flush (ClhSubmitter *s, cl_command_queue queue)
   for (i = 0; i < s->n_deferred; i++)
     if (s->deferred[i] == queue)
       return;
-  if (s->n_deferred == MAX_DEFERRED)
+  if (s->n_deferred == MAX_DEFERRED) {
+    g_return_if_fail (!s->flushing);
     flush_deferred (s);
+  }
   clRetainCommandQueue (queue);
   s->deferred[s->n_deferred++] = queue;
 }
 
 /**
- * clh_submitter_watch:
+ * clh_submitter_watch_copy:
  * @s: a submitter
  * @event: a readback just enqueued on a queue the job deferred the flush
  *   of (clh_submitter_defer_flush()); retained
  * @watch: told when @event is done, or when its queue's flush fails
  *   (clh_watch_notify()); its owner cleared it before posting the job,
  *   and may read it meanwhile
+ * @dst: (nullable): where @watch's owner wants its part of the readback
+ * @src: (nullable): that part, in the host memory @event writes
+ * @size: bytes of it; 0: nothing is copied
+ * @holds: (nullable): decremented once @watch is told or forgotten
  *
- * From a job.
+ * From a job: once @event is complete, and before @watch is told, copies
+ * @size bytes from @src to @dst. Several watches may share one readback
+ * (a batch's), each with its part.
  */
 void
-clh_submitter_watch (ClhSubmitter *s, cl_event event, ClhWatch *watch)
+clh_submitter_watch_copy (ClhSubmitter *s, cl_event event, ClhWatch *watch,
+    void *dst, const void *src, gsize size, gint *holds)
 {
   Watched *w = g_new (Watched, 1);
 
@@ -393,8 +433,79 @@ clh_submitter_watch (ClhSubmitter *s, cl_event event, ClhWatch *watch)
   clRetainEvent (event);
   w->event = event;
   w->watch = watch;
+  w->dst = dst;
+  w->src = src;
+  w->size = size;
+  w->holds = holds;
+  if (holds)
+    (*holds)++;
   g_queue_push_tail (&s->watched, w);
   s->n_unflushed++;
+}
+
+/**
+ * clh_submitter_watch:
+ * @s: a submitter
+ * @event: as for clh_submitter_watch_copy()
+ * @watch: as for clh_submitter_watch_copy()
+ *
+ * From a job: clh_submitter_watch_copy() with nothing to copy.
+ */
+void
+clh_submitter_watch (ClhSubmitter *s, cl_event event, ClhWatch *watch)
+{
+  clh_submitter_watch_copy (s, event, watch, NULL, NULL, 0, NULL);
+}
+
+/**
+ * clh_submitter_set_before_flush:
+ * @s: a submitter
+ * @func: (nullable): run on the thread before each flush of the deferred
+ *   queues (after a batch, every FLUSH_EVERY jobs of a long one, and in
+ *   clh_submitter_flush_now()); what it enqueues and defers joins that
+ *   flush
+ * @data: @func's data
+ *
+ * How a batch of jobs is closed with commands of its own: the batched
+ * launch of engine/clh-batch.c.
+ */
+void
+clh_submitter_set_before_flush (ClhSubmitter *s, ClhJobFunc func,
+    gpointer data)
+{
+  g_mutex_lock (&s->lock);
+  s->before_flush = func;
+  s->before_flush_data = data;
+  g_mutex_unlock (&s->lock);
+}
+
+/**
+ * clh_submitter_flush_now:
+ * @s: a submitter
+ *
+ * From a job: closes the batch so far, as its end would (the hook of
+ * clh_submitter_set_before_flush(), then the deferred flushes), so that
+ * what the jobs before enqueued is on the device, and watched.
+ */
+void
+clh_submitter_flush_now (ClhSubmitter *s)
+{
+  g_return_if_fail (clh_submitter_in_thread (s));
+  flush_deferred (s);
+}
+
+/**
+ * clh_submitter_poll:
+ * @s: a submitter
+ *
+ * From a job: tells the watches whose readbacks are done, as the thread
+ * does between batches.
+ */
+void
+clh_submitter_poll (ClhSubmitter *s)
+{
+  g_return_if_fail (clh_submitter_in_thread (s));
+  poll_completions (s);
 }
 
 /**

@@ -68,6 +68,12 @@ gboolean clh_submitter_run (ClhSubmitter *s, ClhSubmitFunc func,
 gboolean clh_submitter_in_thread (const ClhSubmitter *s);
 void clh_submitter_defer_flush (ClhSubmitter *s, cl_command_queue queue);
 void clh_submitter_watch (ClhSubmitter *s, cl_event event, ClhWatch *watch);
+void clh_submitter_watch_copy (ClhSubmitter *s, cl_event event,
+    ClhWatch *watch, void *dst, const void *src, gsize size, gint *holds);
+void clh_submitter_set_before_flush (ClhSubmitter *s, ClhJobFunc func,
+    gpointer data);
+void clh_submitter_flush_now (ClhSubmitter *s);
+void clh_submitter_poll (ClhSubmitter *s);
 void clh_submitter_forget (ClhSubmitter *s, ClhWatch *watch);
 void clh_submitter_get_stats (ClhSubmitter *s, ClhSubmitterStats *stats);
 

@@ -114,6 +114,25 @@ typedef struct {
   CLH_U32 hist_base;
 } ClhParams8bit;
 
+/* histogram_8bit_batch: one launch over the frames of many streams, staged
+ * one after the other into one device buffer. Each entry is one
+ * histogram_8bit launch's parameters (launch.whole_groups its work-groups,
+ * no regions, nothing to clear; plane.base and hist_base already offset to
+ * its frame's rows and counters in the batch's buffers), and the first of
+ * the batch's work-groups it takes; entries are sorted by first_group. */
+typedef struct {
+  ClhParams8bit params;
+  CLH_U32 first_group;
+} ClhBatchEntry;
+
+/* What a batched launch says of its entries: n_entries of them at the
+ * start of the batch buffer, whose counters start counters_base 32-bit
+ * words into it. */
+typedef struct {
+  CLH_U32 n_entries;
+  CLH_U32 counters_base;
+} ClhBatchParams;
+
 /* histogram_component: one component of the plane's rows, its first sample
  * offset bytes into a row; a sample is stored as sample says, its value
  * (stored >> shift) & mask; bins [window_lo, window_lo + window_n) of bins

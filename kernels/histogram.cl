@@ -95,15 +95,15 @@ ceil_shift (uint v, uint shift)
 }
 
 /* This work-item's span of a grid of width x rows samples (the grid's rows
- * row0.. of a component subsampled by w_sub, h_sub): all of it, shared by
- * the launch's whole-band work-groups, for those; else the part of its
- * work-group's region, by the co-sited rule, in the band. */
+ * row0.. of a component subsampled by w_sub, h_sub), for the launch's
+ * work-group g: all of it, shared by the launch's whole-band work-groups,
+ * for those; else the part of its work-group's region, by the co-sited
+ * rule, in the band. */
 static Span
-my_span (global const ClhRegion *table, const ClhLaunchParams *l,
+my_span (global const ClhRegion *table, const ClhLaunchParams *l, uint g,
     uint width, uint rows, uint row0, uint w_sub, uint h_sub)
 {
-  const uint g = get_group_id (0);
-  Span s = { 0, 0, width, rows, get_global_id (0),
+  Span s = { 0, 0, width, rows, g * get_local_size (0) + get_local_id (0),
     l->whole_groups * get_local_size (0), 0, 0
   };
 
@@ -335,6 +335,49 @@ count_pixels_8bit (const Counter8 *k, const Span *s, global const uchar *plane,
   }
 }
 
+/* The 8-bit count of work-group g of a histogram_8bit launch with
+ * parameters p, whose histogram is hist. */
+static void
+count_8bit (global const uchar *src, const ClhParams8bit *p, uint g,
+    local uint *sub, global uint *hist, global const ClhRegion *regions,
+    local ushort *table)
+{
+  const ClhLaunchParams l = p->launch;
+  const ClhPlaneRows r = p->plane;
+  const Span s = my_span (regions, &l, g, r.width, r.rows, r.row0,
+      r.w_sub, r.h_sub);
+  const Counter8 k = {
+    MY_COPY (sub, l.n_copies, l.copy_stride), OUTSIDE (sub, l.n_copies,
+        l.copy_stride), table, p->bins, p->bin_shift, p->byte_channels,
+    l.n_copies
+  };
+
+  if (p->bin_shift >= 8)
+    fill_bin_table (table, p->range_min, p->range_size, p->bins);
+  zero_sub_histograms (sub, l.n_copies, l.copy_stride, p->n_channels);
+
+  if (g < l.whole_groups && p->byte_channels != CLH_ABI_NO_WORDS) {
+    global const uint *words = (global const uint *) (src + r.base);
+    const uint row_words = r.width * r.pixel_stride / 4;
+    const uint pitch_words = r.pitch / 4, n = row_words * r.rows;
+
+    if (pitch_words == row_words) {
+      count_words_contiguous (&k, &s, words, n);
+    } else {
+      for (uint i = s.item; i < n; i += s.n_items) {
+        const uint y = i / row_words, x = i - y * row_words;
+        count_word (&k, words[y * pitch_words + x]);
+      }
+    }
+  } else {
+    count_pixels_8bit (&k, &s, src + r.base, r.pitch, r.pixel_stride,
+        p->offsets, p->n_channels);
+  }
+
+  merge_sub_histograms (sub, l.n_copies, l.copy_stride, p->n_channels, 0,
+      p->bins, p->bins + 2, hist, p->hist_base, &l, &s);
+}
+
 /*
  * 8-bit samples of up to four components sharing one plane, one pixel
  * stride and no subsampling (GRAY8, RGB, RGBA and their orders, a Y plane,
@@ -353,42 +396,39 @@ histogram_8bit (global const uchar *src, const ClhParams8bit p,
     local uint *sub, global uint *hist, global uint *zero_buf,
     global const ClhRegion *regions, local ushort *table)
 {
-  const ClhLaunchParams l = p.launch;
-  const ClhPlaneRows r = p.plane;
-  const Span s = my_span (regions, &l, r.width, r.rows, r.row0,
-      r.w_sub, r.h_sub);
-  const Counter8 k = {
-    MY_COPY (sub, l.n_copies, l.copy_stride), OUTSIDE (sub, l.n_copies,
-        l.copy_stride), table, p.bins, p.bin_shift, p.byte_channels,
-    l.n_copies
-  };
+  zero_next_histogram (zero_buf, p.launch.n_zero);
+  count_8bit (src, &p, get_group_id (0), sub, hist, regions, table);
+}
 
-  zero_next_histogram (zero_buf, l.n_zero);
-  if (p.bin_shift >= 8)
-    fill_bin_table (table, p.range_min, p.range_size, p.bins);
-  zero_sub_histograms (sub, l.n_copies, l.copy_stride, p.n_channels);
+/*
+ * The 8-bit counts of many frames in one launch (engine/clh-batch.c): the
+ * frames of a batch of streams lie one after the other in src, and each of
+ * its entries (ClhBatchEntry, at the start of batch) is one histogram_8bit
+ * launch without regions, into counters from counters_base in batch. A
+ * work-group finds its entry by binary search over their first groups, and
+ * counts as that launch's work-group would. One launch and one readback for
+ * a batch instead of one of each per frame: each command costs the host
+ * driver time that does not shrink with the frame.
+ */
+kernel void
+histogram_8bit_batch (global const uchar *src, const ClhBatchParams b,
+    local uint *sub, global uint *batch, local ushort *table)
+{
+  global const ClhBatchEntry *entries = (global const ClhBatchEntry *) batch;
+  const uint g = get_group_id (0);
+  uint lo = 0, hi = b.n_entries;
 
-  if (get_group_id (0) < l.whole_groups
-      && p.byte_channels != CLH_ABI_NO_WORDS) {
-    global const uint *words = (global const uint *) (src + r.base);
-    const uint row_words = r.width * r.pixel_stride / 4;
-    const uint pitch_words = r.pitch / 4, n = row_words * r.rows;
+  while (hi - lo > 1) {
+    const uint mid = (lo + hi) / 2;
 
-    if (pitch_words == row_words) {
-      count_words_contiguous (&k, &s, words, n);
-    } else {
-      for (uint i = s.item; i < n; i += s.n_items) {
-        const uint y = i / row_words, x = i - y * row_words;
-        count_word (&k, words[y * pitch_words + x]);
-      }
-    }
-  } else {
-    count_pixels_8bit (&k, &s, src + r.base, r.pitch, r.pixel_stride,
-        p.offsets, p.n_channels);
+    if (entries[mid].first_group <= g)
+      lo = mid;
+    else
+      hi = mid;
   }
-
-  merge_sub_histograms (sub, l.n_copies, l.copy_stride, p.n_channels, 0,
-      p.bins, p.bins + 2, hist, p.hist_base, &l, &s);
+  const ClhParams8bit p = entries[lo].params;
+  count_8bit (src, &p, g - entries[lo].first_group, sub,
+      batch + b.counters_base, 0, table);
 }
 
 static uint
@@ -414,8 +454,8 @@ histogram_component (global const uchar *src, const ClhParamsComponent p,
 {
   const ClhLaunchParams l = p.launch;
   const ClhPlaneRows r = p.plane;
-  const Span s = my_span (regions, &l, r.width, r.rows, r.row0,
-      r.w_sub, r.h_sub);
+  const Span s = my_span (regions, &l, get_group_id (0), r.width, r.rows,
+      r.row0, r.w_sub, r.h_sub);
   local uint *mine = MY_COPY (sub, l.n_copies, l.copy_stride);
   local uint *outside = OUTSIDE (sub, l.n_copies, l.copy_stride);
   const uint n = s.width * s.height;
@@ -458,8 +498,8 @@ histogram_colour (global const uchar *src, const ClhParamsColour p,
     global const ClhRegion *regions)
 {
   const ClhLaunchParams l = p.launch;
-  const Span sp = my_span (regions, &l, p.width, p.rows, p.y0, 0,
-      0);
+  const Span sp = my_span (regions, &l, get_group_id (0), p.width, p.rows,
+      p.y0, 0, 0);
   local uint *mine = MY_COPY (sub, l.n_copies, l.copy_stride);
   local uint *outside = OUTSIDE (sub, l.n_copies, l.copy_stride);
   const uint n = sp.width * sp.height;

@@ -1173,9 +1173,12 @@ free_in_thread (gpointer data)
  * discard and free (it stops mid-batch); one engine's frames fail as they
  * are enqueued (a work-group larger than the device allows). The failure
  * reaches that engine's collection only, which then counts again; every
- * other frame of the batch is counted right. */
+ * other frame of the batch is counted right. With @transfer
+ * CLH_TRANSFER_COPY, frames are copied to the device also on a CPU device,
+ * and the 8-bit ones (GRAY8, RGBA, NV12) are counted in batched launches
+ * (engine/clh-batch.c), the stopping engine's among them. */
 static void
-test_batch (void)
+batch_round (ClhTransfer transfer)
 {
   ClhContext *ctx = clh_engine_get_context (engine);
   ClhSubmitter *s = clh_context_get_submitter (ctx);
@@ -1188,17 +1191,20 @@ test_batch (void)
   ClhTestHold *hold;
   GThread *stopper;
   GError *err = NULL;
+  guint64 batched[2], launches[2];
   guint i, r;
 
   for (i = 0; i < N_BATCHED; i++) {
     engines[i] = clh_engine_new_for_context (ctx, NULL);
     clh_engine_set_counting (engines[i], CLH_COUNTING_DEVICE);
+    clh_engine_set_transfer (engines[i], transfer);
     clh_engine_set_submission (engines[i], CLH_SUBMISSION_THREAD);
     g_assert_true (clh_engine_set_max_in_flight (engines[i], 2, &err));
     g_queue_init (&pending[i]);
   }
   clh_engine_set_launch (engines[BATCH_FAILS], &too_wide);
   clh_submitter_get_stats (s, &before);
+  clh_engine_get_batch_stats (engines[0], &batched[0], &launches[0]);
 
   hold = clh_test_hold (s);
   for (r = 0; r < 2; r++) {
@@ -1239,13 +1245,35 @@ test_batch (void)
   }
   clh_submitter_get_stats (s, &after);
   g_assert_cmpuint (after.max_batch, >=, 2 * N_BATCHED + 1);
-  g_assert_cmpuint (after.n_jobs - before.n_jobs, ==, 2 * N_BATCHED + 2);
+  /* The frames, the hold, the discard and the first read of the batcher's
+   * stats. */
+  g_assert_cmpuint (after.n_jobs - before.n_jobs, ==, 2 * N_BATCHED + 3);
+  clh_engine_get_batch_stats (engines[0], &batched[1], &launches[1]);
+  g_test_message ("%" G_GUINT64_FORMAT " frames batched in %"
+      G_GUINT64_FORMAT " launches", batched[1] - batched[0],
+      launches[1] - launches[0]);
+  if (transfer == CLH_TRANSFER_COPY
+      || !clh_context_reads_host_in_place (ctx)) {
+    /* GRAY8, RGBA and NV12, two frames each, in fewer launches. */
+    g_assert_cmpuint (batched[1] - batched[0], >=, 6);
+    g_assert_cmpuint (launches[1] - launches[0], >=, 1);
+    g_assert_cmpuint (launches[1] - launches[0], <, batched[1] - batched[0]);
+  } else {
+    g_assert_cmpuint (batched[1] - batched[0], ==, 0);
+  }
 
   clh_engine_set_launch (engines[BATCH_FAILS], NULL);
   run_stream (engines[BATCH_FAILS], 2, 6, "after failing in a batch");
   for (i = 0; i < N_BATCHED; i++)
     if (i != BATCH_STOPS)
       clh_engine_free (engines[i]);
+}
+
+static void
+test_batch (void)
+{
+  batch_round (CLH_TRANSFER_AUTO);
+  batch_round (CLH_TRANSFER_COPY);
 }
 
 /* By default an engine submits through the submission thread only while
@@ -1821,7 +1849,7 @@ test_build_log_embedded (void)
     g_free (log);
     found++;
   }
-  g_assert_cmpuint (found, ==, 3);
+  g_assert_cmpuint (found, ==, 4);
   g_strfreev (lines);
   g_strfreev (file_lines);
   g_free (text);
