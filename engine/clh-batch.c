@@ -386,8 +386,12 @@ clh_batcher_add (ClhBatcher *b, const ClhBatchFrame *frame,
         CL_FALSE, at + frame->upload_offset[i], frame->upload_size[i],
         frame->upload_src[i], 0, NULL, NULL);
 
-    if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
+    if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error)) {
+      /* The pieces enqueued read the frame, which is its owner's again
+       * once this fails. */
+      clFinish (b->upload_queue);
       return FALSE;
+    }
   }
   for (i = 0; i < frame->n_runs; i++) {
     ClhBatchEntry *e = (ClhBatchEntry *) set->table.data + set->n_entries++;

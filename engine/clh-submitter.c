@@ -116,15 +116,19 @@ static gboolean
 poll_completions (ClhSubmitter *s)
 {
   gboolean any = FALSE;
+  cl_event known = NULL;
+  cl_int status = CL_QUEUED;
   Watched *w;
 
   while (s->watched.length > s->n_unflushed
       && (w = g_queue_peek_head (&s->watched))) {
-    cl_int status = CL_QUEUED;
-
-    if (clGetEventInfo (w->event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-            sizeof (status), &status, NULL) != CL_SUCCESS)
-      status = CL_INVALID_EVENT;
+    /* The frames of a batched launch share its readback: one question. */
+    if (w->event != known) {
+      known = w->event;
+      if (clGetEventInfo (w->event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+              sizeof (status), &status, NULL) != CL_SUCCESS)
+        status = CL_INVALID_EVENT;
+    }
     if (status > CL_COMPLETE)
       break;
     g_queue_pop_head (&s->watched);
