@@ -176,6 +176,9 @@ static gint failures, reported;
 static gboolean paced;
 /* Also report the last run's CPU time per frame by thread name. */
 static gboolean cpu_by_thread;
+/* --verify: every histogram is compared with a count of its frame made at
+ * the sink. */
+static gboolean verify;
 static gchar *device_name, *platform, *driver;
 /* --device: every element's device property; NULL: the default, auto. */
 static gchar *device_spec;
@@ -329,6 +332,38 @@ counts_sum_to (GstHistogramMeta *meta, guint channel, guint64 want)
   return sum == want;
 }
 
+/* Whether @meta's every channel equals a count of @buf's own samples,
+ * made here (component c of the format is channel c: GRAY8's Y, RGBA's R,
+ * G, B, A). Slow: a verifying run's frames/s mean nothing. */
+static gboolean
+counts_match_frame (Stream *s, GstBuffer *buf, GstHistogramMeta *meta)
+{
+  GstVideoFrame frame;
+  guint32 want[BINS];
+  gboolean same = TRUE;
+  guint c, x, y;
+
+  if (!gst_video_frame_map (&frame, (GstVideoInfo *) & s->all->frames->info,
+          buf, GST_MAP_READ))
+    return FALSE;
+  for (c = 0; c < meta->n_channels && same; c++) {
+    const guint8 *data = GST_VIDEO_FRAME_COMP_DATA (&frame, c);
+    const gint stride = GST_VIDEO_FRAME_COMP_STRIDE (&frame, c);
+    const gint pstride = GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, c);
+    const guint32 *got;
+    guint n_bins;
+
+    memset (want, 0, sizeof (want));
+    for (y = 0; y < HEIGHT; y++)
+      for (x = 0; x < WIDTH; x++)
+        want[data[y * stride + x * pstride]]++;
+    got = gst_histogram_meta_get_counts (meta, c, &n_bins);
+    same = n_bins == BINS && memcmp (got, want, sizeof (want)) == 0;
+  }
+  gst_video_frame_unmap (&frame);
+  return same;
+}
+
 static void
 check_meta (Stream *s, GstBuffer *buf, guint index)
 {
@@ -349,6 +384,9 @@ check_meta (Stream *s, GstBuffer *buf, guint index)
     if (!counts_sum_to (meta, c, (guint64) WIDTH * HEIGHT))
       fail (s, "frame %u: channel %s does not sum to %u", index,
           gst_histogram_meta_get_channel_name (meta, c), WIDTH * HEIGHT);
+  if (verify && !counts_match_frame (s, buf, meta))
+    fail (s, "frame %u: its histogram differs from a count of its pixels",
+        index);
 }
 
 /* Every buffer at the fakesink, in its streaming thread: the next frame,
@@ -1522,6 +1560,9 @@ parse_options (Options *o, int *argc, char ***argv)
     {"cpu-by-thread", 0, 0, G_OPTION_ARG_NONE, &cpu_by_thread,
         "Also print each row's CPU time per frame by thread name (the "
         "last run's; Linux)", NULL},
+    {"verify", 0, 0, G_OPTION_ARG_NONE, &verify,
+        "Compare every histogram with a count of its frame's pixels made at "
+        "the sink (slow: for checking, not timing)", NULL},
     {"paced", 0, 0, G_OPTION_ARG_NONE, &paced,
         "Each stream sends a frame only once the one before is out (a "
         "request-response loop): latency without queueing", NULL},
