@@ -106,9 +106,9 @@ struct _ClhBatcher {
   guint n_sets;
   /* The set frames are being added to, NULL between batches. */
   Set *open;
-  /* Frames batched and launches made; read from other threads. */
-  gsize n_frames;
-  gsize n_launches;
+  /* Frames and launches enqueued. */
+  guint64 n_frames;
+  guint64 n_launches;
 };
 
 static void
@@ -288,7 +288,9 @@ set_reserve (ClhBatcher *b, Set *set, gsize size, GError **error)
 
 /* A set for a new batch whose first frame takes @size bytes: a free one,
  * or a new one while there are fewer than MAX_SETS; NULL (no error) if
- * all are in flight. */
+ * all are in flight. A new set's pinned memory is mapped on the counting
+ * queue, which waits for its commands: at most MAX_SETS times a
+ * context. */
 static Set *
 open_set (ClhBatcher *b, gsize size, GError **error)
 {
@@ -351,7 +353,9 @@ set_takes (const Set *set, const ClhBatchFrame *f)
  *
  * Returns: %FALSE if an upload could not be enqueued: the frame is not
  *   taken, and the caller's slot is to be cleaned up as for any failed
- *   submission
+ *   submission. A frame for which no set can be had (all in flight, or
+ *   their memory cannot be allocated) is not taken either, and %TRUE
+ *   returned: it is the caller's to count on its own
  */
 gboolean
 clh_batcher_add (ClhBatcher *b, const ClhBatchFrame *frame,
@@ -370,10 +374,12 @@ clh_batcher_add (ClhBatcher *b, const ClhBatchFrame *frame,
   if (!b->open) {
     GError *why = NULL;
 
+    /* Without a set (all in flight, or the device has no memory for
+     * another) the frame is counted on its own. */
     b->open = open_set (b, frame->staging_size, &why);
     if (why) {
-      g_propagate_error (error, why);
-      return FALSE;
+      g_debug ("a frame counted on its own: %s", why->message);
+      g_error_free (why);
     }
     if (!b->open)
       return TRUE;
@@ -388,8 +394,12 @@ clh_batcher_add (ClhBatcher *b, const ClhBatchFrame *frame,
 
     if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error)) {
       /* The pieces enqueued read the frame, which is its owner's again
-       * once this fails. */
+       * once this fails (the counting queue first: an upload of another
+       * frame may wait for it). A set this frame opened stays empty. */
+      clFinish (b->queue);
       clFinish (b->upload_queue);
+      if (set->n_members == 0)
+        b->open = NULL;
       return FALSE;
     }
   }
@@ -419,8 +429,10 @@ fail_set (ClhBatcher *b, Set *set, GError *error)
 {
   guint i;
 
-  clFinish (b->upload_queue);
+  /* The counting queue first: an upload of another frame may wait for
+   * it. */
   clFinish (b->queue);
+  clFinish (b->upload_queue);
   for (i = 0; i < set->n_members; i++) {
     const Member *m = &set->members[i];
 
@@ -496,6 +508,8 @@ clh_batcher_launch (ClhBatcher *b)
   if (!set)
     return;
   b->open = NULL;
+  if (set->n_members == 0)
+    return;
   if (!enqueue_set (b, set, &error)) {
     fail_set (b, set, error);
     return;
@@ -508,21 +522,26 @@ clh_batcher_launch (ClhBatcher *b)
         counters + m->first * sizeof (guint32), m->n * sizeof (guint32),
         &set->holds);
   }
+  /* The upload queue, flushed already, is finished with the counting
+   * queue if that flush fails. */
   clh_submitter_defer_flush (b->submitter, b->queue);
-  g_atomic_pointer_add (&b->n_frames, set->n_members);
-  g_atomic_pointer_add (&b->n_launches, 1);
+  clh_submitter_defer_flush (b->submitter, b->upload_queue);
+  b->n_frames += set->n_members;
+  b->n_launches++;
 }
 
 /**
  * clh_batcher_get_stats:
  * @b: a batcher
- * @n_frames: (out): frames counted in batched launches so far
- * @n_launches: (out): batched launches so far
+ * @n_frames: (out): frames of the batched launches enqueued so far
+ * @n_launches: (out): those launches
+ *
+ * On the submission thread.
  */
 void
 clh_batcher_get_stats (ClhBatcher *b, guint64 *n_frames,
     guint64 *n_launches)
 {
-  *n_frames = (gsize) g_atomic_pointer_get (&b->n_frames);
-  *n_launches = (gsize) g_atomic_pointer_get (&b->n_launches);
+  *n_frames = b->n_frames;
+  *n_launches = b->n_launches;
 }

@@ -17,7 +17,8 @@ cl_context clh_context_get_cl_context (const ClhContext *context);
 cl_program clh_context_get_program (const ClhContext *context);
 gboolean clh_context_is_little_endian (const ClhContext *context);
 ClhSubmitter *clh_context_get_submitter (ClhContext *context);
-ClhBatcher *clh_context_get_batcher (ClhContext *context);
+ClhBatcher *clh_context_get_batcher (ClhContext *context,
+    gboolean create);
 gboolean clh_context_note_submission (ClhContext *context,
     gconstpointer submitter);
 cl_command_queue clh_context_get_shared_queue (ClhContext *context,

@@ -674,19 +674,20 @@ clh_context_get_submitter (ClhContext *context)
 /**
  * clh_context_get_batcher:
  * @context: a context whose submission thread calls this
+ * @create: make it if it was not made yet
  *
  * Returns: (transfer none) (nullable): the device's batcher, made on first
- *   use; %NULL if it cannot be made (its kernel or buffers), and then
- *   never again: frames are counted on their own
+ *   use; %NULL if it cannot be made (its kernel), and then never again:
+ *   frames are counted on their own; or if not made yet and not @create
  */
 ClhBatcher *
-clh_context_get_batcher (ClhContext *context)
+clh_context_get_batcher (ClhContext *context, gboolean create)
 {
   GError *error = NULL;
 
   g_return_val_if_fail (context->submitter
       && clh_submitter_in_thread (context->submitter), NULL);
-  if (context->batcher || context->batcher_failed)
+  if (context->batcher || context->batcher_failed || !create)
     return context->batcher;
   context->batcher = clh_batcher_new (context, context->submitter, &error);
   if (!context->batcher) {

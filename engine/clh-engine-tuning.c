@@ -135,7 +135,7 @@ static gboolean
 read_batch_stats (gpointer data, GError **error)
 {
   BatchStats *st = data;
-  ClhBatcher *b = clh_context_get_batcher (st->ctx);
+  ClhBatcher *b = clh_context_get_batcher (st->ctx, FALSE);
 
   if (b)
     clh_batcher_get_stats (b, &st->n_frames, &st->n_launches);
@@ -186,7 +186,9 @@ clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch)
 /**
  * clh_engine_get_last_launch:
  * @engine: an engine
- * @launch: (out): the configuration of the last counting launch
+ * @launch: (out): the configuration of the last counting launch of the
+ *   engine's own; frames counted in a batched launch with other streams'
+ *   (engine/clh-batch.c) leave it as it was
  *
  * Returns: %FALSE if nothing was launched yet
  */

@@ -66,7 +66,8 @@ struct _ClhSubmitter {
   guint n_unflushed;
   cl_command_queue deferred[MAX_DEFERRED];
   guint n_deferred;
-  /* Run before each flush of the deferred queues, on the thread. */
+  /* Run before each flush of the deferred queues, on the thread; flushing:
+   * a flush, and its hook, is under way. */
   ClhJobFunc before_flush;
   gpointer before_flush_data;
   gboolean flushing;
@@ -138,8 +139,9 @@ poll_completions (ClhSubmitter *s)
   return any;
 }
 
-/* Flushes the queues the jobs run since the last flush deferred. If the
- * driver refuses, the frames enqueued since then are failed: their owners
+/* Closes the batch so far: runs the before-flush hook (the batcher's
+ * launch), then flushes the queues the jobs run since the last flush (and
+ * the hook) deferred. If the driver refuses, the frames enqueued since then are failed: their owners
  * are told of the error, once the queues are finished (their commands may
  * still read the frames, which are the owners' again once told); frames
  * flushed before are not touched. */
@@ -403,7 +405,11 @@ clh_submitter_defer_flush (ClhSubmitter *s, cl_command_queue queue)
     if (s->deferred[i] == queue)
       return;
   if (s->n_deferred == MAX_DEFERRED) {
-    g_return_if_fail (!s->flushing);
+    /* From the hook of a flush under way: flushed at once instead. */
+    if (s->flushing) {
+      clFlush (queue);
+      return;
+    }
     flush_deferred (s);
   }
   clRetainCommandQueue (queue);
