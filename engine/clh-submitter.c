@@ -31,8 +31,11 @@
 #define POLL_US 5
 #define POLL_MAX_US 200
 /* A long batch is flushed after this many jobs, so that the device starts
- * on its first frames while the thread enqueues the rest. */
-#define FLUSH_EVERY 8
+ * on its first frames while the thread enqueues the rest; its frames of
+ * the 8-bit kernel are one batched launch (clh-batch.c). With 64 GRAY8
+ * streams on an H100, 16 gave 98,000-101,000 frames/s at 39 us of host
+ * CPU a frame, 8 gave 71,000-92,000 at 43-63 us (docs/performance.md). */
+#define FLUSH_EVERY 16
 /* Queues a batch defers its flush of: a context has two. */
 #define MAX_DEFERRED 4
 
