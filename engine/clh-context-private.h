@@ -6,6 +6,7 @@
 #include "clh-context.h"
 #include "clh-device.h"
 #include "clh-submitter.h"
+#include "clh-engine-tuning.h"
 
 G_BEGIN_DECLS
 
@@ -21,6 +22,8 @@ ClhBatcher *clh_context_get_batcher (ClhContext *context,
     gboolean create);
 gboolean clh_context_note_submission (ClhContext *context,
     gconstpointer submitter);
+gboolean clh_context_use_thread (ClhContext *context,
+    gconstpointer submitter, ClhSubmission submission, gint64 *shared_until);
 cl_command_queue clh_context_get_shared_queue (ClhContext *context,
     guint which, GError **error);
 

@@ -2,6 +2,7 @@
 #include "clh-context-private.h"
 #include "clh-submitter.h"
 #include "clh-batch.h"
+#include "clh-engine-tuning.h"
 #include "clh-program-cache.h"
 
 #include <string.h>
@@ -727,6 +728,39 @@ clh_context_get_shared_queue (ClhContext *context, guint which,
   if (!clh_cl_check (ret, "clCreateCommandQueue", error))
     return NULL;
   return q;
+}
+
+/* How long a submitter keeps going through the submission thread after it
+ * last saw another submit, us. */
+#define SHARED_US 10000
+
+/**
+ * clh_context_use_thread:
+ * @context: a context
+ * @submitter: who submits now (an engine, a tracker)
+ * @submission: what @submitter was asked to do
+ * @shared_until: (inout): @submitter's own: until when, monotonic us, it
+ *   goes through the thread
+ *
+ * Notes the submission (clh_context_note_submission()) and says whether
+ * it goes through the device's submission thread: always with
+ * %CLH_SUBMISSION_THREAD; with %CLH_SUBMISSION_AUTO while another
+ * submitter submitted in the last 2 ms, and for 10 ms after (then the
+ * thread is the only one in the driver; alone, a stream ran at 2/3 of its
+ * rate through it on an H100).
+ *
+ * Returns: whether to post to the submission thread
+ */
+gboolean
+clh_context_use_thread (ClhContext *context, gconstpointer submitter,
+    ClhSubmission submission, gint64 *shared_until)
+{
+  const gint64 now = g_get_monotonic_time ();
+
+  if (clh_context_note_submission (context, submitter))
+    *shared_until = now + SHARED_US;
+  return submission == CLH_SUBMISSION_THREAD
+      || (submission == CLH_SUBMISSION_AUTO && now < *shared_until);
 }
 
 /**

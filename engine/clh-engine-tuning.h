@@ -6,6 +6,7 @@
 
 #include "clh-engine.h"
 #include "clh-launch.h"
+#include "clh-tracker.h"
 
 G_BEGIN_DECLS
 
@@ -86,6 +87,8 @@ typedef enum {
 
 void clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer);
 void clh_engine_set_submission (ClhEngine *engine, ClhSubmission submission);
+void clh_tracker_set_submission (ClhTracker *tracker,
+    ClhSubmission submission);
 void clh_engine_set_counting (ClhEngine *engine, ClhCounting counting);
 gboolean clh_engine_next_counts_on_host (const ClhEngine *engine);
 guint clh_engine_get_n_on_thread (const ClhEngine *engine);

@@ -425,10 +425,6 @@ abandon_submission (ClhEngine *engine)
   engine->slot = NULL;
 }
 
-/* How long an engine keeps submitting through the submission thread after
- * it last saw another engine submit, us. */
-#define SHARED_US 10000
-
 /* A frame on its way into the queues, and the slot it takes. */
 typedef struct {
   ClhEngine *engine;
@@ -703,17 +699,11 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
    * Alone, a stream submits itself and waits for its frames itself,
    * without handing them over (on an H100 a stream alone ran at 2/3 of
    * its rate through the thread). */
-  if (engine->submitter && !sub.on_host) {
-    const gint64 now = g_get_monotonic_time ();
-
-    if (clh_context_note_submission (engine->ctx, engine))
-      engine->shared_until = now + SHARED_US;
-    if (engine->submission == CLH_SUBMISSION_THREAD
-        || (engine->submission == CLH_SUBMISSION_AUTO
-            && now < engine->shared_until))
-      return post (engine, frame, spec, full_frame, regions, n_regions,
-          block, error);
-  }
+  if (engine->submitter && !sub.on_host
+      && clh_context_use_thread (engine->ctx, engine, engine->submission,
+          &engine->shared_until))
+    return post (engine, frame, spec, full_frame, regions, n_regions, block,
+        error);
   /* The thread is done with the engine's posted frames before this one
    * touches the engine's state. */
   clh_engine_settle (engine);

@@ -3,7 +3,13 @@
  * (kernels/track.cl), the window histograms CamShift models start from,
  * and the CamShift launch, one work-group per track. The host's part is
  * O(bins) per request and O(1) per track: the axis tables, and the box
- * from a track's six moments (clh-camshift.c). */
+ * from a track's six moments (clh-camshift.c).
+ *
+ * Each call is one operation: its commands, enqueued without blocking, and
+ * for those that return results one wait for the last of them. They go
+ * into the context's counting queue, the one its histogram engines share,
+ * and while others submit too they are enqueued by the device's
+ * submission thread, as engines' frames are (clh_context_use_thread()). */
 #include "clh-tracker.h"
 
 #include <math.h>
@@ -17,7 +23,20 @@
 
 struct _ClhTracker {
   ClhContext *ctx;
+  /* The context's counting queue, shared with its engines, and its
+   * submission thread (clh-submitter.c): while other engines or trackers
+   * of the context submit too, the tracker's commands are enqueued there,
+   * and it sleeps until the thread saw them done. */
   cl_command_queue queue;
+  ClhSubmitter *submitter;
+  ClhSubmission submission;
+  gint64 shared_until;
+  GMutex wait_lock;
+  GCond wait_cond;
+  ClhWatch watch;
+  /* Commands enqueued and not waited for (clh_tracker_set_frame()): the
+   * host memory they copy from stays as it is until then. */
+  gboolean unwaited;
   cl_kernel backproject;
   cl_kernel window_histograms;
   cl_kernel camshift;
@@ -50,6 +69,8 @@ struct _ClhTracker {
   guint out_bins;
   gfloat out_scale;
   GByteArray *out_model;
+  /* The output table as last written to the device. */
+  GByteArray *out_host;
   GByteArray *tables_held;
 
   /* The loaded frame's size and bins (clh_tracker_set_frame()). */
@@ -98,9 +119,10 @@ make_kernel (ClhTracker *t, const gchar *name, cl_kernel *kernel,
  * @context: the device context, shared with histogram engines
  * @error: %CLH_ENGINE_ERROR_OPENCL
  *
- * Creates a tracking engine on @context's device: its own command queue,
- * kernels and buffers, over the context's compiled program. It serves one
- * thread at a time.
+ * Creates a tracking engine on @context's device: its own kernels and
+ * buffers, over the context's compiled program and counting queue; while
+ * other engines of the context submit too, its commands go through the
+ * device's submission thread. It serves one thread at a time.
  *
  * Returns: (transfer full) (nullable): the engine, or %NULL on error
  */
@@ -108,17 +130,19 @@ ClhTracker *
 clh_tracker_new (ClhContext *context, GError **error)
 {
   ClhTracker *t = g_new0 (ClhTracker, 1);
-  const ClhDeviceInfo *device = clh_context_get_device (context);
   const gsize per_track = CLH_MAX_TRACKS;
-  cl_int ret;
 
   t->ctx = clh_context_ref (context);
   clh_context_add_user (context);
   t->out_model = g_byte_array_new ();
+  t->out_host = g_byte_array_new ();
   t->tables_held = g_byte_array_new ();
-  t->queue = clCreateCommandQueue (clh_context_get_cl_context (context),
-      device->device, 0, &ret);
-  if (!clh_cl_check (ret, "clCreateCommandQueue", error)
+  g_mutex_init (&t->wait_lock);
+  g_cond_init (&t->wait_cond);
+  t->watch.lock = &t->wait_lock;
+  t->watch.cond = &t->wait_cond;
+  t->submitter = clh_context_get_submitter (context);
+  if (!(t->queue = clh_context_get_shared_queue (context, 0, error))
       || !make_kernel (t, "backproject", &t->backproject, error)
       || !make_kernel (t, "window_histograms", &t->window_histograms, error)
       || !make_kernel (t, "camshift", &t->camshift, error)
@@ -167,10 +191,118 @@ clh_tracker_free (ClhTracker *tracker)
   g_clear_pointer (&t->out_table, clReleaseMemObject);
   g_clear_pointer (&t->queue, clReleaseCommandQueue);
   g_byte_array_unref (t->out_model);
+  g_byte_array_unref (t->out_host);
   g_byte_array_unref (t->tables_held);
+  g_mutex_clear (&t->wait_lock);
+  g_cond_clear (&t->wait_cond);
   clh_context_remove_user (t->ctx);
   clh_context_unref (t->ctx);
   g_free (t);
+}
+
+/* An operation's commands, enqueued by @func into the tracker's queue
+ * without blocking; @done: (out) (nullable): for an operation the caller
+ * waits for, the event of its last command. */
+typedef gboolean (*OpFunc) (ClhTracker *t, gpointer data, cl_event *done,
+    GError **error);
+
+typedef struct {
+  ClhTracker *t;
+  OpFunc func;
+  gpointer data;
+  gboolean wait;
+  cl_event done;
+} Op;
+
+/* Enqueues @op; if that fails, finishes what it enqueued, which may read
+ * host memory its caller gets back. */
+static gboolean
+enqueue_op (Op *op, GError **error)
+{
+  if (op->func (op->t, op->data, op->wait ? &op->done : NULL, error))
+    return TRUE;
+  clFinish (op->t->queue);
+  g_clear_pointer (&op->done, clReleaseEvent);
+  return FALSE;
+}
+
+/* @op on the submission thread, which watches its last command. */
+static gboolean
+op_job (gpointer data, GError **error)
+{
+  Op *op = data;
+  ClhTracker *t = op->t;
+
+  if (!enqueue_op (op, error))
+    return FALSE;
+  clh_submitter_defer_flush (t->submitter, t->queue);
+  if (op->wait)
+    clh_submitter_watch (t->submitter, op->done, &t->watch);
+  return TRUE;
+}
+
+static gboolean
+wait_for_watch (ClhTracker *t, GError **error)
+{
+  g_mutex_lock (&t->wait_lock);
+  while (!g_atomic_int_get (&t->watch.done))
+    g_cond_wait (&t->wait_cond, &t->wait_lock);
+  g_mutex_unlock (&t->wait_lock);
+  return clh_cl_check (t->watch.status, "the tracker's readback", error);
+}
+
+/* Runs an operation, through the submission thread while the device is
+ * shared (clh_context_use_thread()), else on the caller's thread; if
+ * @wait, until its last command is done. */
+static gboolean
+run_op (ClhTracker *t, OpFunc func, gpointer data, gboolean wait,
+    GError **error)
+{
+  Op op = { t, func, data, wait, NULL };
+  gboolean ok;
+
+  if (clh_context_use_thread (t->ctx, t, t->submission, &t->shared_until)) {
+    t->watch.status = CL_QUEUED;
+    g_atomic_int_set (&t->watch.done, FALSE);
+    ok = clh_submitter_run (t->submitter, op_job, &op, error)
+        && (!wait || wait_for_watch (t, error));
+  } else {
+    ok = enqueue_op (&op, error) && (wait ?
+        clh_cl_check (clWaitForEvents (1, &op.done), "clWaitForEvents",
+            error) : clh_cl_check (clFlush (t->queue), "clFlush", error));
+  }
+  g_clear_pointer (&op.done, clReleaseEvent);
+  t->unwaited = ok && !wait;
+  return ok;
+}
+
+static gboolean
+marker_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
+{
+  return clh_cl_check (clEnqueueMarkerWithWaitList (t->queue, 0, NULL,
+          done), "clEnqueueMarkerWithWaitList", error);
+}
+
+/* Waits for the commands of an operation not waited for, before the host
+ * memory they copy from changes. */
+static gboolean
+settle (ClhTracker *t, GError **error)
+{
+  return !t->unwaited || run_op (t, marker_op, NULL, TRUE, error);
+}
+
+/**
+ * clh_tracker_set_submission:
+ * @tracker: a tracking engine
+ * @submission: which thread enqueues its commands from now on;
+ *   %CLH_SUBMISSION_AUTO by default
+ *
+ * For tests, as clh_engine_set_submission().
+ */
+void
+clh_tracker_set_submission (ClhTracker *tracker, ClhSubmission submission)
+{
+  tracker->submission = submission;
 }
 
 static gboolean
@@ -316,11 +448,13 @@ upload_axes (ClhTracker *t, const ClhBackprojectSpec *spec, GError **error)
   if (t->axes_valid && memcmp (axes, t->axes_held, sizeof (axes)) == 0)
     return TRUE;
   t->axes_valid = FALSE;
-  ret = clEnqueueWriteBuffer (t->queue, t->axes, CL_TRUE, 0, sizeof (axes),
-      axes, 0, NULL, NULL);
+  /* Copied from the tracker's own copy, which stays as it is until the
+   * operation is waited for. */
+  memcpy (t->axes_held, axes, sizeof (axes));
+  ret = clEnqueueWriteBuffer (t->queue, t->axes, CL_FALSE, 0,
+      sizeof (t->axes_held), t->axes_held, 0, NULL, NULL);
   if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
     return FALSE;
-  memcpy (t->axes_held, axes, sizeof (axes));
   t->axes_valid = TRUE;
   return TRUE;
 }
@@ -356,11 +490,15 @@ upload_held (ClhTracker *t, cl_mem *mem, gsize *mem_size, GByteArray *held,
   if (!ensure_buffer (t, mem, &size, n, error))
     return FALSE;
   *mem_size = size;
-  ret = clEnqueueWriteBuffer (t->queue, *mem, CL_TRUE, 0, n, data, 0, NULL,
-      NULL);
-  if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
-    return FALSE;
+  /* Copied from @held, which stays as it is until the operation is waited
+   * for; emptied if the copy cannot be enqueued. */
   g_byte_array_append (held, data, n);
+  ret = clEnqueueWriteBuffer (t->queue, *mem, CL_FALSE, 0, n, held->data, 0,
+      NULL, NULL);
+  if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error)) {
+    g_byte_array_set_size (held, 0);
+    return FALSE;
+  }
   return TRUE;
 }
 
@@ -392,13 +530,15 @@ upload_out_table (ClhTracker *t, const ClhBackprojectSpec *spec,
   t->out_table_valid = FALSE;
   if (!ensure_buffer (t, &t->out_table, &t->out_table_size, n, error))
     return FALSE;
-  table = g_malloc (n);
+  /* Written from the tracker's own copy, which stays as it is until the
+   * operation is waited for. */
+  g_byte_array_set_size (t->out_host, n);
+  table = t->out_host->data;
   for (i = 0; i < n; i++)
     table[i] = identity ? (i < spec->bins ? i : CLH_ABI_BIN_NONE) :
         probability (spec->model[i], spec->scale);
-  ret = clEnqueueWriteBuffer (t->queue, t->out_table, CL_TRUE, 0, n, table,
+  ret = clEnqueueWriteBuffer (t->queue, t->out_table, CL_FALSE, 0, n, table,
       0, NULL, NULL);
-  g_free (table);
   if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
     return FALSE;
   t->out_identity = identity;
@@ -444,6 +584,33 @@ run_backproject (ClhTracker *t, const ClhFrame *frame,
   return clh_cl_check (ret, "clEnqueueNDRangeKernel", error);
 }
 
+/* What an operation of the tracker's public calls reads. */
+typedef struct {
+  const ClhFrame *frame;
+  const ClhBackprojectSpec *spec;
+  guint8 *dest;
+  gsize dest_stride;
+  cl_int *rect;
+  guint n_windows;
+  ClhParamsTrack params;
+  const gfloat *models;
+  guint32 *counts;
+  cl_ulong *moments;
+} Request;
+
+static gboolean
+backproject_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
+{
+  const Request *r = data;
+  const size_t origin[3] = { 0, 0, 0 };
+  const size_t region[3] = { r->frame->width, r->frame->height, 1 };
+
+  return run_backproject (t, r->frame, r->spec, FALSE, error)
+      && clh_cl_check (clEnqueueReadBufferRect (t->queue, t->image, CL_FALSE,
+          origin, origin, region, r->frame->width, 0, r->dest_stride, 0,
+          r->dest, 0, NULL, done), "clEnqueueReadBufferRect", error);
+}
+
 /**
  * clh_tracker_backproject:
  * @tracker: a tracking engine
@@ -466,23 +633,22 @@ clh_tracker_backproject (ClhTracker *tracker, const ClhFrame *frame,
     const ClhBackprojectSpec *spec, guint8 *dest, gsize dest_stride,
     GError **error)
 {
-  const size_t origin[3] = { 0, 0, 0 };
-  size_t region[3];
-  cl_int ret;
+  Request r = { frame, spec, dest, dest_stride };
 
   if (!check_spec (frame, spec, TRUE, error))
     return FALSE;
   if (dest_stride < frame->width)
     return invalid (error, "destination rows shorter than the frame's");
-  if (!run_backproject (tracker, frame, spec, FALSE, error))
-    return FALSE;
-  region[0] = frame->width;
-  region[1] = frame->height;
-  region[2] = 1;
-  ret = clEnqueueReadBufferRect (tracker->queue, tracker->image, CL_TRUE,
-      origin, origin, region, frame->width, 0, dest_stride, 0, dest, 0, NULL,
-      NULL);
-  return clh_cl_check (ret, "clEnqueueReadBufferRect", error);
+  return settle (tracker, error)
+      && run_op (tracker, backproject_op, &r, TRUE, error);
+}
+
+static gboolean
+set_frame_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
+{
+  const Request *r = data;
+
+  return run_backproject (t, r->frame, r->spec, TRUE, error);
 }
 
 /**
@@ -494,7 +660,8 @@ clh_tracker_backproject (ClhTracker *tracker, const ClhFrame *frame,
  *
  * Uploads @frame and computes its bin image on the device: each pixel's
  * hue bin, or none outside the mask, for the window histograms and
- * CamShift launches that follow.
+ * CamShift launches that follow. Returns without waiting: @frame's memory
+ * must stay as it is until one of them returns.
  *
  * Returns: %TRUE on success
  */
@@ -502,12 +669,15 @@ gboolean
 clh_tracker_set_frame (ClhTracker *tracker, const ClhFrame *frame,
     const ClhBackprojectSpec *spec, GError **error)
 {
+  Request r = { frame, spec };
+
   if (!check_spec (frame, spec, FALSE, error))
     return FALSE;
   if (spec->count != CLH_COUNT_HUE)
     return invalid (error, "CamShift tracks hue");
   tracker->width = tracker->height = 0;
-  if (!run_backproject (tracker, frame, spec, TRUE, error))
+  if (!settle (tracker, error)
+      || !run_op (tracker, set_frame_op, &r, FALSE, error))
     return FALSE;
   tracker->width = frame->width;
   tracker->height = frame->height;
@@ -549,6 +719,31 @@ launch_tracks (ClhTracker *t, cl_kernel kernel, guint n_windows,
   return clh_cl_check (ret, "clEnqueueNDRangeKernel", error);
 }
 
+static gboolean
+window_histograms_op (ClhTracker *t, gpointer data, cl_event *done,
+    GError **error)
+{
+  const Request *r = data;
+  cl_int ret;
+
+  ret = clEnqueueWriteBuffer (t->queue, t->windows, CL_FALSE, 0,
+      r->n_windows * 4 * sizeof (cl_int), r->rect, 0, NULL, NULL);
+  ret |= clSetKernelArg (t->window_histograms, 0, sizeof (cl_mem), &t->image);
+  ret |= clSetKernelArg (t->window_histograms, 1, sizeof (r->params),
+      &r->params);
+  ret |= clSetKernelArg (t->window_histograms, 2, sizeof (cl_mem),
+      &t->windows);
+  ret |= clSetKernelArg (t->window_histograms, 3, sizeof (cl_mem),
+      &t->counts);
+  if (!clh_cl_check (ret, "clSetKernelArg", error)
+      || !launch_tracks (t, t->window_histograms, r->n_windows, error))
+    return FALSE;
+  ret = clEnqueueReadBuffer (t->queue, t->counts, CL_FALSE, 0,
+      (gsize) r->n_windows * t->bins * sizeof (guint32), r->counts, 0, NULL,
+      done);
+  return clh_cl_check (ret, "clEnqueueReadBuffer", error);
+}
+
 /**
  * clh_tracker_window_histograms:
  * @tracker: a tracking engine with a frame set
@@ -566,36 +761,26 @@ clh_tracker_window_histograms (ClhTracker *tracker, const ClhRect *windows,
     guint n_windows, guint32 *counts, GError **error)
 {
   ClhTracker *t = tracker;
-  ClhParamsTrack p;
-  cl_int ret, rect[4 * CLH_MAX_TRACKS];
+  cl_int rect[4 * CLH_MAX_TRACKS];
+  Request r = { NULL };
   guint i;
 
   if (!check_tracks (t, n_windows, error))
     return FALSE;
   for (i = 0; i < n_windows; i++) {
-    ClhRect r = windows[i];
+    ClhRect w = windows[i];
 
-    clh_rect_clip (&r, t->width, t->height);
-    rect[4 * i] = r.x;
-    rect[4 * i + 1] = r.y;
-    rect[4 * i + 2] = r.width;
-    rect[4 * i + 3] = r.height;
+    clh_rect_clip (&w, t->width, t->height);
+    rect[4 * i] = w.x;
+    rect[4 * i + 1] = w.y;
+    rect[4 * i + 2] = w.width;
+    rect[4 * i + 3] = w.height;
   }
-  p = track_params (t);
-  ret = clEnqueueWriteBuffer (t->queue, t->windows, CL_FALSE, 0,
-      n_windows * 4 * sizeof (cl_int), rect, 0, NULL, NULL);
-  ret |= clSetKernelArg (t->window_histograms, 0, sizeof (cl_mem), &t->image);
-  ret |= clSetKernelArg (t->window_histograms, 1, sizeof (p), &p);
-  ret |= clSetKernelArg (t->window_histograms, 2, sizeof (cl_mem),
-      &t->windows);
-  ret |= clSetKernelArg (t->window_histograms, 3, sizeof (cl_mem),
-      &t->counts);
-  if (!clh_cl_check (ret, "clSetKernelArg", error)
-      || !launch_tracks (t, t->window_histograms, n_windows, error))
-    return FALSE;
-  ret = clEnqueueReadBuffer (t->queue, t->counts, CL_TRUE, 0,
-      (gsize) n_windows * t->bins * sizeof (guint32), counts, 0, NULL, NULL);
-  return clh_cl_check (ret, "clEnqueueReadBuffer", error);
+  r.rect = rect;
+  r.n_windows = n_windows;
+  r.params = track_params (t);
+  r.counts = counts;
+  return run_op (t, window_histograms_op, &r, TRUE, error);
 }
 
 /* Each track's table: its model's probability of each bin, 0 for none. */
@@ -615,6 +800,35 @@ upload_tables (ClhTracker *t, const gfloat *models, guint n_windows,
       (gsize) n_windows * 256, error);
   g_free (tables);
   return ok;
+}
+
+/* The tracks' tables and windows in, their launch, and the grown windows
+ * and moments back into the request's rect and moments. */
+static gboolean
+camshift_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
+{
+  const Request *r = data;
+  cl_int ret;
+
+  if (!upload_tables (t, r->models, r->n_windows, error))
+    return FALSE;
+  ret = clEnqueueWriteBuffer (t->queue, t->windows, CL_FALSE, 0,
+      r->n_windows * 4 * sizeof (cl_int), r->rect, 0, NULL, NULL);
+  ret |= clSetKernelArg (t->camshift, 0, sizeof (cl_mem), &t->image);
+  ret |= clSetKernelArg (t->camshift, 1, sizeof (r->params), &r->params);
+  ret |= clSetKernelArg (t->camshift, 2, sizeof (cl_mem), &t->tables);
+  ret |= clSetKernelArg (t->camshift, 3, sizeof (cl_mem), &t->windows);
+  ret |= clSetKernelArg (t->camshift, 4, sizeof (cl_mem), &t->moments);
+  ret |= clSetKernelArg (t->camshift, 5, sizeof (cl_mem), &t->iterations);
+  if (!clh_cl_check (ret, "clSetKernelArg", error)
+      || !launch_tracks (t, t->camshift, r->n_windows, error))
+    return FALSE;
+  /* Read back into the request's own arrays: rect is written in place. */
+  ret = clEnqueueReadBuffer (t->queue, t->windows, CL_FALSE, 0,
+      r->n_windows * 4 * sizeof (cl_int), r->rect, 0, NULL, NULL);
+  ret |= clEnqueueReadBuffer (t->queue, t->moments, CL_FALSE, 0,
+      r->n_windows * 6 * sizeof (cl_ulong), r->moments, 0, NULL, done);
+  return clh_cl_check (ret, "clEnqueueReadBuffer", error);
 }
 
 /**
@@ -643,8 +857,9 @@ clh_tracker_camshift (ClhTracker *tracker, const gfloat *models,
     ClhRotatedBox *boxes, GError **error)
 {
   ClhTracker *t = tracker;
-  cl_int ret, rect[4 * CLH_MAX_TRACKS];
+  cl_int rect[4 * CLH_MAX_TRACKS];
   cl_ulong moments[6 * CLH_MAX_TRACKS];
+  Request r = { NULL };
   ClhParamsTrack p;
   gdouble eps;
   guint i;
@@ -666,24 +881,12 @@ clh_tracker_camshift (ClhTracker *tracker, const gfloat *models,
   eps = MAX (criteria->epsilon, 0.0);
   p.eps2 = (guint) MIN (lrint (eps * eps), G_MAXUINT32);
 
-  if (!upload_tables (t, models, n_windows, error))
-    return FALSE;
-  ret = clEnqueueWriteBuffer (t->queue, t->windows, CL_FALSE, 0,
-      n_windows * 4 * sizeof (cl_int), rect, 0, NULL, NULL);
-  ret |= clSetKernelArg (t->camshift, 0, sizeof (cl_mem), &t->image);
-  ret |= clSetKernelArg (t->camshift, 1, sizeof (p), &p);
-  ret |= clSetKernelArg (t->camshift, 2, sizeof (cl_mem), &t->tables);
-  ret |= clSetKernelArg (t->camshift, 3, sizeof (cl_mem), &t->windows);
-  ret |= clSetKernelArg (t->camshift, 4, sizeof (cl_mem), &t->moments);
-  ret |= clSetKernelArg (t->camshift, 5, sizeof (cl_mem), &t->iterations);
-  if (!clh_cl_check (ret, "clSetKernelArg", error)
-      || !launch_tracks (t, t->camshift, n_windows, error))
-    return FALSE;
-  ret = clEnqueueReadBuffer (t->queue, t->windows, CL_FALSE, 0,
-      n_windows * 4 * sizeof (cl_int), rect, 0, NULL, NULL);
-  ret |= clEnqueueReadBuffer (t->queue, t->moments, CL_TRUE, 0,
-      n_windows * 6 * sizeof (cl_ulong), moments, 0, NULL, NULL);
-  if (!clh_cl_check (ret, "clEnqueueReadBuffer", error))
+  r.rect = rect;
+  r.n_windows = n_windows;
+  r.params = p;
+  r.models = models;
+  r.moments = moments;
+  if (!run_op (t, camshift_op, &r, TRUE, error))
     return FALSE;
 
   for (i = 0; i < n_windows; i++) {

@@ -3,15 +3,21 @@
  * back-projection of every colour format in every mode, odd sizes, padded
  * strides, random, one-colour and gradient frames, models with ties,
  * negative and huge values; the CamShift models, windows and boxes, one
- * track and many, windows leaving the frame or losing the target. */
+ * track and many, windows leaving the frame or losing the target; and the
+ * same through the device's submission thread, while a histogram engine
+ * of the context streams beside it. */
 #include <math.h>
 #include <string.h>
 
+#include "clh-context-private.h"
+#include "clh-engine-tuning.h"
+#include "clh-reference.h"
 #include "clh-reference-track.h"
 #include "clh-test-frame.h"
 #include "clh-tracker.h"
 
 static ClhTracker *tracker;
+static ClhContext *context;
 
 typedef struct {
   const gchar *mode;
@@ -311,6 +317,81 @@ test_invalid (void)
   clh_test_frame_free (tf);
 }
 
+/* A histogram engine of the tracker's context streaming GRAY8 frames
+ * through the submission thread (copied, so batched also on a CPU device)
+ * until told to stop, each frame checked against the reference. */
+typedef struct {
+  ClhEngine *engine;
+  gint stop;
+  guint frames;
+} Beside;
+
+static gpointer
+stream_beside (gpointer data)
+{
+  Beside *b = data;
+  ClhTestFrame *tf = clh_test_frame_new ("GRAY8", 97, 61, 5, CLH_TEST_RANDOM,
+      3);
+  ClhHistogramSpec spec;
+  guint32 got_counts[256], want_counts[256];
+  ClhHistogram got = { got_counts }, want = { want_counts };
+  GError *err = NULL;
+
+  g_assert_true (clh_reference_spec (tf->klass, &tf->frame, "luma", 256,
+          &spec));
+  clh_reference_histogram (&tf->frame, &spec, &want);
+  while (!g_atomic_int_get (&b->stop)) {
+    g_assert_true (clh_engine_submit (b->engine, &tf->frame, &spec, NULL,
+            &err));
+    g_assert_true (clh_engine_collect (b->engine, &got, &err));
+    g_assert_no_error (err);
+    g_assert_cmpmem (got_counts, sizeof (got_counts), want_counts,
+        sizeof (want_counts));
+    b->frames++;
+  }
+  clh_test_frame_free (tf);
+  return NULL;
+}
+
+/* The tracker's back-projections, window histograms and CamShift steps
+ * enqueued by the device's submission thread, in the counting queue its
+ * histogram engines share, while one of them streams: the same results,
+ * bit for bit; two frames set one after the other (the second waits for
+ * the first's commands before changing the tables they copy from). */
+static void
+test_beside_engines (void)
+{
+  ClhContext *ctx = context;
+  ClhSubmitter *s = clh_context_get_submitter (ctx);
+  Beside b = { clh_engine_new_for_context (ctx, NULL), 0, 0 };
+  ClhSubmitterStats before, after;
+  GThread *thread;
+
+  g_assert_nonnull (b.engine);
+  clh_engine_set_counting (b.engine, CLH_COUNTING_DEVICE);
+  clh_engine_set_submission (b.engine, CLH_SUBMISSION_THREAD);
+  clh_engine_set_transfer (b.engine, CLH_TRANSFER_COPY);
+  clh_tracker_set_submission (tracker, CLH_SUBMISSION_THREAD);
+  clh_submitter_get_stats (s, &before);
+  thread = g_thread_new ("beside", stream_beside, &b);
+
+  test_backproject_format ("RGB");
+  test_backproject_format ("NV12");
+  test_camshift_windows ();
+  test_camshift_yuv ();
+  test_camshift_lost ();
+
+  g_atomic_int_set (&b.stop, TRUE);
+  g_thread_join (thread);
+  clh_submitter_get_stats (s, &after);
+  g_test_message ("%u engine frames beside the tracker; %" G_GUINT64_FORMAT
+      " jobs on the thread", b.frames, after.n_jobs - before.n_jobs);
+  /* The engine's frames and the tracker's operations. */
+  g_assert_cmpuint (after.n_jobs - before.n_jobs, >, b.frames);
+  clh_tracker_set_submission (tracker, CLH_SUBMISSION_AUTO);
+  clh_engine_free (b.engine);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -318,7 +399,6 @@ main (int argc, char **argv)
     "YV12", "NV12", "NV21", "YUY2", "UYVY", "Y41B", "Y42B", "Y444",
   };
   GError *err = NULL;
-  ClhContext *context;
   guint i;
   int ret;
 
@@ -327,7 +407,6 @@ main (int argc, char **argv)
   g_assert_no_error (err);
   tracker = clh_tracker_new (context, &err);
   g_assert_no_error (err);
-  clh_context_unref (context);
   for (i = 0; i < G_N_ELEMENTS (formats); i++) {
     gchar *path = g_strdup_printf ("/track/backproject/%s", formats[i]);
 
@@ -339,7 +418,9 @@ main (int argc, char **argv)
   g_test_add_func ("/track/camshift/yuv", test_camshift_yuv);
   g_test_add_func ("/track/camshift/wide", test_camshift_wide);
   g_test_add_func ("/track/invalid", test_invalid);
+  g_test_add_func ("/track/beside-engines", test_beside_engines);
   ret = g_test_run ();
   clh_tracker_free (tracker);
+  clh_context_unref (context);
   return ret;
 }
