@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "clh-context-private.h"
+#include "clh-host-copy.h"
 #include "clh-track-abi.h"
 
 /* @x rounded up to a multiple of @n, a power of two. */
@@ -35,14 +36,18 @@ struct _ClhTracker {
   GCond wait_cond;
   ClhWatch watch;
   /* Commands enqueued and not waited for (clh_tracker_set_frame()): the
-   * host memory they copy from stays as it is until then. */
+   * host memory they copy from (the stage block, the tables) stays as it
+   * is until then. */
   gboolean unwaited;
   cl_kernel backproject;
   cl_kernel window_histograms;
   cl_kernel camshift;
 
-  /* The frame's planes, packed; the bin image of clh_tracker_set_frame()
-   * or a back-projection; each sized for the largest frame seen. */
+  /* The frame's planes, packed: in pinned host memory, copied there on
+   * the caller's thread, and on the device; the bin image of
+   * clh_tracker_set_frame() or a back-projection; each sized for the
+   * largest frame seen. */
+  ClhHostBlock *stage;
   cl_mem src;
   gsize src_size;
   cl_mem image;
@@ -181,6 +186,7 @@ clh_tracker_free (ClhTracker *tracker)
   g_clear_pointer (&t->window_histograms, clReleaseKernel);
   g_clear_pointer (&t->camshift, clReleaseKernel);
   g_clear_pointer (&t->src, clReleaseMemObject);
+  g_clear_pointer (&t->stage, clh_host_block_free);
   g_clear_pointer (&t->image, clReleaseMemObject);
   g_clear_pointer (&t->windows, clReleaseMemObject);
   g_clear_pointer (&t->moments, clReleaseMemObject);
@@ -259,18 +265,25 @@ run_op (ClhTracker *t, OpFunc func, gpointer data, gboolean wait,
     GError **error)
 {
   Op op = { t, func, data, wait, NULL };
-  gboolean ok;
+  gboolean enqueued, ok;
 
+  /* The thread would wait for itself. */
+  g_return_val_if_fail (!clh_submitter_in_thread (t->submitter), FALSE);
   if (clh_context_use_thread (t->ctx, t, t->submission, &t->shared_until)) {
     t->watch.status = CL_QUEUED;
     g_atomic_int_set (&t->watch.done, FALSE);
-    ok = clh_submitter_run (t->submitter, op_job, &op, error)
-        && (!wait || wait_for_watch (t, error));
+    enqueued = clh_submitter_run (t->submitter, op_job, &op, error);
+    ok = enqueued && (!wait || wait_for_watch (t, error));
   } else {
-    ok = enqueue_op (&op, error) && (wait ?
+    enqueued = enqueue_op (&op, error);
+    ok = enqueued && (wait ?
         clh_cl_check (clWaitForEvents (1, &op.done), "clWaitForEvents",
             error) : clh_cl_check (clFlush (t->queue), "clFlush", error));
   }
+  /* After a failed wait or flush the commands may still read or write
+   * host memory the caller gets back. */
+  if (enqueued && !ok)
+    clFinish (t->queue);
   g_clear_pointer (&op.done, clReleaseEvent);
   t->unwaited = ok && !wait;
   return ok;
@@ -347,38 +360,81 @@ check_spec (const ClhFrame *frame, const ClhBackprojectSpec *spec,
   return TRUE;
 }
 
-/* The planes the components read, packed into the tracker's source
- * buffer; the kernel parameters that place them. */
+/* Where the planes the components read lie once packed, @base, each
+ * 64-byte aligned; returns their bytes. */
+static gsize
+pack_planes (const ClhFrame *frame, const ClhBackprojectSpec *spec,
+    gboolean used[CLH_MAX_PLANES], gsize base[CLH_MAX_PLANES])
+{
+  gsize total = 0;
+  guint i;
+
+  for (i = 0; i < CLH_MAX_PLANES; i++)
+    used[i] = FALSE;
+  for (i = 0; i < spec->n_components; i++)
+    used[frame->components[spec->components[i]].plane] = TRUE;
+  for (i = 0; i < frame->n_planes; i++) {
+    base[i] = total;
+    if (used[i])
+      total += ROUND_UP_POW2 (clh_frame_plane_span (frame, i), 64);
+  }
+  return total;
+}
+
+/* Copies the planes the components read into the tracker's pinned stage
+ * block, packed, on the caller's thread (clh-host-copy.c): the device
+ * copies them from there by DMA, and the caller's frame is its own again
+ * when the call returns, though its commands may still be running. The
+ * block is free: no operation is left unwaited (settle()). */
+static gboolean
+stage_frame (ClhTracker *t, const ClhFrame *frame,
+    const ClhBackprojectSpec *spec, GError **error)
+{
+  gboolean used[CLH_MAX_PLANES];
+  gsize base[CLH_MAX_PLANES], sizes[CLH_HOST_COPY_MAX];
+  guint8 *dst[CLH_HOST_COPY_MAX], *data;
+  const guint8 *src[CLH_HOST_COPY_MAX];
+  const gsize total = pack_planes (frame, spec, used, base);
+  guint i, n = 0;
+
+  G_STATIC_ASSERT (CLH_MAX_PLANES <= CLH_HOST_COPY_MAX);
+  if (total > G_MAXUINT32)
+    return invalid (error, "frame too large");
+  if (!t->stage || clh_host_block_get_size (t->stage) < total) {
+    g_clear_pointer (&t->stage, clh_host_block_free);
+    if (!(t->stage = clh_context_alloc_host (t->ctx, total, error)))
+      return FALSE;
+  }
+  data = clh_host_block_get_data (t->stage);
+  for (i = 0; i < frame->n_planes; i++) {
+    if (!used[i])
+      continue;
+    dst[n] = data + base[i];
+    src[n] = frame->planes[i].data;
+    sizes[n++] = clh_frame_plane_span (frame, i);
+  }
+  clh_host_copy (n, dst, src, sizes);
+  return TRUE;
+}
+
+/* The staged planes (stage_frame()) into the tracker's source buffer, in
+ * one copy; the kernel parameters that place them. */
 static gboolean
 upload_frame (ClhTracker *t, const ClhFrame *frame,
     const ClhBackprojectSpec *spec, ClhParamsBackproject *p, GError **error)
 {
-  gsize base[CLH_MAX_PLANES] = { 0 }, total = 0;
-  gboolean used[CLH_MAX_PLANES] = { FALSE };
+  gboolean used[CLH_MAX_PLANES];
+  gsize base[CLH_MAX_PLANES];
+  const gsize total = pack_planes (frame, spec, used, base);
   guint c, i;
   cl_int ret;
 
-  for (i = 0; i < spec->n_components; i++)
-    used[frame->components[spec->components[i]].plane] = TRUE;
-  for (i = 0; i < frame->n_planes; i++) {
-    if (!used[i])
-      continue;
-    base[i] = total;
-    total += ROUND_UP_POW2 (clh_frame_plane_span (frame, i), 64);
-  }
-  if (total > G_MAXUINT32)
-    return invalid (error, "frame too large");
   if (!ensure_buffer (t, &t->src, &t->src_size, total, error))
     return FALSE;
-  for (i = 0; i < frame->n_planes; i++) {
-    if (!used[i])
-      continue;
-    ret = clEnqueueWriteBuffer (t->queue, t->src, CL_FALSE, base[i],
-        clh_frame_plane_span (frame, i), frame->planes[i].data, 0, NULL,
-        NULL);
-    if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
-      return FALSE;
-  }
+  ret = clEnqueueWriteBuffer (t->queue, t->src, CL_FALSE, 0, total,
+      clh_host_block_get_data (t->stage), 0, NULL, NULL);
+  if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
+    return FALSE;
 
   memset (p, 0, sizeof (*p));
   p->width = frame->width;
@@ -639,7 +695,7 @@ clh_tracker_backproject (ClhTracker *tracker, const ClhFrame *frame,
     return FALSE;
   if (dest_stride < frame->width)
     return invalid (error, "destination rows shorter than the frame's");
-  return settle (tracker, error)
+  return settle (tracker, error) && stage_frame (tracker, frame, spec, error)
       && run_op (tracker, backproject_op, &r, TRUE, error);
 }
 
@@ -660,8 +716,9 @@ set_frame_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
  *
  * Uploads @frame and computes its bin image on the device: each pixel's
  * hue bin, or none outside the mask, for the window histograms and
- * CamShift launches that follow. Returns without waiting: @frame's memory
- * must stay as it is until one of them returns.
+ * CamShift launches that follow. @frame is copied into the tracker's
+ * pinned memory before this returns, without waiting for the device: the
+ * frame is the caller's again at once.
  *
  * Returns: %TRUE on success
  */
@@ -676,7 +733,7 @@ clh_tracker_set_frame (ClhTracker *tracker, const ClhFrame *frame,
   if (spec->count != CLH_COUNT_HUE)
     return invalid (error, "CamShift tracks hue");
   tracker->width = tracker->height = 0;
-  if (!settle (tracker, error)
+  if (!settle (tracker, error) || !stage_frame (tracker, frame, spec, error)
       || !run_op (tracker, set_frame_op, &r, FALSE, error))
     return FALSE;
   tracker->width = frame->width;
