@@ -628,8 +628,7 @@ post (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
   p->job.func = run_posted;
   p->job.data = slot;
   slot->watched = TRUE;
-  slot->watch.status = CL_QUEUED;
-  g_atomic_int_set (&slot->watch.done, FALSE);
+  clh_watch_reset (&slot->watch);
   engine->n_pending++;
   clh_submitter_post (engine->submitter, &p->job);
   return TRUE;
@@ -739,18 +738,6 @@ clh_engine_submit (ClhEngine *engine, const ClhFrame *frame,
       block, error);
 }
 
-/* Waits until the submission thread has seen @slot's readback done, or
- * its enqueueing fail. */
-static cl_int
-wait_for_watch (ClhEngine *engine, ClhSlot *slot)
-{
-  g_mutex_lock (&engine->wait_lock);
-  while (!g_atomic_int_get (&slot->watch.done))
-    g_cond_wait (&engine->wait_cond, &engine->wait_lock);
-  g_mutex_unlock (&engine->wait_lock);
-  return slot->watch.status;
-}
-
 /**
  * clh_engine_get_next_n_histograms:
  * @engine: an engine
@@ -805,7 +792,8 @@ clh_engine_collect_regions (ClhEngine *engine, ClhHistogram *histograms,
   engine->n_pending--;
 
   if (slot->watched) {
-    const cl_int status = wait_for_watch (engine, slot);
+    /* Until the thread saw its readback done, or its enqueueing fail. */
+    const cl_int status = clh_watch_wait (&slot->watch);
 
     if (slot->posted.error) {
       g_propagate_error (error, g_steal_pointer (&slot->posted.error));

@@ -94,6 +94,38 @@ clh_watch_notify (ClhWatch *watch, cl_int status)
   g_mutex_unlock (watch->lock);
 }
 
+/**
+ * clh_watch_reset:
+ * @watch: a frame's watch, whose previous frame its owner was told of
+ *
+ * Readies @watch for a new frame, before the job that watches it is
+ * posted.
+ */
+void
+clh_watch_reset (ClhWatch *watch)
+{
+  watch->status = CL_QUEUED;
+  g_atomic_int_set (&watch->done, FALSE);
+}
+
+/**
+ * clh_watch_wait:
+ * @watch: a frame's watch
+ *
+ * Sleeps until @watch is told (clh_watch_notify()).
+ *
+ * Returns: what it was told: CL_COMPLETE, or the negative error
+ */
+cl_int
+clh_watch_wait (ClhWatch *watch)
+{
+  g_mutex_lock (watch->lock);
+  while (!g_atomic_int_get (&watch->done))
+    g_cond_wait (watch->cond, watch->lock);
+  g_mutex_unlock (watch->lock);
+  return watch->status;
+}
+
 /* Drops a watch that was told or forgotten. */
 static void
 watched_free (Watched *w)

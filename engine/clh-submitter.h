@@ -77,6 +77,8 @@ void clh_submitter_poll (ClhSubmitter *s);
 void clh_submitter_forget (ClhSubmitter *s, ClhWatch *watch);
 void clh_submitter_get_stats (ClhSubmitter *s, ClhSubmitterStats *stats);
 
+void clh_watch_reset (ClhWatch *watch);
 void clh_watch_notify (ClhWatch *watch, cl_int status);
+cl_int clh_watch_wait (ClhWatch *watch);
 
 G_END_DECLS

@@ -247,16 +247,6 @@ op_job (gpointer data, GError **error)
   return TRUE;
 }
 
-static gboolean
-wait_for_watch (ClhTracker *t, GError **error)
-{
-  g_mutex_lock (&t->wait_lock);
-  while (!g_atomic_int_get (&t->watch.done))
-    g_cond_wait (&t->wait_cond, &t->wait_lock);
-  g_mutex_unlock (&t->wait_lock);
-  return clh_cl_check (t->watch.status, "the tracker's readback", error);
-}
-
 /* Runs an operation, through the submission thread while the device is
  * shared (clh_context_use_thread()), else on the caller's thread; if
  * @wait, until its last command is done. */
@@ -270,10 +260,10 @@ run_op (ClhTracker *t, OpFunc func, gpointer data, gboolean wait,
   /* The thread would wait for itself. */
   g_return_val_if_fail (!clh_submitter_in_thread (t->submitter), FALSE);
   if (clh_context_use_thread (t->ctx, t, t->submission, &t->shared_until)) {
-    t->watch.status = CL_QUEUED;
-    g_atomic_int_set (&t->watch.done, FALSE);
+    clh_watch_reset (&t->watch);
     enqueued = clh_submitter_run (t->submitter, op_job, &op, error);
-    ok = enqueued && (!wait || wait_for_watch (t, error));
+    ok = enqueued && (!wait || clh_cl_check (clh_watch_wait (&t->watch),
+            "the tracker's readback", error));
   } else {
     enqueued = enqueue_op (&op, error);
     ok = enqueued && (wait ?
@@ -384,8 +374,9 @@ pack_planes (const ClhFrame *frame, const ClhBackprojectSpec *spec,
 /* Copies the planes the components read into the tracker's pinned stage
  * block, packed, on the caller's thread (clh-host-copy.c): the device
  * copies them from there by DMA, and the caller's frame is its own again
- * when the call returns, though its commands may still be running. The
- * block is free: no operation is left unwaited (settle()). */
+ * when the call returns, though its commands may still be running. An
+ * operation not waited for may still copy from the block: it is waited
+ * for first (settle()). */
 static gboolean
 stage_frame (ClhTracker *t, const ClhFrame *frame,
     const ClhBackprojectSpec *spec, GError **error)
@@ -400,6 +391,8 @@ stage_frame (ClhTracker *t, const ClhFrame *frame,
   G_STATIC_ASSERT (CLH_MAX_PLANES <= CLH_HOST_COPY_MAX);
   if (total > G_MAXUINT32)
     return invalid (error, "frame too large");
+  if (!settle (t, error))
+    return FALSE;
   if (!t->stage || clh_host_block_get_size (t->stage) < total) {
     g_clear_pointer (&t->stage, clh_host_block_free);
     if (!(t->stage = clh_context_alloc_host (t->ctx, total, error)))
@@ -695,7 +688,7 @@ clh_tracker_backproject (ClhTracker *tracker, const ClhFrame *frame,
     return FALSE;
   if (dest_stride < frame->width)
     return invalid (error, "destination rows shorter than the frame's");
-  return settle (tracker, error) && stage_frame (tracker, frame, spec, error)
+  return stage_frame (tracker, frame, spec, error)
       && run_op (tracker, backproject_op, &r, TRUE, error);
 }
 
@@ -733,7 +726,7 @@ clh_tracker_set_frame (ClhTracker *tracker, const ClhFrame *frame,
   if (spec->count != CLH_COUNT_HUE)
     return invalid (error, "CamShift tracks hue");
   tracker->width = tracker->height = 0;
-  if (!settle (tracker, error) || !stage_frame (tracker, frame, spec, error)
+  if (!stage_frame (tracker, frame, spec, error)
       || !run_op (tracker, set_frame_op, &r, FALSE, error))
     return FALSE;
   tracker->width = frame->width;
