@@ -697,8 +697,8 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
    * 2 ms, and for 10 ms after): then it is the only thread in the driver.
    * Alone, a stream submits itself and waits for its frames itself,
    * without handing them over (on an H100 a stream alone ran at 0.87-0.98
-   * of its rate through the thread, batched, and its paced latency rose
-   * from 82 to 119 us: docs/performance.md, "One stream"). */
+   * of its rate through the thread, batched, and its paced latency was
+   * 119 us against 82 directly: docs/performance.md, "One stream"). */
   if (engine->submitter && !sub.on_host
       && clh_context_use_thread (engine->ctx, engine, engine->submission,
           &engine->shared_until))
