@@ -44,8 +44,6 @@
 #define FRAME_LIMIT (16u << 20)
 #define STAGING_LIMIT (64u << 20)
 #define FRAME_ALIGN 256
-/* Local memory of the 8-bit kernel's table of bins (256 ushort). */
-#define BIN_TABLE_BYTES 512
 
 enum {
   ARG_SRC,
@@ -55,9 +53,9 @@ enum {
   ARG_TABLE,
 };
 
-/* Pinned host memory (CL_MEM_ALLOC_HOST_PTR, mapped): what the device
- * copies by DMA. Not a ClhHostBlock, which holds a reference on the context
- * that owns the batcher. */
+/* Pinned host memory (clh_context_pin()): what the device copies by DMA.
+ * Not a ClhHostBlock, which holds a reference on the context that owns the
+ * batcher. */
 typedef struct {
   cl_mem mem;
   guint8 *data;
@@ -154,26 +152,16 @@ clh_batcher_new (ClhContext *context, ClhSubmitter *submitter,
 static gboolean
 pinned_alloc (ClhBatcher *b, Pinned *p, gsize size, GError **error)
 {
-  cl_int ret;
-
-  p->mem = clCreateBuffer (clh_context_get_cl_context (b->ctx),
-      CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, NULL, &ret);
-  if (!clh_cl_check (ret, "clCreateBuffer (batch, host)", error))
-    return FALSE;
-  p->data = clEnqueueMapBuffer (b->queue, p->mem, CL_TRUE,
-      CL_MAP_READ | CL_MAP_WRITE, 0, size, 0, NULL, NULL, &ret);
-  return clh_cl_check (ret, "clEnqueueMapBuffer (batch, host)", error);
+  p->data = clh_context_pin (b->ctx, CL_MEM_READ_WRITE, size, &p->mem,
+      error);
+  return p->data != NULL;
 }
 
 static void
 pinned_free (ClhBatcher *b, Pinned *p)
 {
-  if (p->mem && p->data) {
-    clEnqueueUnmapMemObject (b->queue, p->mem, p->data, 0, NULL, NULL);
-    clFinish (b->queue);
-  }
-  p->data = NULL;
-  g_clear_pointer (&p->mem, clReleaseMemObject);
+  clh_context_unpin (b->ctx, g_steal_pointer (&p->mem),
+      g_steal_pointer (&p->data));
 }
 
 static void
@@ -226,7 +214,8 @@ clh_batcher_fits (const ClhBatcher *b, guint work_group_size,
 {
   return work_group_size > 0
       && work_group_size <= b->limits.max_work_group_size
-      && local_bytes + BIN_TABLE_BYTES <= b->limits.local_mem_per_group
+      && local_bytes + CLH_ABI_BIN_TABLE_BYTES
+      <= b->limits.local_mem_per_group
       && staging_size <= FRAME_LIMIT;
 }
 
@@ -288,9 +277,7 @@ set_reserve (ClhBatcher *b, Set *set, gsize size, GError **error)
 
 /* A set for a new batch whose first frame takes @size bytes: a free one,
  * or a new one while there are fewer than MAX_SETS; NULL (no error) if
- * all are in flight. A new set's pinned memory is mapped on the counting
- * queue, which waits for its commands: at most MAX_SETS times a
- * context. */
+ * all are in flight. */
 static Set *
 open_set (ClhBatcher *b, gsize size, GError **error)
 {
@@ -459,8 +446,8 @@ enqueue_set (ClhBatcher *b, Set *set, GError **error)
   cl_int ret;
 
   ret = clEnqueueWriteBuffer (b->upload_queue, set->batch, CL_FALSE, 0,
-      ENTRIES_BYTES + set->n_counters * sizeof (guint32), set->table.data, 0, NULL,
-      &written);
+      ENTRIES_BYTES + set->n_counters * sizeof (guint32), set->table.data,
+      0, NULL, &written);
   if (!clh_cl_check (ret, "clEnqueueWriteBuffer (batch table)", error))
     return FALSE;
   /* The launch on the other queue waits for the write: the write's queue
@@ -475,7 +462,8 @@ enqueue_set (ClhBatcher *b, Set *set, GError **error)
   if (ret == CL_SUCCESS)
     ret = clSetKernelArg (b->kernel, ARG_BATCH, sizeof (cl_mem), &set->batch);
   if (ret == CL_SUCCESS)
-    ret = clSetKernelArg (b->kernel, ARG_TABLE, BIN_TABLE_BYTES, NULL);
+    ret = clSetKernelArg (b->kernel, ARG_TABLE, CLH_ABI_BIN_TABLE_BYTES,
+        NULL);
   if (ret == CL_SUCCESS)
     ret = clEnqueueNDRangeKernel (b->queue, b->kernel, 1, NULL, &global,
         &local, 1, &written, NULL);

@@ -20,12 +20,13 @@ gboolean clh_context_is_little_endian (const ClhContext *context);
 ClhSubmitter *clh_context_get_submitter (ClhContext *context);
 ClhBatcher *clh_context_get_batcher (ClhContext *context,
     gboolean create);
-gboolean clh_context_note_submission (ClhContext *context,
-    gconstpointer submitter);
 gboolean clh_context_use_thread (ClhContext *context,
     gconstpointer submitter, ClhSubmission submission, gint64 *shared_until);
 cl_command_queue clh_context_get_shared_queue (ClhContext *context,
     guint which, GError **error);
+guint8 *clh_context_pin (ClhContext *context, cl_mem_flags access,
+    gsize size, cl_mem *mem, GError **error);
+void clh_context_unpin (ClhContext *context, cl_mem mem, guint8 *data);
 
 cl_mem clh_host_block_get_mem (const ClhHostBlock *block);
 gboolean clh_host_block_lend (ClhHostBlock *block, cl_command_queue queue,

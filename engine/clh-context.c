@@ -373,23 +373,68 @@ host_block_wrap (ClhHostBlock *block, GError **error)
   return TRUE;
 }
 
+/**
+ * clh_context_pin:
+ * @context: a context
+ * @access: the buffer's %CL_MEM_READ_ONLY or %CL_MEM_READ_WRITE
+ * @size: bytes
+ * @mem: (out): the buffer, %NULL if it could not be made
+ * @error: %CLH_ENGINE_ERROR_OPENCL
+ *
+ * Pinned host memory (%CL_MEM_ALLOC_HOST_PTR) that the driver copies to and
+ * from by DMA, mapped for the host on the context's own queue, so that
+ * mapping waits for no frame's commands. Holds no reference on @context:
+ * unpin it (clh_context_unpin()) before the context goes.
+ *
+ * Returns: (nullable): its first byte, %NULL on error (then @mem, if set,
+ *   is still to be unpinned)
+ */
+guint8 *
+clh_context_pin (ClhContext *context, cl_mem_flags access, gsize size,
+    cl_mem *mem, GError **error)
+{
+  guint8 *data;
+  cl_int ret;
+
+  *mem = clCreateBuffer (context->context, access | CL_MEM_ALLOC_HOST_PTR,
+      size, NULL, &ret);
+  if (!clh_cl_check (ret, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)", error))
+    return NULL;
+  g_mutex_lock (&context->lock);
+  data = clEnqueueMapBuffer (context->service, *mem, CL_TRUE,
+      CL_MAP_READ | CL_MAP_WRITE, 0, size, 0, NULL, NULL, &ret);
+  g_mutex_unlock (&context->lock);
+  return clh_cl_check (ret, "clEnqueueMapBuffer", error) ? data : NULL;
+}
+
+/**
+ * clh_context_unpin:
+ * @context: a context
+ * @mem: (transfer full) (nullable): from clh_context_pin(), no longer used
+ *   by any command
+ * @data: (nullable): its mapping, if it was mapped
+ */
+void
+clh_context_unpin (ClhContext *context, cl_mem mem, guint8 *data)
+{
+  if (mem && data) {
+    g_mutex_lock (&context->lock);
+    clEnqueueUnmapMemObject (context->service, mem, data, 0, NULL, NULL);
+    clFinish (context->service);
+    g_mutex_unlock (&context->lock);
+  }
+  if (mem)
+    clReleaseMemObject (mem);
+}
+
 /* Other devices: pinned memory the driver copies from by DMA, mapped for
  * the host for the block's whole life. */
 static gboolean
 host_block_pin (ClhHostBlock *block, GError **error)
 {
-  ClhContext *ctx = block->context;
-  cl_int ret;
-
-  block->mem = clCreateBuffer (ctx->context, CL_MEM_READ_ONLY
-      | CL_MEM_ALLOC_HOST_PTR, block->size, NULL, &ret);
-  if (!clh_cl_check (ret, "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR)", error))
-    return FALSE;
-  g_mutex_lock (&ctx->lock);
-  block->data = clEnqueueMapBuffer (ctx->service, block->mem, CL_TRUE,
-      CL_MAP_READ | CL_MAP_WRITE, 0, block->size, 0, NULL, NULL, &ret);
-  g_mutex_unlock (&ctx->lock);
-  return clh_cl_check (ret, "clEnqueueMapBuffer", error);
+  block->data = clh_context_pin (block->context, CL_MEM_READ_ONLY,
+      block->size, &block->mem, error);
+  return block->data != NULL;
 }
 
 /**
@@ -444,14 +489,10 @@ clh_host_block_free (ClhHostBlock *block)
   if (!block)
     return;
   ctx = block->context;
-  if (block->mem && block->data && !block->allocation) {
-    g_mutex_lock (&ctx->lock);
-    clEnqueueUnmapMemObject (ctx->service, block->mem, block->data, 0, NULL,
-        NULL);
-    clFinish (ctx->service);
-    g_mutex_unlock (&ctx->lock);
-  }
-  g_clear_pointer (&block->mem, clReleaseMemObject);
+  if (block->allocation)
+    g_clear_pointer (&block->mem, clReleaseMemObject);
+  else
+    clh_context_unpin (ctx, g_steal_pointer (&block->mem), block->data);
   g_clear_pointer (&block->allocation, g_aligned_free);
   clh_context_unref (ctx);
   g_free (block);
@@ -734,6 +775,21 @@ clh_context_get_shared_queue (ClhContext *context, guint which,
  * last saw another submit, us. */
 #define SHARED_US 10000
 
+/* Notes a submission by @submitter at @now_us (monotonic); whether another
+ * submitter submitted within the last 2 ms: the device is shared, as with
+ * many streams, and not only by @submitter. */
+static gboolean
+note_submission (ClhContext *context, gconstpointer submitter, gint64 now_us)
+{
+  const guint32 now = (guint32) (now_us / 1000);
+  const gpointer last = g_atomic_pointer_exchange (&context->last_submitter,
+      (gpointer) submitter);
+  const guint32 then = (guint32) g_atomic_int_exchange
+      (&context->last_submit_ms, (gint) now);
+
+  return last != NULL && last != submitter && now - then <= 2;
+}
+
 /**
  * clh_context_use_thread:
  * @context: a context
@@ -742,12 +798,12 @@ clh_context_get_shared_queue (ClhContext *context, guint which,
  * @shared_until: (inout): @submitter's own: until when, monotonic us, it
  *   goes through the thread
  *
- * Notes the submission (clh_context_note_submission()) and says whether
- * it goes through the device's submission thread: always with
- * %CLH_SUBMISSION_THREAD; with %CLH_SUBMISSION_AUTO while another
- * submitter submitted in the last 2 ms, and for 10 ms after (then the
- * thread is the only one in the driver; alone, a stream ran at 2/3 of its
- * rate through it on an H100).
+ * Notes the submission and says whether it goes through the device's
+ * submission thread: always with %CLH_SUBMISSION_THREAD; with
+ * %CLH_SUBMISSION_AUTO while another submitter submitted in the last 2 ms,
+ * and for 10 ms after (then the thread is the only one in the driver; a
+ * stream alone keeps its own thread, which is faster for it and quicker to
+ * answer: docs/performance.md, "One stream: where its time goes").
  *
  * Returns: whether to post to the submission thread
  */
@@ -757,30 +813,8 @@ clh_context_use_thread (ClhContext *context, gconstpointer submitter,
 {
   const gint64 now = g_get_monotonic_time ();
 
-  if (clh_context_note_submission (context, submitter))
+  if (note_submission (context, submitter, now))
     *shared_until = now + SHARED_US;
   return submission == CLH_SUBMISSION_THREAD
       || (submission == CLH_SUBMISSION_AUTO && now < *shared_until);
-}
-
-/**
- * clh_context_note_submission:
- * @context: a context
- * @submitter: who submits a frame now (an engine)
- *
- * Notes a submission.
- *
- * Returns: whether another submitter submitted within the last 2 ms: the
- *   device is shared, as with many streams, and not only by @submitter
- */
-gboolean
-clh_context_note_submission (ClhContext *context, gconstpointer submitter)
-{
-  const guint32 now = (guint32) (g_get_monotonic_time () / 1000);
-  const gpointer last = g_atomic_pointer_exchange (&context->last_submitter,
-      (gpointer) submitter);
-  const guint32 then = (guint32) g_atomic_int_exchange
-      (&context->last_submit_ms, (gint) now);
-
-  return last != NULL && last != submitter && now - then <= 2;
 }

@@ -7,20 +7,25 @@
 
 #include <string.h>
 
-/* Local memory the 8-bit kernel's table of bins takes (256 ushort). */
-#define BIN_TABLE_BYTES 512
-
 static const gchar *const kernel_names[CLH_N_KERNELS] = {
   "histogram_8bit", "histogram_component", "histogram_colour",
 };
 
-/* Local memory kernel @id takes besides its copies: each channel's below
- * and above counters, and the 8-bit kernel's table of bins. */
+/* Local memory of each channel's below and above counters, which follow
+ * the copies. */
+static gsize
+outside_bytes (guint n_channels)
+{
+  return 2 * n_channels * sizeof (cl_uint);
+}
+
+/* Local memory kernel @id takes besides its copies: the counters outside
+ * the bins, and the 8-bit kernel's table of bins. */
 gsize
 clh_engine_extra_local_bytes (ClhKernelId id, guint n_channels)
 {
-  return 2 * n_channels * sizeof (cl_uint)
-      + (id == CLH_KERNEL_8BIT ? BIN_TABLE_BYTES : 0);
+  return outside_bytes (n_channels)
+      + (id == CLH_KERNEL_8BIT ? CLH_ABI_BIN_TABLE_BYTES : 0);
 }
 
 gboolean
@@ -132,7 +137,6 @@ launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
 {
   const ClhSlot *slot = engine->slot;
   const cl_kernel kernel = engine->kernels[id];
-  const gsize outside = 2 * n_channels * sizeof (cl_uint);
   cl_mem zero_buf = engine->zero_next ?
       clh_engine_next_slot (engine)->counters : slot->counters;
   cl_mem table = slot->table_groups ? slot->table_mem : NULL;
@@ -157,7 +161,8 @@ launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
     ret = clSetKernelArg (kernel, ARG_PARAMS, params_size, params);
   if (ret == CL_SUCCESS)
     ret = clSetKernelArg (kernel, ARG_SUB, clh_launch_local_bytes
-        (cfg.n_copies, common->copy_stride) + outside, NULL);
+        (cfg.n_copies, common->copy_stride) + outside_bytes (n_channels),
+        NULL);
   if (ret == CL_SUCCESS)
     ret = clSetKernelArg (kernel, ARG_HIST, sizeof (cl_mem),
         &slot->counters);
@@ -305,7 +310,7 @@ count_8bit (ClhEngine *engine, const ClhFrame *frame,
   cl_int ret;
 
   ret = clSetKernelArg (engine->kernels[CLH_KERNEL_8BIT], ARG_TABLE,
-      BIN_TABLE_BYTES, NULL);
+      CLH_ABI_BIN_TABLE_BYTES, NULL);
   return clh_cl_check (ret, "clSetKernelArg", error)
       && launch (engine, CLH_KERNEL_8BIT, band, &p, sizeof (p), &p.launch, n,
       spec->bins, units, error);
@@ -446,8 +451,8 @@ clh_engine_count_band (ClhEngine *engine, const ClhFrame *frame,
 
 /* The launch of one run of a batched frame: the model's work-group and
  * copies, and groups for BATCH_UNITS_PER_WORK_ITEM loads a work-item (at
- * most the model's, at least one). */
-static void
+ * most the model's, at least one). Returns its work-group size. */
+static guint
 plan_batch_run (ClhEngine *engine, guint n_channels, guint bins, gsize units,
     ClhParams8bit *p, ClhBatchFrame *f)
 {
@@ -462,11 +467,9 @@ plan_batch_run (ClhEngine *engine, guint n_channels, guint bins, gsize units,
   p->launch.copy_stride = clh_launch_copy_stride (n_channels * bins,
       cfg.padding);
   p->launch.whole_groups = (guint32) groups;
-  f->work_group_size = f->n_runs == 0 ? cfg.work_group_size :
-      (cfg.work_group_size == f->work_group_size ? f->work_group_size : 0);
   f->local_bytes = MAX (f->local_bytes, clh_launch_local_bytes
-      (cfg.n_copies, p->launch.copy_stride)
-      + 2 * n_channels * sizeof (cl_uint));
+      (cfg.n_copies, p->launch.copy_stride) + outside_bytes (n_channels));
+  return cfg.work_group_size;
 }
 
 /* Fills @f's runs with the request's 8-bit passes over @band (the whole
@@ -477,7 +480,7 @@ gboolean
 clh_engine_batch_runs (ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhBand *band, ClhBatchFrame *f)
 {
-  guint c = 0;
+  guint c = 0, work_group_size;
 
   if (spec->count != CLH_COUNT_COMPONENTS || engine->requested.n_groups != 0)
     return FALSE;
@@ -491,10 +494,11 @@ clh_engine_batch_runs (ClhEngine *engine, const ClhFrame *frame,
     if (n == 0 || f->n_runs == CLH_MAX_CHANNELS)
       return FALSE;
     units = params_8bit (engine, frame, spec, band, c, n, p);
-    plan_batch_run (engine, n, spec->bins, units, p, f);
-    f->n_runs++;
-    if (f->work_group_size == 0)
+    work_group_size = plan_batch_run (engine, n, spec->bins, units, p, f);
+    if (f->n_runs > 0 && work_group_size != f->work_group_size)
       return FALSE;
+    f->work_group_size = work_group_size;
+    f->n_runs++;
     c += n;
   }
   return f->n_runs > 0;

@@ -245,15 +245,11 @@ static gboolean
 stage_frame (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
     guint used, ClhFrame *staged, GError **error)
 {
-  guint8 *dst[CLH_HOST_COPY_MAX];
-  const guint8 *src[CLH_HOST_COPY_MAX];
-  gsize sizes[CLH_HOST_COPY_MAX];
   ClhBand whole;
   guint8 *data;
   gsize size;
-  guint p, n = 0;
+  guint p;
 
-  G_STATIC_ASSERT (CLH_MAX_PLANES <= CLH_HOST_COPY_MAX);
   band_layout (frame, used, 0, frame->height, &whole);
   /* Sized to the frame: a block lent to the device is mapped whole. */
   size = slot->stage ? clh_host_block_get_size (slot->stage) : 0;
@@ -265,15 +261,10 @@ stage_frame (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
   }
   data = clh_host_block_get_data (slot->stage);
   *staged = *frame;
-  for (p = 0; p < frame->n_planes; p++) {
-    if (!(used & (1u << p)))
-      continue;
-    dst[n] = data + whole.base[p];
-    src[n] = frame->planes[p].data;
-    sizes[n++] = clh_frame_plane_span (frame, p);
-    staged->planes[p].data = data + whole.base[p];
-  }
-  clh_host_copy (n, dst, src, sizes);
+  for (p = 0; p < frame->n_planes; p++)
+    if (used & (1u << p))
+      staged->planes[p].data = data + whole.base[p];
+  clh_host_copy_planes (frame, used, data, whole.base);
   return TRUE;
 }
 

@@ -168,6 +168,36 @@ clh_host_copy (guint n, guint8 *const *dst, const guint8 *const *src,
 }
 
 /**
+ * clh_host_copy_planes:
+ * @frame: a frame
+ * @used: which of its planes to copy, a bit per plane index
+ * @data: where to
+ * @base: (array fixed-size=4): where in @data each plane goes
+ *
+ * clh_host_copy() of each used plane's clh_frame_plane_span() bytes to
+ * @data + @base[plane].
+ */
+void
+clh_host_copy_planes (const ClhFrame *frame, guint used, guint8 *data,
+    const gsize *base)
+{
+  guint8 *dst[CLH_HOST_COPY_MAX];
+  const guint8 *src[CLH_HOST_COPY_MAX];
+  gsize sizes[CLH_HOST_COPY_MAX];
+  guint p, n = 0;
+
+  G_STATIC_ASSERT (CLH_MAX_PLANES <= CLH_HOST_COPY_MAX);
+  for (p = 0; p < frame->n_planes; p++) {
+    if (!(used & (1u << p)))
+      continue;
+    dst[n] = data + base[p];
+    src[n] = frame->planes[p].data;
+    sizes[n++] = clh_frame_plane_span (frame, p);
+  }
+  clh_host_copy (n, dst, src, sizes);
+}
+
+/**
  * clh_host_copy_has_helpers:
  *
  * Returns: whether copies get helper threads on this host

@@ -2,6 +2,8 @@
 /* Large host copies split over a few threads (clh-host-copy.c). */
 #pragma once
 
+#include "clh-frame.h"
+
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -11,6 +13,8 @@ G_BEGIN_DECLS
 
 void clh_host_copy (guint n, guint8 *const *dst, const guint8 *const *src,
     const gsize *sizes);
+void clh_host_copy_planes (const ClhFrame *frame, guint used, guint8 *data,
+    const gsize *base);
 void clh_host_copy_set_helpers (guint n);
 gboolean clh_host_copy_has_helpers (void);
 

@@ -350,22 +350,21 @@ check_spec (const ClhFrame *frame, const ClhBackprojectSpec *spec,
   return TRUE;
 }
 
-/* Where the planes the components read lie once packed, @base, each
- * 64-byte aligned; returns their bytes. */
+/* Where the planes the components read (@used, a bit per plane) lie once
+ * packed, @base, each 64-byte aligned; returns their bytes. */
 static gsize
 pack_planes (const ClhFrame *frame, const ClhBackprojectSpec *spec,
-    gboolean used[CLH_MAX_PLANES], gsize base[CLH_MAX_PLANES])
+    guint *used, gsize base[CLH_MAX_PLANES])
 {
   gsize total = 0;
   guint i;
 
-  for (i = 0; i < CLH_MAX_PLANES; i++)
-    used[i] = FALSE;
+  *used = 0;
   for (i = 0; i < spec->n_components; i++)
-    used[frame->components[spec->components[i]].plane] = TRUE;
+    *used |= 1u << frame->components[spec->components[i]].plane;
   for (i = 0; i < frame->n_planes; i++) {
     base[i] = total;
-    if (used[i])
+    if (*used & (1u << i))
       total += ROUND_UP_POW2 (clh_frame_plane_span (frame, i), 64);
   }
   return total;
@@ -381,14 +380,10 @@ static gboolean
 stage_frame (ClhTracker *t, const ClhFrame *frame,
     const ClhBackprojectSpec *spec, GError **error)
 {
-  gboolean used[CLH_MAX_PLANES];
-  gsize base[CLH_MAX_PLANES], sizes[CLH_HOST_COPY_MAX];
-  guint8 *dst[CLH_HOST_COPY_MAX], *data;
-  const guint8 *src[CLH_HOST_COPY_MAX];
-  const gsize total = pack_planes (frame, spec, used, base);
-  guint i, n = 0;
+  gsize base[CLH_MAX_PLANES];
+  guint used;
+  const gsize total = pack_planes (frame, spec, &used, base);
 
-  G_STATIC_ASSERT (CLH_MAX_PLANES <= CLH_HOST_COPY_MAX);
   if (total > G_MAXUINT32)
     return invalid (error, "frame too large");
   if (!settle (t, error))
@@ -398,36 +393,36 @@ stage_frame (ClhTracker *t, const ClhFrame *frame,
     if (!(t->stage = clh_context_alloc_host (t->ctx, total, error)))
       return FALSE;
   }
-  data = clh_host_block_get_data (t->stage);
-  for (i = 0; i < frame->n_planes; i++) {
-    if (!used[i])
-      continue;
-    dst[n] = data + base[i];
-    src[n] = frame->planes[i].data;
-    sizes[n++] = clh_frame_plane_span (frame, i);
-  }
-  clh_host_copy (n, dst, src, sizes);
+  clh_host_copy_planes (frame, used, clh_host_block_get_data (t->stage),
+      base);
   return TRUE;
 }
 
-/* The staged planes (stage_frame()) into the tracker's source buffer, in
- * one copy; the kernel parameters that place them. */
+/* The buffer the kernel reads the staged planes (stage_frame()) from,
+ * @src: on a device that reads host memory in place, the stage block
+ * itself; else the tracker's source buffer, filled in one copy. The kernel
+ * parameters that place them. */
 static gboolean
 upload_frame (ClhTracker *t, const ClhFrame *frame,
-    const ClhBackprojectSpec *spec, ClhParamsBackproject *p, GError **error)
+    const ClhBackprojectSpec *spec, ClhParamsBackproject *p, cl_mem *src,
+    GError **error)
 {
-  gboolean used[CLH_MAX_PLANES];
   gsize base[CLH_MAX_PLANES];
-  const gsize total = pack_planes (frame, spec, used, base);
-  guint c, i;
+  guint used, c, i;
+  const gsize total = pack_planes (frame, spec, &used, base);
   cl_int ret;
 
-  if (!ensure_buffer (t, &t->src, &t->src_size, total, error))
-    return FALSE;
-  ret = clEnqueueWriteBuffer (t->queue, t->src, CL_FALSE, 0, total,
-      clh_host_block_get_data (t->stage), 0, NULL, NULL);
-  if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
-    return FALSE;
+  if (clh_context_reads_host_in_place (t->ctx)) {
+    *src = clh_host_block_get_mem (t->stage);
+  } else {
+    if (!ensure_buffer (t, &t->src, &t->src_size, total, error))
+      return FALSE;
+    ret = clEnqueueWriteBuffer (t->queue, t->src, CL_FALSE, 0, total,
+        clh_host_block_get_data (t->stage), 0, NULL, NULL);
+    if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
+      return FALSE;
+    *src = t->src;
+  }
 
   memset (p, 0, sizeof (*p));
   p->width = frame->width;
@@ -611,9 +606,10 @@ run_backproject (ClhTracker *t, const ClhFrame *frame,
     ROUND_UP_POW2 ((gsize) frame->height, 16) };
   const gsize local[2] = { 16, 16 };
   ClhParamsBackproject p;
+  cl_mem src;
   cl_int ret;
 
-  if (!upload_frame (t, frame, spec, &p, error)
+  if (!upload_frame (t, frame, spec, &p, &src, error)
       || !upload_axes (t, spec, error)
       || !upload_out_table (t, spec, identity, error)
       || !ensure_buffer (t, &t->image, &t->image_size,
@@ -621,7 +617,7 @@ run_backproject (ClhTracker *t, const ClhFrame *frame,
     return FALSE;
   p.dst_pitch = frame->width;
   p.outside = identity ? CLH_ABI_BIN_NONE : 0;
-  ret = clSetKernelArg (t->backproject, 0, sizeof (cl_mem), &t->src);
+  ret = clSetKernelArg (t->backproject, 0, sizeof (cl_mem), &src);
   ret |= clSetKernelArg (t->backproject, 1, sizeof (p), &p);
   ret |= clSetKernelArg (t->backproject, 2, sizeof (cl_mem), &t->axes);
   ret |= clSetKernelArg (t->backproject, 3, sizeof (cl_mem), &t->out_table);

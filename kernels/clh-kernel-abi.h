@@ -38,6 +38,10 @@
 #define CLH_ABI_COLOR_RGB 0
 #define CLH_ABI_COLOR_YUV_BT601 1
 
+/* Bytes of the 8-bit kernels' local table of bins (fill_bin_table): a
+ * ushort for each of the 256 values, passed as a local argument. */
+#define CLH_ABI_BIN_TABLE_BYTES 512
+
 /* byte_channels of ClhParams8bit when the plane is read a byte a sample. */
 #define CLH_ABI_NO_WORDS 0xffffffffu
 
