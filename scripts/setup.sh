@@ -7,6 +7,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
+echo "setup: installing packages with apt-get (a few minutes on a fresh machine)" >&2
 $sudo apt-get update -q
 $sudo apt-get install -y -q --no-install-recommends \
   build-essential meson ninja-build pkg-config python3 \
@@ -16,7 +17,8 @@ $sudo apt-get install -y -q --no-install-recommends \
   ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo \
   gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0 \
   gir1.2-gst-plugins-base-1.0 python3-gi python3-gst-1.0 python3-numpy python3-opencv \
-  libjson-glib-dev ffmpeg
+  libjson-glib-dev ffmpeg jq
 "$root/scripts/fetch-vtest.sh"
 cd "$root"
+echo "setup: configuring build/" >&2
 if [ -d build ]; then meson setup --reconfigure build; else meson setup build; fi

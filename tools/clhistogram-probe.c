@@ -10,6 +10,7 @@
  * element failed, or --check or --expect-frames found a difference; 2 bad
  * options. */
 #include <stdio.h>
+#include <unistd.h>
 #include <glib-unix.h>
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
@@ -61,6 +62,9 @@ typedef struct
   /* Frames that reached the sink: counted on the streaming thread, read
    * once the pipeline is down. */
   guint frames;
+  /* The same count for the progress line, read while it runs. */
+  gint progress_frames;
+  gboolean progress_shown;
   gchar *device_name;
   gchar *error;
   guint interrupts;
@@ -236,6 +240,7 @@ on_new_sample (GstAppSink *sink, gpointer user_data)
   if (probe->check)
     probe_check_sample (probe->check, sample);
   probe->frames++;
+  g_atomic_int_inc (&probe->progress_frames);
   gst_sample_unref (sample);
   return GST_FLOW_OK;
 }
@@ -258,12 +263,43 @@ take_start_failure (Probe *probe)
   gst_object_unref (bus);
 }
 
+/* Where a long run is, once a second on a terminal's stderr, so that a
+ * check of a long clip with no JSON on the terminal is not silent for
+ * minutes. */
+static gboolean
+on_progress (gpointer user_data)
+{
+  Probe *probe = user_data;
+
+  g_printerr ("\rclhistogram-probe: %d frames%s",
+      g_atomic_int_get (&probe->progress_frames),
+      probe->check ? " checked so far" : "");
+  probe->progress_shown = TRUE;
+  return G_SOURCE_CONTINUE;
+}
+
+/* Shows progress only where someone watches it and JSON does not fill the
+ * same terminal. */
+static gboolean
+wants_progress (const Options *opt)
+{
+  return isatty (STDERR_FILENO) && (opt->quiet || !isatty (STDOUT_FILENO));
+}
+
+static void
+clear_progress (Probe *probe)
+{
+  if (probe->progress_shown)
+    g_printerr ("\r\033[K");
+  probe->progress_shown = FALSE;
+}
+
 static void
 run (Probe *probe)
 {
   GstAppSinkCallbacks callbacks = { NULL };
   GstBus *bus = gst_element_get_bus (probe->pipe->pipeline);
-  guint bus_watch, sigint;
+  guint bus_watch, sigint, progress = 0;
 
   callbacks.new_sample = on_new_sample;
   gst_app_sink_set_callbacks (GST_APP_SINK (probe->pipe->sink), &callbacks,
@@ -271,6 +307,8 @@ run (Probe *probe)
   probe->loop = g_main_loop_new (NULL, FALSE);
   bus_watch = gst_bus_add_watch (bus, on_message, probe);
   sigint = g_unix_signal_add (SIGINT, on_interrupt, probe);
+  if (wants_progress (probe->opt))
+    progress = g_timeout_add_seconds (1, on_progress, probe);
 
   if (gst_element_set_state (probe->pipe->pipeline, GST_STATE_PLAYING)
       == GST_STATE_CHANGE_FAILURE)
@@ -282,6 +320,9 @@ run (Probe *probe)
   g_object_get (probe->pipe->histogram, "device-name", &probe->device_name,
       NULL);
   gst_element_set_state (probe->pipe->pipeline, GST_STATE_NULL);
+  if (progress)
+    g_source_remove (progress);
+  clear_progress (probe);
   g_source_remove (sigint);
   g_source_remove (bus_watch);
   g_main_loop_unref (probe->loop);

@@ -575,6 +575,23 @@ gst_cl_histogram_propose_allocation (GstBaseTransform *trans,
   return TRUE;
 }
 
+/* Posts why caps were refused, once: upstream retries the same caps on
+ * each buffer it tries to push (basesrc renegotiates while its pad is
+ * marked for reconfiguration), and each retry would post the same error
+ * again. */
+static void
+post_refusal (GstClHistogram *self, GstCaps *caps, const GError *err)
+{
+  if (g_strcmp0 (self->refusal, err->message) == 0) {
+    GST_DEBUG_OBJECT (self, "caps refused again: %s", err->message);
+    return;
+  }
+  g_free (self->refusal);
+  self->refusal = g_strdup (err->message);
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s.", err->message),
+      ("caps %" GST_PTR_FORMAT, caps));
+}
+
 static gboolean
 gst_cl_histogram_set_caps (GstBaseTransform *trans, GstCaps *incaps,
     GstCaps *outcaps)
@@ -607,11 +624,11 @@ gst_cl_histogram_set_caps (GstBaseTransform *trans, GstCaps *incaps,
   if (valid)
     post_interval_end (self);
 
-  if (!valid) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s.", err->message),
-        ("caps %" GST_PTR_FORMAT, incaps));
-    g_clear_error (&err);
-  }
+  if (valid)
+    g_clear_pointer (&self->refusal, g_free);
+  else
+    post_refusal (self, incaps, err);
+  g_clear_error (&err);
   return valid;
 }
 
@@ -669,6 +686,7 @@ gst_cl_histogram_stop (GstBaseTransform *trans)
   gst_cl_poster_stop (self->poster);
   self->pushed_flow = GST_FLOW_OK;
   gst_cl_histogram_interval_drop (self->interval);
+  g_clear_pointer (&self->refusal, g_free);
   return TRUE;
 }
 
@@ -998,6 +1016,7 @@ gst_cl_histogram_finalize (GObject *object)
   g_clear_pointer (&self->settings.regions, g_array_unref);
   g_byte_array_unref (self->reports.outside_reported);
   g_free (self->settings_warning);
+  g_free (self->refusal);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -1057,9 +1076,9 @@ install_properties (GObjectClass *gobject_class)
   g_object_class_install_property (gobject_class, PROP_MAX_FRAMES_IN_FLIGHT,
       g_param_spec_uint ("max-frames-in-flight", "Max frames in flight",
           "Frames counted at once, so that one frame's upload overlaps the "
-          "counting of the one before; each waits for that many - 1 later "
-          "frames and adds as much latency (0: automatic: 1 when upstream "
-          "is live, else "
+          "counting of the ones before; each frame leaves as soon as its "
+          "histogram is back, never waiting for later frames (0: automatic: "
+          "1 when upstream is live, else "
           G_STRINGIFY (GST_CL_HISTOGRAM_DEFAULT_IN_FLIGHT) ")", 0,
           GST_CL_HISTOGRAM_MAX_IN_FLIGHT, DEFAULT_MAX_FRAMES_IN_FLIGHT,
           PLAYING_PROPERTY));

@@ -66,6 +66,9 @@ struct _GstClHistogram {
    * (set from gst-launch, the element has no bus yet); under the object
    * lock. */
   gchar *settings_warning;
+  /* Why the last caps were refused (streaming thread), so that the
+   * retries of one negotiation post its error once. */
+  gchar *refusal;
 };
 
 GST_ELEMENT_REGISTER_DECLARE (clhistogram);

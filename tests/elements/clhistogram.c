@@ -865,6 +865,43 @@ GST_START_TEST (test_unsupported_change_while_playing)
 }
 GST_END_TEST;
 
+/* A source that negotiates again on each frame it tries (videotestsrc)
+ * gets one error for caps the settings cannot count, not one a retry. */
+GST_START_TEST (test_unsupported_error_posted_once)
+{
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=5 ! "
+      "video/x-raw,format=GRAY8,width=32,height=16 ! "
+      "clhistogram name=h mode=hue ! fakesink", NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstElement *h = gst_bin_get_by_name (GST_BIN (pipeline), "h");
+  GstMessage *msg;
+  guint errors = 0;
+
+  fail_unless (pipeline != NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  /* The pipeline stops on the first error; wait for what follows it. */
+  while ((msg = gst_bus_timed_pop_filtered (bus, 2 * GST_SECOND,
+              GST_MESSAGE_ERROR | GST_MESSAGE_EOS))) {
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR
+        && GST_MESSAGE_SRC (msg) == GST_OBJECT (h)) {
+      GError *err = NULL;
+
+      gst_message_parse_error (msg, &err, NULL);
+      fail_unless (g_error_matches (err, GST_CORE_ERROR,
+              GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
+      g_clear_error (&err);
+      errors++;
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (errors, 1);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (h);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+GST_END_TEST;
+
 /* bins left unset follows the mode: 256, 180 for hue, 32 per axis for
  * hue-saturation, 16 per axis for rgb. */
 GST_START_TEST (test_default_bins)
@@ -2124,6 +2161,7 @@ clhistogram_suite (void)
   tcase_add_test (tc, test_unsupported_caps);
   tcase_add_test (tc, test_unsupported_combinations);
   tcase_add_test (tc, test_unsupported_change_while_playing);
+  tcase_add_test (tc, test_unsupported_error_posted_once);
   tcase_add_test (tc, test_default_bins);
   tcase_add_test (tc, test_ranges_and_message_fields);
   tcase_add_test (tc, test_colour_modes);
