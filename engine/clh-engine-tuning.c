@@ -135,7 +135,7 @@ static gboolean
 read_batch_stats (gpointer data, GError **error)
 {
   BatchStats *st = data;
-  ClhBatcher *b = clh_context_get_batcher (st->ctx, FALSE);
+  ClhBatcher *b = clh_batcher_get (st->ctx, FALSE);
 
   if (b)
     clh_batcher_get_stats (b, &st->n_frames, &st->n_launches);

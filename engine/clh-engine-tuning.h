@@ -6,6 +6,7 @@
 
 #include "clh-engine.h"
 #include "clh-launch.h"
+#include "clh-submitter.h"
 #include "clh-tracker.h"
 
 G_BEGIN_DECLS
@@ -67,23 +68,6 @@ typedef enum {
   CLH_COUNTING_DEVICE,
   CLH_COUNTING_HOST,
 } ClhCounting;
-
-/**
- * ClhSubmission:
- * @CLH_SUBMISSION_AUTO: through the device's submission thread while other
- *   engines of the context submit too, else on the caller's thread
- * @CLH_SUBMISSION_THREAD: always through the submission thread
- * @CLH_SUBMISSION_CALLER: always on the caller's thread
- *
- * Which thread makes the driver calls for a frame counted on the device
- * (engine/clh-submitter.c). Without profiling, every engine of a context
- * uses the context's shared queues either way.
- */
-typedef enum {
-  CLH_SUBMISSION_AUTO,
-  CLH_SUBMISSION_THREAD,
-  CLH_SUBMISSION_CALLER,
-} ClhSubmission;
 
 void clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer);
 void clh_engine_set_submission (ClhEngine *engine, ClhSubmission submission);

@@ -493,7 +493,7 @@ batch (const Submission *sub, gboolean *taken, GError **error)
   *taken = FALSE;
   if (!sub->posted || !sub->full_frame || sub->n_regions > 0
       || !clh_engine_batch_frame (engine, sub->frame, sub->spec, &f)
-      || !(batcher = clh_context_get_batcher (engine->ctx, TRUE))
+      || !(batcher = clh_batcher_get (engine->ctx, TRUE))
       || !clh_batcher_fits (batcher, f.work_group_size, f.local_bytes,
           f.staging_size))
     return TRUE;

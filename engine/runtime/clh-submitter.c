@@ -74,6 +74,13 @@ struct _ClhSubmitter {
   ClhJobFunc before_flush;
   gpointer before_flush_data;
   gboolean flushing;
+
+  /* The thread's alone: its batcher, freed with free_batcher once the
+   * thread has stopped; batcher_refused: it could not be made (NULL
+   * adopted), and is not tried again. */
+  ClhBatcher *batcher;
+  GDestroyNotify free_batcher;
+  gboolean batcher_refused;
 };
 
 /**
@@ -323,6 +330,8 @@ clh_submitter_free (ClhSubmitter *s)
   g_cond_signal (&s->work);
   g_mutex_unlock (&s->lock);
   g_thread_join (s->thread);
+  if (s->batcher)
+    s->free_batcher (s->batcher);
   g_queue_clear_full (&s->watched, (GDestroyNotify) watched_free);
   g_mutex_clear (&s->lock);
   g_cond_clear (&s->work);
@@ -592,4 +601,42 @@ clh_submitter_get_stats (ClhSubmitter *s, ClhSubmitterStats *stats)
   *stats = s->stats;
   stats->n_waiting = s->jobs.length;
   g_mutex_unlock (&s->lock);
+}
+
+/**
+ * clh_submitter_get_batcher:
+ * @s: a submitter, from its thread
+ * @refused: (out) (optional): whether the batcher could not be made, and
+ *   frames are counted on their own
+ *
+ * Returns: (transfer none) (nullable): the batcher @s adopted, %NULL if
+ *   none yet (or it was refused)
+ */
+ClhBatcher *
+clh_submitter_get_batcher (ClhSubmitter *s, gboolean *refused)
+{
+  g_return_val_if_fail (clh_submitter_in_thread (s), NULL);
+  if (refused)
+    *refused = s->batcher_refused;
+  return s->batcher;
+}
+
+/**
+ * clh_submitter_adopt_batcher:
+ * @s: a submitter without a batcher, from its thread
+ * @batcher: (transfer full) (nullable): the device's batcher (clh-batch.c),
+ *   or %NULL: it could not be made, and is not tried again
+ * @free_batcher: frees @batcher once the thread has stopped
+ *
+ * Hands @s the batcher its batches close with: the submitter owns it, and
+ * frees it after the thread has run its last job.
+ */
+void
+clh_submitter_adopt_batcher (ClhSubmitter *s, ClhBatcher *batcher,
+    GDestroyNotify free_batcher)
+{
+  g_return_if_fail (clh_submitter_in_thread (s) && !s->batcher);
+  s->batcher = batcher;
+  s->free_batcher = free_batcher;
+  s->batcher_refused = batcher == NULL;
 }
