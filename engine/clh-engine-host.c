@@ -23,7 +23,7 @@
  * does not serialize every increment on the previous one's store (the
  * replicated sub-histograms of the GPU kernels, for the same reason).
  * Counters are 32-bit: a channel has at most 2^28 samples. */
-#include "clh-engine-private.h"
+#include "clh-engine-host.h"
 
 #include <string.h>
 
@@ -236,12 +236,12 @@ count_rgb_values (const ClhFrame *frame, const ClhHistogramSpec *spec,
  * Returns: %TRUE to count on the host
  */
 gboolean
-clh_engine_counts_on_host (const ClhEngine *engine, const ClhFrame *frame,
-    const ClhHistogramSpec *spec)
+clh_engine_counts_on_host (ClhCounting counting, const ClhDeviceInfo *device,
+    const ClhFrame *frame, const ClhHistogramSpec *spec)
 {
-  if (engine->counting == CLH_COUNTING_DEVICE
-      || (engine->counting == CLH_COUNTING_AUTO
-          && !(engine->device->type & CL_DEVICE_TYPE_CPU)))
+  if (counting == CLH_COUNTING_DEVICE
+      || (counting == CLH_COUNTING_AUTO
+          && !(device->type & CL_DEVICE_TYPE_CPU)))
     return FALSE;
   if (frame->sample != CLH_SAMPLE_8)
     return FALSE;
@@ -278,17 +278,17 @@ histogram_region (const ClhSlot *slot, const ClhFrame *frame, guint h)
  * Returns: %TRUE on success
  */
 gboolean
-clh_engine_count_on_host (ClhEngine *engine, const ClhFrame *frame,
+clh_engine_count_on_host (ClhQueues *q, const ClhFrame *frame,
     const ClhHistogramSpec *spec, GError **error)
 {
-  ClhSlot *slot = engine->slot;
+  ClhSlot *slot = q->slot;
   ByteBins tables[CLH_MAX_CHANNELS];
   /* 16 KiB: each channel's copies of the 256 byte counters. */
   guint32 sub[CLH_MAX_CHANNELS * COPIES * 256];
   guint32 *all;
   guint c, h;
 
-  if (!clh_engine_prepare_host_counters (engine, slot->n_counters_used,
+  if (!clh_queues_prepare_host_counters (q, slot->n_counters_used,
           error))
     return FALSE;
   all = (guint32 *) (gpointer) clh_host_block_get_data (slot->readback);

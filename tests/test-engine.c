@@ -14,6 +14,7 @@
 
 #include "clh-build-log.h"
 #include "clh-context-private.h"
+#include "clh-engine-profiling.h"
 #include "clh-engine-tuning.h"
 #include "clh-program-cache.h"
 #include "clh-test-hold.h"
