@@ -2,10 +2,9 @@
 /* Counting on the host CPU, for CPU OpenCL devices.
  *
  * On a CPU device the kernels run on the same cores as this code, behind a
- * launch: PoCL 3.1 on a 2-core machine takes 20-60 us a frame to start its
- * worker threads, wait for them and map the counters back, on top of
- * counting, while a 600x480 GRAY8 frame takes about 80 us to count in a
- * plain loop and 87 us with OpenCV's calcHist (docs/performance.md, "CPU
+ * launch: starting PoCL's worker threads, waiting for them and mapping
+ * the counters back costs, on top of counting, about as much as counting a
+ * small frame in a plain loop (measured: see docs/performance.md, "CPU
  * device"). So the frames of the common requests, 8-bit components (GRAY8,
  * a Y plane, the channels of RGB formats, chroma planes) and the luma or
  * maximum of 8-bit RGB, are counted here, where they lie, into the slot's
@@ -17,7 +16,8 @@
  * Samples are counted by their stored byte, 256 counters per channel, and
  * the 256 counts then added to the bins, below and above (a table of each
  * byte's counter): a sample costs one load and one increment, with no
- * lookup between them, which cost 35% more on this project's machine.
+ * lookup between them, which cost more (measured: see
+ * docs/performance.md).
  * Pixels go round-robin into COPIES sub-histograms: consecutive samples of
  * one value then increment different counters, and a frame of one value
  * does not serialize every increment on the previous one's store (the

@@ -116,8 +116,8 @@ build_table (const ClhDispatch *d, ClhSlot *slot, const ClhFrame *frame,
 /* 16-bit counters widened into @n 32-bit ones, 16 at a time: a loop of a
  * fixed count is one the compiler turns into vector instructions at -O2
  * (GCC 12's cheap vectorizer model), which a loop of @n is not; element by
- * element the widening cost more on the H100 host than the readback of
- * the bytes it saves. */
+ * element the widening cost more than the readback of the bytes it saves
+ * (measured: see docs/performance.md). */
 static void
 widen_counters (guint32 *restrict counts, const guint16 *restrict narrow,
     gsize n)

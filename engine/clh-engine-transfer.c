@@ -271,10 +271,10 @@ stage_frame (const ClhQueues *q, ClhSlot *slot, const ClhFrame *frame,
 /* Whether a frame in no host block goes through the slot's stage block:
  * always with CLH_TRANSFER_STAGE; by default on a device that copies
  * frames, when the copy has helper threads and the frame is at most
- * STAGE_LIMIT bytes. The device's DMA from pinned memory runs at about
- * 5x its copy from ordinary memory on the H100 host, so the frame is ready
- * sooner when a few threads copy it there first (docs/performance.md,
- * "Frames from ordinary memory"). */
+ * STAGE_LIMIT bytes. The device's DMA from pinned memory runs several
+ * times faster than its copy from ordinary memory, so the frame is ready
+ * sooner when a few threads copy it there first (measured: see
+ * docs/performance.md, "Frames from ordinary memory"). */
 static gboolean
 stages (const ClhTransferPlan *plan, const ClhQueues *q, const ClhFrame *frame, guint used)
 {

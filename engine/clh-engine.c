@@ -588,9 +588,9 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
    * submission thread while other engines submit too (one did in the last
    * 2 ms, and for 10 ms after): then it is the only thread in the driver.
    * Alone, a stream submits itself and waits for its frames itself,
-   * without handing them over (on an H100 a stream alone ran at 0.87-0.98
-   * of its rate through the thread, batched, and its paced latency was
-   * 119 us against 82 directly: docs/performance.md, "One stream"). */
+   * without handing them over: through the thread a stream alone runs a
+   * little slower and waits longer for its frames (measured: see
+   * docs/performance.md, "One stream"). */
   if (engine->q.submitter && !sub.on_host
       && clh_context_use_thread (engine->q.ctx, engine, engine->submission,
           &engine->shared_until))

@@ -43,7 +43,8 @@
  * region's own counters. A pixel inside several regions is read once for
  * each. The region groups run beside the band's instead of after them, so
  * a few small regions cost the device little more than the whole frame: a
- * second launch for them cost 6 to 14 us on an H100 whatever it counted.
+ * second launch for them cost a fixed time whatever it counted (measured:
+ * see docs/performance.md).
  */
 
 /* The constants and per-launch parameter structs shared with the engine. */

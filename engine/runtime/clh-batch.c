@@ -3,10 +3,10 @@
  * of many streams.
  *
  * On its own, each frame costs the device's host driver three commands: its
- * upload, its launch and its readback. With 64 streams on an H100 the
- * driver's threads took about as much host time per frame as the streams'
- * own threads (docs/performance.md, "Where the host time goes at 64
- * streams"). Here the submission thread (clh-submitter.c) gathers the
+ * upload, its launch and its readback. With many streams the driver's
+ * threads took about as much host time per frame as the streams' own
+ * threads (measured: see docs/performance.md, "Where the host time goes at
+ * 64 streams"). Here the submission thread (clh-submitter.c) gathers the
  * frames of a batch of jobs whose counting is the 8-bit kernel's (GRAY8, a
  * Y plane, RGB and RGBA channels, NV12's planes): each frame's planes are
  * copied one after the other into one device buffer, its launches become

@@ -3,11 +3,11 @@
  * every engine on a context into the context's shared command queues, and
  * polls their completion.
  *
- * With a queue of its own per stream, 64 streams reached 56-71% of one
- * stream's best on an H100; with one pair of queues shared by all, 82-90%,
- * but 64 threads calling into one queue made NVIDIA's driver spin on its
- * locks (660 us of CPU a frame), and taking turns on a mutex gave the
- * throughput back (docs/performance.md, "Many streams"). Here nothing but
+ * With a queue of its own per stream, many streams reached less of one
+ * stream's best than with one pair of queues shared by all, but many
+ * threads calling into one queue made NVIDIA's driver spin on its locks,
+ * and taking turns on a mutex gave the throughput back (measured: see
+ * docs/performance.md, "Many streams"). Here nothing but
  * this thread calls the driver for counting: a stream posts its frame as a
  * job and goes on; it sleeps only when it needs the frame's histograms,
  * until this thread has seen the frame's readback complete.
@@ -21,8 +21,9 @@
  * Readbacks complete in the order they were enqueued (the shared counting
  * queue is in order), so the thread asks the driver about the oldest one
  * only, without waiting (clGetEventInfo): after each batch, and when it
- * has none to run after 5 us, then at doubling intervals up to 200 us (a
- * frame's device time is 10-40 us on the H100). */
+ * has none to run after 5 us, then at doubling intervals up to 200 us,
+ * about a frame's device time on a GPU (measured: see
+ * docs/performance.md). */
 #include "clh-submitter.h"
 
 #include <string.h>
@@ -32,9 +33,9 @@
 #define POLL_MAX_US 200
 /* A long batch is flushed after this many jobs, so that the device starts
  * on its first frames while the thread enqueues the rest; its frames of
- * the 8-bit kernel are one batched launch (clh-batch.c). With 64 GRAY8
- * streams on an H100, 16 gave 98,000-101,000 frames/s at 39 us of host
- * CPU a frame, 8 gave 71,000-92,000 at 43-63 us (docs/performance.md). */
+ * the 8-bit kernel are one batched launch (clh-batch.c). With many GRAY8
+ * streams, 16 gave more frames a second at less host CPU a frame than 8
+ * (measured: see docs/performance.md). */
 #define FLUSH_EVERY 16
 /* Queues a batch defers its flush of: a context has two. */
 #define MAX_DEFERRED 4
