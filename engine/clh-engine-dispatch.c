@@ -114,8 +114,9 @@ model_launch (ClhDispatch *d, ClhKernelId id, guint n_channels,
  * model's L = B x compute units: every group merges its copies into the
  * global bins with one atomic per non-zero counter, and on a GPU the
  * model's L made that merge cost more than the counting. The K x L sweep
- * (measured: see docs/performance.md) was fastest with about UNITS_PER_WORK_ITEM loads per
- * work-item, at least one group per compute unit and at most half the
+ * (measured: see docs/performance.md) was fastest with about
+ * UNITS_PER_WORK_ITEM loads per work-item, at least one group per compute
+ * unit and at most half the
  * model's L; and never more groups than give each work-item a load. */
 static void
 plan_launch (ClhDispatch *d, ClhKernelId id, guint n_channels, guint window,
@@ -488,8 +489,9 @@ plan_batch_run (ClhDispatch *d, guint n_channels, guint bins, gsize units,
  * needs another kernel, the request fixed the number of work-groups, or
  * the runs would differ in work-group size. */
 gboolean
-clh_dispatch_batch_runs (ClhDispatch *d, const ClhQueues *q, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, const ClhBand *band, ClhBatchFrame *f)
+clh_dispatch_batch_runs (ClhDispatch *d, const ClhQueues *q,
+    const ClhFrame *frame, const ClhHistogramSpec *spec, const ClhBand *band,
+    ClhBatchFrame *f)
 {
   guint c = 0, work_group_size;
 

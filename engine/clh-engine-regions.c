@@ -289,8 +289,8 @@ clh_engine_check_regions (const ClhHistogramSpec *spec, gboolean full_frame,
  * table on its way to the device. */
 gboolean
 clh_engine_prepare_regions (const ClhDispatch *d, ClhQueues *q,
-    const ClhFrame *frame, const ClhHistogramSpec *spec, gboolean full_frame, const ClhRect *regions,
-    guint n_regions, GError **error)
+    const ClhFrame *frame, const ClhHistogramSpec *spec, gboolean full_frame,
+    const ClhRect *regions, guint n_regions, GError **error)
 {
   ClhSlot *slot = q->slot;
   const gsize block = (gsize) slot->n_channels * (slot->n_bins + 2);

@@ -154,8 +154,8 @@ block_holds (const ClhHostBlock *block, const ClhFrame *frame, guint used)
 /* The host block holding every used plane: the caller's, if it is of this
  * engine's context, or one of the engine's own; NULL if none. */
 static ClhHostBlock *
-find_host_block (const ClhTransferPlan *plan, const ClhQueues *q, const ClhFrame *frame, guint used,
-    const ClhHostBlock *given)
+find_host_block (const ClhTransferPlan *plan, const ClhQueues *q,
+    const ClhFrame *frame, guint used, const ClhHostBlock *given)
 {
   guint i;
 
@@ -276,7 +276,8 @@ stage_frame (const ClhQueues *q, ClhSlot *slot, const ClhFrame *frame,
  * sooner when a few threads copy it there first (measured: see
  * docs/performance.md, "Frames from ordinary memory"). */
 static gboolean
-stages (const ClhTransferPlan *plan, const ClhQueues *q, const ClhFrame *frame, guint used)
+stages (const ClhTransferPlan *plan, const ClhQueues *q,
+    const ClhFrame *frame, guint used)
 {
   ClhBand whole;
 
@@ -337,8 +338,9 @@ clh_transfer_give_back (ClhQueues *q, ClhSlot *slot)
 /* The whole frame as one band the kernels read where it lies, when the
  * device, the transfer mode and the frame's memory allow it. */
 static gboolean
-in_place_source (const ClhTransferPlan *plan, ClhQueues *q, const ClhFrame *frame, guint used,
-    ClhHostBlock *block, ClhBand *band, GError **error)
+in_place_source (const ClhTransferPlan *plan, ClhQueues *q,
+    const ClhFrame *frame, guint used, ClhHostBlock *block, ClhBand *band,
+    GError **error)
 {
   const guint8 *origin = NULL;
 
@@ -374,8 +376,9 @@ band_counted (ClhQueues *q, cl_event *counted, GError **error)
 /* Uploads the frame band by band into the slot's staging buffer and counts
  * each band. */
 static gboolean
-count_bands (const ClhTransferPlan *plan, ClhDispatch *d, ClhQueues *q, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, guint used, GError **error)
+count_bands (const ClhTransferPlan *plan, ClhDispatch *d, ClhQueues *q,
+    const ClhFrame *frame, const ClhHistogramSpec *spec, guint used,
+    GError **error)
 {
   const guint band_rows = band_rows_for (plan, frame, used);
   cl_event counted = NULL;
@@ -402,8 +405,9 @@ count_bands (const ClhTransferPlan *plan, ClhDispatch *d, ClhQueues *q, const Cl
  * there, else copied in bands; from a host copy in the slot's stage block
  * first if stages() says so and the frame is in no block. */
 gboolean
-clh_transfer_count_frame (const ClhTransferPlan *plan, ClhDispatch *d, ClhQueues *q, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, const ClhHostBlock *given, GError **error)
+clh_transfer_count_frame (const ClhTransferPlan *plan, ClhDispatch *d,
+    ClhQueues *q, const ClhFrame *frame, const ClhHistogramSpec *spec,
+    const ClhHostBlock *given, GError **error)
 {
   const guint used = planes_used (frame, spec);
   ClhHostBlock *block = find_host_block (plan, q, frame, used, given);
@@ -432,10 +436,11 @@ clh_transfer_count_frame (const ClhTransferPlan *plan, ClhDispatch *d, ClhQueues
  * (clh-batch.c): its used planes copied as one band, as count_bands()
  * copies a frame that fits one. FALSE if the frame would be read where it
  * lies, takes more than one band, or its counting cannot be batched
- * (clh_engine_batch_runs()). */
+ * (clh_dispatch_batch_runs()). */
 gboolean
-clh_transfer_batch_frame (const ClhTransferPlan *plan, ClhDispatch *d, const ClhQueues *q, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, ClhBatchFrame *f)
+clh_transfer_batch_frame (const ClhTransferPlan *plan, ClhDispatch *d,
+    const ClhQueues *q, const ClhFrame *frame, const ClhHistogramSpec *spec,
+    ClhBatchFrame *f)
 {
   const guint used = planes_used (frame, spec);
   ClhBand band;
@@ -461,7 +466,7 @@ clh_transfer_batch_frame (const ClhTransferPlan *plan, ClhDispatch *d, const Clh
   return clh_dispatch_batch_runs (d, q, frame, spec, &band, f);
 }
 
-/* Stages @frame into @slot's stage block as clh_engine_count_frame() would,
+/* Stages @frame into @slot's stage block as clh_transfer_count_frame() would,
  * on the calling thread: the submission thread then only queues the copy
  * from pinned memory. @block: (inout): the caller's block, then the stage
  * block if the frame was staged into @staged. */

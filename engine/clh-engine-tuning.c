@@ -46,7 +46,8 @@ clh_engine_free_host (ClhEngine *engine, gpointer memory)
 
   clh_engine_settle (engine);
   for (i = 0; memory && i < engine->plan.host_blocks->len; i++) {
-    if (clh_host_block_get_data (engine->plan.host_blocks->pdata[i]) == memory) {
+    if (clh_host_block_get_data (engine->plan.host_blocks->pdata[i])
+        == memory) {
       g_ptr_array_remove_index_fast (engine->plan.host_blocks, i);
       return;
     }
@@ -168,7 +169,7 @@ clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch)
  * @engine: an engine
  * @launch: (out): the configuration of the last counting launch of the
  *   engine's own; frames counted in a batched launch with other streams'
- *   (engine/clh-batch.c) leave it as it was
+ *   (engine/runtime/clh-batch.c) leave it as it was
  *
  * Returns: %FALSE if nothing was launched yet
  */

@@ -21,8 +21,8 @@ static void slots_clear (ClhEngine *engine);
  * over the context's compiled program and command queues (with profiling,
  * queues of its own). While other engines of the context submit too, its
  * frames are enqueued and polled by the context's submission thread
- * (engine/clh-submitter.c), so that one thread at a time is in the driver;
- * alone, by the caller. One frame in flight until
+ * (engine/runtime/clh-submitter.c), so that one thread at a time is in the
+ * driver; alone, by the caller. One frame in flight until
  * clh_engine_set_max_in_flight(). An engine serves one thread at a time;
  * engines of one context may run in different threads.
  *
@@ -414,8 +414,9 @@ submit (const Submission *sub, GError **error)
   slot->n_histograms = 0;
   slot->n_counters_used = 0;
   slot->on_host = sub->on_host;
-  if (!clh_engine_prepare_regions (&engine->dispatch, &engine->q, sub->frame, sub->spec,
-          sub->full_frame, sub->regions, sub->n_regions, error)) {
+  if (!clh_engine_prepare_regions (&engine->dispatch, &engine->q,
+          sub->frame, sub->spec, sub->full_frame, sub->regions,
+          sub->n_regions, error)) {
     abandon_submission (engine);
     return FALSE;
   }
@@ -446,10 +447,11 @@ submit (const Submission *sub, GError **error)
    * clear counters are read back, and no launch clears the next slot's. */
   launches = sub->full_frame || slot->table_groups > 0;
   if (slot->n_histograms > 0
-      && (!clh_queues_prepare_counters (&engine->q, slot->n_counters_used, error)
-          || (launches && !clh_transfer_count_frame (&engine->plan, &engine->dispatch,
-                  &engine->q, sub->frame,
-                  sub->spec, sub->block, error))
+      && (!clh_queues_prepare_counters (&engine->q, slot->n_counters_used,
+              error)
+          || (launches && !clh_transfer_count_frame (&engine->plan,
+                  &engine->dispatch, &engine->q, sub->frame, sub->spec,
+                  sub->block, error))
           || !read_back (engine, error))) {
     abandon_submission (engine);
     return FALSE;
@@ -502,8 +504,8 @@ post (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
   ClhPosted *p = &slot->posted;
   ClhFrame staged;
 
-  if (!clh_transfer_prestage (&engine->plan, &engine->q, slot, frame, spec, &block, &staged,
-          error))
+  if (!clh_transfer_prestage (&engine->plan, &engine->q, slot, frame, spec,
+          &block, &staged, error))
     return FALSE;
   p->frame = block == slot->stage && slot->stage ? staged : *frame;
   p->engine = engine;
@@ -557,8 +559,8 @@ post (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
  * in one copy.
  *
  * While other engines of the context submit too, the frame is posted to
- * the device's submission thread instead (engine/clh-submitter.c), which
- * enqueues it with the other streams' frames of its batch: then an OpenCL
+ * the device's submission thread instead (engine/runtime/clh-submitter.c),
+ * which enqueues it with the other streams' frames of its batch: then an OpenCL
  * error enqueueing it is reported when it is collected, as errors the
  * device meets counting it always are.
  *
@@ -583,7 +585,8 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
         engine->n_pending);
     return FALSE;
   }
-  sub.on_host = clh_engine_counts_on_host (engine->counting, engine->q.device, frame, spec);
+  sub.on_host = clh_engine_counts_on_host (engine->counting,
+      engine->q.device, frame, spec);
   /* Frames the host counts need no device. The others go to the
    * submission thread while other engines submit too (one did in the last
    * 2 ms, and for 10 ms after): then it is the only thread in the driver.

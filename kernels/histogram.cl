@@ -402,7 +402,7 @@ histogram_8bit (global const uchar *src, const ClhParams8bit p,
 }
 
 /*
- * The 8-bit counts of many frames in one launch (engine/clh-batch.c): the
+ * The 8-bit counts of many frames in one launch (clh-batch.c): the
  * frames of a batch of streams lie one after the other in src, and each of
  * its entries (ClhBatchEntry, at the start of batch) is one histogram_8bit
  * launch without regions, into counters from counters_base in batch. A

@@ -522,7 +522,7 @@ clh_submitter_watch (ClhSubmitter *s, cl_event event, ClhWatch *watch)
  * @data: @func's data
  *
  * How a batch of jobs is closed with commands of its own: the batched
- * launch of engine/clh-batch.c.
+ * launch of engine/runtime/clh-batch.c.
  */
 void
 clh_submitter_set_before_flush (ClhSubmitter *s, ClhJobFunc func,
