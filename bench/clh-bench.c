@@ -35,6 +35,7 @@
 #include <time.h>
 
 #include "clh-bench-stats.h"
+#include "clh-engine-profiling.h"
 #include "clh-engine-tuning.h"
 #include "clh-reference.h"
 #include "clh-reference-layout.h"

@@ -21,6 +21,7 @@
 
 #include "clh-bench-stats.h"
 #include "clh-context.h"
+#include "clh-engine-profiling.h"
 #include "clh-engine-tuning.h"
 #include "clh-reference.h"
 #include "clh-reference-layout.h"

@@ -3,7 +3,7 @@
  * channels, their arguments, and the launch configuration (the model of
  * clh-launch.c, fitted to what the measurements found fastest). The
  * arguments follow the kernels' signatures in kernels/histogram.cl. */
-#include "clh-engine-private.h"
+#include "clh-engine-dispatch.h"
 
 #include <string.h>
 
@@ -22,27 +22,38 @@ outside_bytes (guint n_channels)
 /* Local memory kernel @id takes besides its copies: the counters outside
  * the bins, and the 8-bit kernel's table of bins. */
 gsize
-clh_engine_extra_local_bytes (ClhKernelId id, guint n_channels)
+clh_dispatch_extra_local_bytes (ClhKernelId id, guint n_channels)
 {
   return outside_bytes (n_channels)
       + (id == CLH_KERNEL_8BIT ? CLH_ABI_BIN_TABLE_BYTES : 0);
 }
 
 gboolean
-clh_engine_create_kernels (ClhEngine *engine, GError **error)
+clh_dispatch_create_kernels (ClhDispatch *d, const ClhQueues *q,
+    GError **error)
 {
-  cl_program program = clh_context_get_program (engine->ctx);
+  cl_program program = clh_context_get_program (q->ctx);
   guint k;
   cl_int ret;
 
   for (k = 0; k < CLH_N_KERNELS; k++) {
-    engine->kernels[k] = clCreateKernel (program, kernel_names[k], &ret);
+    d->kernels[k] = clCreateKernel (program, kernel_names[k], &ret);
     if (!clh_cl_check (ret, "clCreateKernel", error)
-        || !clh_device_limits_query (engine->device->device,
-            engine->kernels[k], &engine->limits[k], error))
+        || !clh_device_limits_query (q->device->device,
+            d->kernels[k], &d->limits[k], error))
       return FALSE;
   }
   return TRUE;
+}
+
+/* Releases the kernels. */
+void
+clh_dispatch_clear (ClhDispatch *d)
+{
+  guint k;
+
+  for (k = 0; k < CLH_N_KERNELS; k++)
+    g_clear_pointer (&d->kernels[k], clReleaseKernel);
 }
 
 /* The arguments every kernel takes, in kernels/histogram.cl's order: the
@@ -63,9 +74,9 @@ enum {
  * padded, and the below and above counters fill at most a group's local
  * memory. */
 static guint
-window_for (const ClhEngine *engine, ClhKernelId id, guint n_bins)
+window_for (const ClhDispatch *d, ClhKernelId id, guint n_bins)
 {
-  const gsize counters = engine->limits[id].local_mem_per_group
+  const gsize counters = d->limits[id].local_mem_per_group
       / sizeof (cl_uint);
   return (guint) MIN ((gsize) n_bins, counters - 16);
 }
@@ -77,19 +88,19 @@ window_for (const ClhEngine *engine, ClhKernelId id, guint n_bins)
  * @n_channels, given what the caller fixed; remembered, since a stream asks
  * the same every frame. */
 static void
-model_launch (ClhEngine *engine, ClhKernelId id, guint n_channels,
+model_launch (ClhDispatch *d, ClhKernelId id, guint n_channels,
     guint window, ClhLaunch *launch)
 {
-  ClhModelMemo *memo = &engine->memo[id];
+  ClhModelMemo *memo = &d->memo[id];
 
   if (!memo->valid || memo->n_channels != n_channels
       || memo->window != window
-      || memcmp (&memo->requested, &engine->requested,
+      || memcmp (&memo->requested, &d->requested,
           sizeof (ClhLaunch)) != 0) {
-    memo->requested = memo->result = engine->requested;
-    clh_launch_model (&engine->limits[id], engine->requested.variant ==
-        CLH_VARIANT_AUTO ? CLH_DEFAULT_VARIANT : engine->requested.variant,
-        n_channels * window, clh_engine_extra_local_bytes (id, n_channels),
+    memo->requested = memo->result = d->requested;
+    clh_launch_model (&d->limits[id], d->requested.variant ==
+        CLH_VARIANT_AUTO ? CLH_DEFAULT_VARIANT : d->requested.variant,
+        n_channels * window, clh_dispatch_extra_local_bytes (id, n_channels),
         &memo->result);
     memo->n_channels = n_channels;
     memo->window = window;
@@ -101,19 +112,20 @@ model_launch (ClhEngine *engine, ClhKernelId id, guint n_channels,
 /* The configuration of kernel @id over @units (samples, or words): the
  * model's K for what the caller did not fix, but fewer groups than the
  * model's L = B x compute units: every group merges its copies into the
- * global bins with one atomic per non-zero counter, and on the H100 the
+ * global bins with one atomic per non-zero counter, and on a GPU the
  * model's L made that merge cost more than the counting. The K x L sweep
- * (docs/performance.md) was fastest with about UNITS_PER_WORK_ITEM loads per
- * work-item, at least one group per compute unit and at most half the
+ * (measured: see docs/performance.md) was fastest with about
+ * UNITS_PER_WORK_ITEM loads per work-item, at least one group per compute
+ * unit and at most half the
  * model's L; and never more groups than give each work-item a load. */
 static void
-plan_launch (ClhEngine *engine, ClhKernelId id, guint n_channels, guint window,
+plan_launch (ClhDispatch *d, ClhKernelId id, guint n_channels, guint window,
     gsize units, ClhLaunch *launch)
 {
-  model_launch (engine, id, n_channels, window, launch);
-  if (engine->requested.n_groups == 0) {
+  model_launch (d, id, n_channels, window, launch);
+  if (d->requested.n_groups == 0) {
     const gsize group = launch->work_group_size;
-    const gsize lo = MIN (engine->limits[id].compute_units, launch->n_groups);
+    const gsize lo = MIN (d->limits[id].compute_units, launch->n_groups);
     const gsize hi = MAX (launch->n_groups / 2, lo);
     const gsize wanted = (units + group * UNITS_PER_WORK_ITEM - 1)
         / (group * UNITS_PER_WORK_ITEM);
@@ -131,21 +143,21 @@ plan_launch (ClhEngine *engine, ClhKernelId id, guint n_channels, guint window,
  * number of regions. A copy holds @window bins of each of @n_channels;
  * their below and above counters follow the copies. */
 static gboolean
-launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
+launch (ClhDispatch *d, ClhQueues *q, ClhKernelId id, const ClhBand *band,
     gconstpointer params, gsize params_size, ClhLaunchParams *common,
     guint n_channels, guint window, gsize units, GError **error)
 {
-  const ClhSlot *slot = engine->slot;
-  const cl_kernel kernel = engine->kernels[id];
-  cl_mem zero_buf = engine->zero_next ?
-      clh_engine_next_slot (engine)->counters : slot->counters;
+  const ClhSlot *slot = q->slot;
+  const cl_kernel kernel = d->kernels[id];
+  cl_mem zero_buf = q->zero_next ?
+      q->next->counters : slot->counters;
   cl_mem table = slot->table_groups ? slot->table_mem : NULL;
   ClhLaunch cfg;
   size_t local, global;
   cl_event ev;
   cl_int ret;
 
-  plan_launch (engine, id, n_channels, window, units, &cfg);
+  plan_launch (d, id, n_channels, window, units, &cfg);
   common->whole_groups = slot->full_frame ? cfg.n_groups : 0;
   common->n_regions = slot->table_groups ? slot->n_table_regions : 0;
   common->narrow_base = (guint32) slot->narrow_base;
@@ -155,7 +167,7 @@ launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
   common->n_copies = cfg.n_copies;
   common->copy_stride = clh_launch_copy_stride (n_channels * window,
       cfg.padding);
-  common->n_zero = engine->zero_next;
+  common->n_zero = q->zero_next;
   ret = clSetKernelArg (kernel, ARG_SRC, sizeof (cl_mem), &band->mem);
   if (ret == CL_SUCCESS)
     ret = clSetKernelArg (kernel, ARG_PARAMS, params_size, params);
@@ -172,20 +184,20 @@ launch (ClhEngine *engine, ClhKernelId id, const ClhBand *band,
     ret = clSetKernelArg (kernel, ARG_REGIONS, sizeof (cl_mem), &table);
   if (!clh_cl_check (ret, "clSetKernelArg", error))
     return FALSE;
-  engine->last_launch = cfg;
+  d->last_launch = cfg;
 
   local = cfg.work_group_size;
   global = (size_t) cfg.n_groups * local;
-  ret = clEnqueueNDRangeKernel (engine->queue, kernel, 1, NULL,
-      &global, &local, engine->upload_done ? 1 : 0,
-      engine->upload_done ? &engine->upload_done : NULL,
-      clh_engine_want_event (engine, &ev, NULL));
-  clh_engine_note_event (engine, CLH_PHASE_KERNEL, ev, NULL);
+  ret = clEnqueueNDRangeKernel (q->queue, kernel, 1, NULL,
+      &global, &local, q->upload_done ? 1 : 0,
+      q->upload_done ? &q->upload_done : NULL,
+      clh_queues_want_event (q, &ev, NULL));
+  clh_queues_note_event (q, CLH_PHASE_KERNEL, ev, NULL);
   if (!clh_cl_check (ret, "clEnqueueNDRangeKernel", error))
     return FALSE;
   /* Cleared, and what followed the upload waits in order behind this. */
-  engine->zero_next = 0;
-  g_clear_pointer (&engine->upload_done, clReleaseEvent);
+  q->zero_next = 0;
+  g_clear_pointer (&q->upload_done, clReleaseEvent);
   return TRUE;
 }
 
@@ -220,7 +232,7 @@ component_rows (const ClhFrame *frame, const ClhBand *band, guint c,
  * must be aligned, the rows whole words, and a pixel a divisor of a
  * word. */
 static guint
-byte_channels_8bit (const ClhEngine *engine, const ClhFrame *frame,
+byte_channels_8bit (const ClhQueues *q, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhBand *band, guint first, guint n)
 {
   const guint c0 = spec->components[first];
@@ -229,7 +241,7 @@ byte_channels_8bit (const ClhEngine *engine, const ClhFrame *frame,
       * comp->pixel_stride;
   guint map = 0xffffffffu, i, j;
 
-  if (!clh_context_is_little_endian (engine->ctx)
+  if (!clh_context_is_little_endian (q->ctx)
       || band->base[comp->plane] % 4 != 0
       || frame->planes[comp->plane].stride % 4 != 0 || row % 4 != 0
       || row > clh_frame_plane_row_bytes (frame, comp->plane)
@@ -270,7 +282,7 @@ bin_shift_8bit (const ClhHistogramSpec *spec)
  * one pass over the plane; all but the launch's. Returns the work units
  * (loads) the pass makes. */
 static gsize
-params_8bit (const ClhEngine *engine, const ClhFrame *frame,
+params_8bit (const ClhQueues *q, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhBand *band, guint first, guint n,
     ClhParams8bit *p)
 {
@@ -284,7 +296,7 @@ params_8bit (const ClhEngine *engine, const ClhFrame *frame,
   p->n_channels = n;
   for (i = 0; i < n; i++)
     p->offsets[i] = frame->components[spec->components[first + i]].offset;
-  p->byte_channels = byte_channels_8bit (engine, frame, spec, band, first, n);
+  p->byte_channels = byte_channels_8bit (q, frame, spec, band, first, n);
   p->range_min = spec->range_min;
   p->range_size = range_size (spec);
   p->bins = spec->bins;
@@ -301,31 +313,31 @@ params_8bit (const ClhEngine *engine, const ClhFrame *frame,
 
 /* Channels [first, first + n) of the request (params_8bit()). */
 static gboolean
-count_8bit (ClhEngine *engine, const ClhFrame *frame,
+count_8bit (ClhDispatch *d, ClhQueues *q, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhBand *band, guint first, guint n,
     GError **error)
 {
   ClhParams8bit p;
-  const gsize units = params_8bit (engine, frame, spec, band, first, n, &p);
+  const gsize units = params_8bit (q, frame, spec, band, first, n, &p);
   cl_int ret;
 
-  ret = clSetKernelArg (engine->kernels[CLH_KERNEL_8BIT], ARG_TABLE,
+  ret = clSetKernelArg (d->kernels[CLH_KERNEL_8BIT], ARG_TABLE,
       CLH_ABI_BIN_TABLE_BYTES, NULL);
   return clh_cl_check (ret, "clSetKernelArg", error)
-      && launch (engine, CLH_KERNEL_8BIT, band, &p, sizeof (p), &p.launch, n,
+      && launch (d, q, CLH_KERNEL_8BIT, band, &p, sizeof (p), &p.launch, n,
       spec->bins, units, error);
 }
 
 /* Channel @channel of the request, one component of any storage, counted
  * in windows of bins that fit local memory. */
 static gboolean
-count_component (ClhEngine *engine, const ClhFrame *frame,
+count_component (ClhDispatch *d, ClhQueues *q, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhBand *band, guint channel,
     GError **error)
 {
   const guint c = spec->components[channel];
   const ClhComponent *comp = &frame->components[c];
-  const guint window = window_for (engine, CLH_KERNEL_COMPONENT, spec->bins);
+  const guint window = window_for (d, CLH_KERNEL_COMPONENT, spec->bins);
   ClhParamsComponent p = { { 0 } };
   gsize samples;
 
@@ -341,7 +353,7 @@ count_component (ClhEngine *engine, const ClhFrame *frame,
   p.hist_base = channel * (spec->bins + 2);
   for (p.window_lo = 0; p.window_lo < spec->bins; p.window_lo += window) {
     p.window_n = MIN (window, spec->bins - p.window_lo);
-    if (!launch (engine, CLH_KERNEL_COMPONENT, band, &p, sizeof (p),
+    if (!launch (d, q, CLH_KERNEL_COMPONENT, band, &p, sizeof (p),
             &p.launch, 1, p.window_n, samples, error))
       return FALSE;
   }
@@ -373,7 +385,7 @@ run_8bit (const ClhFrame *frame, const ClhHistogramSpec *spec,
 }
 
 static gboolean
-count_components_band (ClhEngine *engine, const ClhFrame *frame,
+count_components_band (ClhDispatch *d, ClhQueues *q, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhBand *band, GError **error)
 {
   guint c = 0;
@@ -382,11 +394,11 @@ count_components_band (ClhEngine *engine, const ClhFrame *frame,
     const guint n = run_8bit (frame, spec, c);
 
     if (n > 0) {
-      if (!count_8bit (engine, frame, spec, band, c, n, error))
+      if (!count_8bit (d, q, frame, spec, band, c, n, error))
         return FALSE;
       c += n;
     } else {
-      if (!count_component (engine, frame, spec, band, c, error))
+      if (!count_component (d, q, frame, spec, band, c, error))
         return FALSE;
       c++;
     }
@@ -395,11 +407,11 @@ count_components_band (ClhEngine *engine, const ClhFrame *frame,
 }
 
 static gboolean
-count_colour_band (ClhEngine *engine, const ClhFrame *frame,
+count_colour_band (ClhDispatch *d, ClhQueues *q, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhBand *band, GError **error)
 {
   const guint n_bins = clh_histogram_spec_n_bins (spec);
-  const guint window = window_for (engine, CLH_KERNEL_COLOUR, n_bins);
+  const guint window = window_for (d, CLH_KERNEL_COLOUR, n_bins);
   ClhParamsColour p = { { 0 } };
   guint i;
 
@@ -427,7 +439,7 @@ count_colour_band (ClhEngine *engine, const ClhFrame *frame,
   p.channel_stride = n_bins + 2;
   for (p.window_lo = 0; p.window_lo < n_bins; p.window_lo += window) {
     p.window_n = MIN (window, n_bins - p.window_lo);
-    if (!launch (engine, CLH_KERNEL_COLOUR, band, &p, sizeof (p), &p.launch,
+    if (!launch (d, q, CLH_KERNEL_COLOUR, band, &p, sizeof (p), &p.launch,
             1, p.window_n, (gsize) frame->width * band->rows, error))
       return FALSE;
   }
@@ -435,12 +447,12 @@ count_colour_band (ClhEngine *engine, const ClhFrame *frame,
 }
 
 gboolean
-clh_engine_count_band (ClhEngine *engine, const ClhFrame *frame,
+clh_dispatch_count_band (ClhDispatch *d, ClhQueues *q, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhBand *band, GError **error)
 {
   return spec->count == CLH_COUNT_COMPONENTS ?
-      count_components_band (engine, frame, spec, band, error) :
-      count_colour_band (engine, frame, spec, band, error);
+      count_components_band (d, q, frame, spec, band, error) :
+      count_colour_band (d, q, frame, spec, band, error);
 }
 
 
@@ -453,13 +465,13 @@ clh_engine_count_band (ClhEngine *engine, const ClhFrame *frame,
  * copies, and groups for BATCH_UNITS_PER_WORK_ITEM loads a work-item (at
  * most the model's, at least one). Returns its work-group size. */
 static guint
-plan_batch_run (ClhEngine *engine, guint n_channels, guint bins, gsize units,
+plan_batch_run (ClhDispatch *d, guint n_channels, guint bins, gsize units,
     ClhParams8bit *p, ClhBatchFrame *f)
 {
   ClhLaunch cfg;
   gsize per_group, groups;
 
-  model_launch (engine, CLH_KERNEL_8BIT, n_channels, bins, &cfg);
+  model_launch (d, CLH_KERNEL_8BIT, n_channels, bins, &cfg);
   per_group = (gsize) cfg.work_group_size * BATCH_UNITS_PER_WORK_ITEM;
   groups = CLAMP ((units + per_group - 1) / per_group, 1,
       MAX (cfg.n_groups, 1));
@@ -477,12 +489,13 @@ plan_batch_run (ClhEngine *engine, guint n_channels, guint bins, gsize units,
  * needs another kernel, the request fixed the number of work-groups, or
  * the runs would differ in work-group size. */
 gboolean
-clh_engine_batch_runs (ClhEngine *engine, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, const ClhBand *band, ClhBatchFrame *f)
+clh_dispatch_batch_runs (ClhDispatch *d, const ClhQueues *q,
+    const ClhFrame *frame, const ClhHistogramSpec *spec, const ClhBand *band,
+    ClhBatchFrame *f)
 {
   guint c = 0, work_group_size;
 
-  if (spec->count != CLH_COUNT_COMPONENTS || engine->requested.n_groups != 0)
+  if (spec->count != CLH_COUNT_COMPONENTS || d->requested.n_groups != 0)
     return FALSE;
   f->n_runs = 0;
   f->local_bytes = 0;
@@ -493,8 +506,8 @@ clh_engine_batch_runs (ClhEngine *engine, const ClhFrame *frame,
 
     if (n == 0 || f->n_runs == CLH_MAX_CHANNELS)
       return FALSE;
-    units = params_8bit (engine, frame, spec, band, c, n, p);
-    work_group_size = plan_batch_run (engine, n, spec->bins, units, p, f);
+    units = params_8bit (q, frame, spec, band, c, n, p);
+    work_group_size = plan_batch_run (d, n, spec->bins, units, p, f);
     if (f->n_runs > 0 && work_group_size != f->work_group_size)
       return FALSE;
     f->work_group_size = work_group_size;

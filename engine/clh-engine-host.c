@@ -2,10 +2,9 @@
 /* Counting on the host CPU, for CPU OpenCL devices.
  *
  * On a CPU device the kernels run on the same cores as this code, behind a
- * launch: PoCL 3.1 on a 2-core machine takes 20-60 us a frame to start its
- * worker threads, wait for them and map the counters back, on top of
- * counting, while a 600x480 GRAY8 frame takes about 80 us to count in a
- * plain loop and 87 us with OpenCV's calcHist (docs/performance.md, "CPU
+ * launch: starting PoCL's worker threads, waiting for them and mapping
+ * the counters back costs, on top of counting, about as much as counting a
+ * small frame in a plain loop (measured: see docs/performance.md, "CPU
  * device"). So the frames of the common requests, 8-bit components (GRAY8,
  * a Y plane, the channels of RGB formats, chroma planes) and the luma or
  * maximum of 8-bit RGB, are counted here, where they lie, into the slot's
@@ -17,13 +16,14 @@
  * Samples are counted by their stored byte, 256 counters per channel, and
  * the 256 counts then added to the bins, below and above (a table of each
  * byte's counter): a sample costs one load and one increment, with no
- * lookup between them, which cost 35% more on this project's machine.
+ * lookup between them, which cost more (measured: see
+ * docs/performance.md).
  * Pixels go round-robin into COPIES sub-histograms: consecutive samples of
  * one value then increment different counters, and a frame of one value
  * does not serialize every increment on the previous one's store (the
  * replicated sub-histograms of the GPU kernels, for the same reason).
  * Counters are 32-bit: a channel has at most 2^28 samples. */
-#include "clh-engine-private.h"
+#include "clh-engine-host.h"
 
 #include <string.h>
 
@@ -236,12 +236,12 @@ count_rgb_values (const ClhFrame *frame, const ClhHistogramSpec *spec,
  * Returns: %TRUE to count on the host
  */
 gboolean
-clh_engine_counts_on_host (const ClhEngine *engine, const ClhFrame *frame,
-    const ClhHistogramSpec *spec)
+clh_engine_counts_on_host (ClhCounting counting, const ClhDeviceInfo *device,
+    const ClhFrame *frame, const ClhHistogramSpec *spec)
 {
-  if (engine->counting == CLH_COUNTING_DEVICE
-      || (engine->counting == CLH_COUNTING_AUTO
-          && !(engine->device->type & CL_DEVICE_TYPE_CPU)))
+  if (counting == CLH_COUNTING_DEVICE
+      || (counting == CLH_COUNTING_AUTO
+          && !(device->type & CL_DEVICE_TYPE_CPU)))
     return FALSE;
   if (frame->sample != CLH_SAMPLE_8)
     return FALSE;
@@ -278,17 +278,17 @@ histogram_region (const ClhSlot *slot, const ClhFrame *frame, guint h)
  * Returns: %TRUE on success
  */
 gboolean
-clh_engine_count_on_host (ClhEngine *engine, const ClhFrame *frame,
+clh_engine_count_on_host (ClhQueues *q, const ClhFrame *frame,
     const ClhHistogramSpec *spec, GError **error)
 {
-  ClhSlot *slot = engine->slot;
+  ClhSlot *slot = q->slot;
   ByteBins tables[CLH_MAX_CHANNELS];
   /* 16 KiB: each channel's copies of the 256 byte counters. */
   guint32 sub[CLH_MAX_CHANNELS * COPIES * 256];
   guint32 *all;
   guint c, h;
 
-  if (!clh_engine_prepare_host_counters (engine, slot->n_counters_used,
+  if (!clh_queues_prepare_host_counters (q, slot->n_counters_used,
           error))
     return FALSE;
   all = (guint32 *) (gpointer) clh_host_block_get_data (slot->readback);

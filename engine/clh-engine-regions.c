@@ -6,7 +6,7 @@
  * the number of launches does not grow with the number of regions. The
  * counters come back in one readback, and are split here into each
  * histogram's. */
-#include "clh-engine-private.h"
+#include "clh-engine-regions.h"
 
 #include <string.h>
 
@@ -18,11 +18,11 @@
 /* Work-groups for a region of @pixels: none for an empty one, at most one
  * per compute unit for a large one. */
 static guint
-groups_for (const ClhEngine *engine, guint64 pixels)
+groups_for (const ClhDispatch *d, guint64 pixels)
 {
-  const guint per_group = engine->region_pixels ? engine->region_pixels :
+  const guint per_group = d->region_pixels ? d->region_pixels :
       REGION_PIXELS_PER_GROUP_DEFAULT;
-  const guint64 most = MAX (1, engine->limits[CLH_KERNEL_8BIT].compute_units);
+  const guint64 most = MAX (1, d->limits[CLH_KERNEL_8BIT].compute_units);
 
   if (pixels == 0)
     return 0;
@@ -51,14 +51,14 @@ clh_engine_clear_regions (ClhSlot *slot)
 /* Whether region @i's counters can be 16-bit: one work-group counts it,
  * and no channel has more samples than a 16-bit counter holds. */
 static gboolean
-region_is_narrow (const ClhEngine *engine, const ClhSlot *slot,
+region_is_narrow (const ClhDispatch *d, const ClhSlot *slot,
     const ClhRegion *e, guint i)
 {
   const guint64 *samples = slot->samples + (slot->full_frame + i)
       * CLH_MAX_CHANNELS;
   guint c;
 
-  if (engine->wide_only || slot->on_host || e->n_groups != 1)
+  if (d->wide_only || slot->on_host || e->n_groups != 1)
     return FALSE;
   for (c = 0; c < CLH_MAX_CHANNELS; c++)
     if (samples[c] > G_MAXUINT16)
@@ -72,7 +72,7 @@ region_is_narrow (const ClhEngine *engine, const ClhSlot *slot,
  * narrow_base, the 16-bit counters of the narrow ones, @block each rounded
  * up to whole 32-bit words, in order. */
 static void
-build_table (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
+build_table (const ClhDispatch *d, ClhSlot *slot, const ClhFrame *frame,
     const ClhRect *regions, guint n_regions, gsize block)
 {
   const gsize narrow_block = block + (block & 1);
@@ -94,8 +94,8 @@ build_table (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
     e->x1 = r.x + r.width;
     e->y1 = r.y + r.height;
     e->first_group = groups;
-    e->n_groups = groups_for (engine, (guint64) r.width * r.height);
-    e->narrow = region_is_narrow (engine, slot, e, i);
+    e->n_groups = groups_for (d, (guint64) r.width * r.height);
+    e->narrow = region_is_narrow (d, slot, e, i);
     e->hist_base = (guint32) (e->narrow ? n_narrow++ * narrow_block :
         n_wide++ * block);
     groups += e->n_groups;
@@ -116,8 +116,8 @@ build_table (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
 /* 16-bit counters widened into @n 32-bit ones, 16 at a time: a loop of a
  * fixed count is one the compiler turns into vector instructions at -O2
  * (GCC 12's cheap vectorizer model), which a loop of @n is not; element by
- * element the widening cost more on the H100 host than the readback of
- * the bytes it saves. */
+ * element the widening cost more than the readback of the bytes it saves
+ * (measured: see docs/performance.md). */
 static void
 widen_counters (guint32 *restrict counts, const guint16 *restrict narrow,
     gsize n)
@@ -189,7 +189,7 @@ clh_engine_split_histograms (const ClhSlot *slot, ClhHistogram *histograms)
 /* Grows the slot's region table on the device and its pinned host copy
  * to @size bytes; what they held is forgotten. */
 static gboolean
-ensure_table_memory (ClhEngine *engine, ClhSlot *slot, gsize size,
+ensure_table_memory (ClhQueues *q, ClhSlot *slot, gsize size,
     GError **error)
 {
   cl_int ret;
@@ -198,10 +198,10 @@ ensure_table_memory (ClhEngine *engine, ClhSlot *slot, gsize size,
     return TRUE;
   clear_table_memory (slot);
   slot->table_mem = clCreateBuffer (clh_context_get_cl_context
-      (engine->ctx), CL_MEM_READ_ONLY, size, NULL, &ret);
+      (q->ctx), CL_MEM_READ_ONLY, size, NULL, &ret);
   if (!clh_cl_check (ret, "clCreateBuffer (region table)", error))
     return FALSE;
-  slot->table_host = clh_context_alloc_host (engine->ctx, size, error);
+  slot->table_host = clh_context_alloc_host (q->ctx, size, error);
   if (!slot->table_host) {
     g_clear_pointer (&slot->table_mem, clReleaseMemObject);
     return FALSE;
@@ -215,7 +215,7 @@ ensure_table_memory (ClhEngine *engine, ClhSlot *slot, gsize size,
  * frame; skipped when the device already holds the same table, as it does
  * every frame for zones and fixed regions. */
 static gboolean
-upload_table (ClhEngine *engine, ClhSlot *slot, GError **error)
+upload_table (ClhQueues *q, ClhSlot *slot, GError **error)
 {
   const gsize size = slot->table->len * sizeof (guint32);
   guint8 *host;
@@ -225,14 +225,14 @@ upload_table (ClhEngine *engine, ClhSlot *slot, GError **error)
   if (slot->table_uploaded == size && memcmp (clh_host_block_get_data
           (slot->table_host), slot->table->data, size) == 0)
     return TRUE;
-  if (!ensure_table_memory (engine, slot, size, error))
+  if (!ensure_table_memory (q, slot, size, error))
     return FALSE;
   host = clh_host_block_get_data (slot->table_host);
   memcpy (host, slot->table->data, size);
   slot->table_uploaded = 0;
-  ret = clEnqueueWriteBuffer (engine->queue, slot->table_mem, CL_FALSE, 0,
-      size, host, 0, NULL, clh_engine_want_event (engine, &ev, NULL));
-  clh_engine_note_event (engine, CLH_PHASE_UPLOAD, ev, NULL);
+  ret = clEnqueueWriteBuffer (q->queue, slot->table_mem, CL_FALSE, 0,
+      size, host, 0, NULL, clh_queues_want_event (q, &ev, NULL));
+  clh_queues_note_event (q, CLH_PHASE_UPLOAD, ev, NULL);
   if (!clh_cl_check (ret, "clEnqueueWriteBuffer (region table)", error))
     return FALSE;
   slot->table_uploaded = size;
@@ -288,17 +288,17 @@ clh_engine_check_regions (const ClhHistogramSpec *spec, gboolean full_frame,
  * (clh_engine_check_regions() allows them); their samples, and the region
  * table on its way to the device. */
 gboolean
-clh_engine_prepare_regions (ClhEngine *engine, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, gboolean full_frame, const ClhRect *regions,
-    guint n_regions, GError **error)
+clh_engine_prepare_regions (const ClhDispatch *d, ClhQueues *q,
+    const ClhFrame *frame, const ClhHistogramSpec *spec, gboolean full_frame,
+    const ClhRect *regions, guint n_regions, GError **error)
 {
-  ClhSlot *slot = engine->slot;
+  ClhSlot *slot = q->slot;
   const gsize block = (gsize) slot->n_channels * (slot->n_bins + 2);
 
   slot->full_frame = full_frame;
   slot->n_histograms = full_frame + n_regions;
   set_samples (slot, frame, spec, regions, n_regions);
-  build_table (engine, slot, frame, regions, n_regions, block);
+  build_table (d, slot, frame, regions, n_regions, block);
   return slot->table_groups == 0 || slot->on_host
-      || upload_table (engine, slot, error);
+      || upload_table (q, slot, error);
 }

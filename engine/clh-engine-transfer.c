@@ -3,7 +3,7 @@
  * device can address, or copied in bands of rows into the slot's staging
  * buffer (from pinned memory by DMA, or through a host copy into pinned
  * memory), band by band behind the counting of the one before. */
-#include "clh-engine-private.h"
+#include "clh-engine-transfer.h"
 #include "clh-host-copy.h"
 
 #include <string.h>
@@ -24,7 +24,7 @@
 
 /* The slot's device buffer for a band of @size bytes. */
 static gboolean
-ensure_staging (ClhEngine *engine, ClhSlot *slot, gsize size, GError **error)
+ensure_staging (const ClhQueues *q, ClhSlot *slot, gsize size, GError **error)
 {
   cl_int ret;
 
@@ -33,7 +33,7 @@ ensure_staging (ClhEngine *engine, ClhSlot *slot, gsize size, GError **error)
 
   g_clear_pointer (&slot->staging, clReleaseMemObject);
   slot->staging_size = 0;
-  slot->staging = clCreateBuffer (clh_context_get_cl_context (engine->ctx),
+  slot->staging = clCreateBuffer (clh_context_get_cl_context (q->ctx),
       CL_MEM_READ_ONLY, size, NULL, &ret);
   if (!clh_cl_check (ret, "clCreateBuffer (frame)", error))
     return FALSE;
@@ -80,16 +80,16 @@ band_layout (const ClhFrame *frame, guint used, guint y0, guint rows,
 /* Frame rows per band: as many as fit the staging limit, a multiple of
  * BAND_ROW_MULTIPLE unless the whole frame fits. */
 static guint
-band_rows_for (const ClhEngine *engine, const ClhFrame *frame, guint used)
+band_rows_for (const ClhTransferPlan *plan, const ClhFrame *frame, guint used)
 {
   ClhBand whole, four;
   guint rows;
 
   band_layout (frame, used, 0, frame->height, &whole);
-  if (whole.size <= engine->staging_limit)
+  if (whole.size <= plan->staging_limit)
     return frame->height;
   band_layout (frame, used, 0, BAND_ROW_MULTIPLE, &four);
-  rows = (guint) (engine->staging_limit / four.size) * BAND_ROW_MULTIPLE;
+  rows = (guint) (plan->staging_limit / four.size) * BAND_ROW_MULTIPLE;
   return CLAMP (rows, BAND_ROW_MULTIPLE, frame->height);
 }
 
@@ -98,12 +98,12 @@ band_rows_for (const ClhEngine *engine, const ClhFrame *frame, guint used)
  * With an upload queue, the copies wait for @after (the previous band's
  * counting, NULL: nothing) and the band's first launch waits for them. */
 static gboolean
-upload_band (ClhEngine *engine, const ClhFrame *frame, const ClhBand *band,
+upload_band (ClhQueues *q, const ClhFrame *frame, const ClhBand *band,
     cl_event after, GError **error)
 {
-  cl_command_queue queue = engine->upload_queue ? engine->upload_queue :
-      engine->queue;
-  cl_event *keep = engine->upload_queue ? &engine->upload_done : NULL;
+  cl_command_queue queue = q->upload_queue ? q->upload_queue :
+      q->queue;
+  cl_event *keep = q->upload_queue ? &q->upload_done : NULL;
   guint p;
 
   for (p = 0; p < frame->n_planes; p++) {
@@ -118,14 +118,14 @@ upload_band (ClhEngine *engine, const ClhFrame *frame, const ClhBand *band,
         + clh_frame_plane_row_bytes (frame, p);
     ret = clEnqueueWriteBuffer (queue, band->mem, CL_FALSE, band->base[p],
         bytes, plane->data + plane->stride * band->row0[p], after ? 1 : 0,
-        after ? &after : NULL, clh_engine_want_event (engine, &ev, keep));
-    clh_engine_note_event (engine, CLH_PHASE_UPLOAD, ev, keep);
+        after ? &after : NULL, clh_queues_want_event (q, &ev, keep));
+    clh_queues_note_event (q, CLH_PHASE_UPLOAD, ev, keep);
     if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
       return FALSE;
     after = NULL;
   }
-  if (engine->upload_queue)
-    clFlush (engine->upload_queue);
+  if (q->upload_queue)
+    clFlush (q->upload_queue);
   return TRUE;
 }
 
@@ -154,17 +154,17 @@ block_holds (const ClhHostBlock *block, const ClhFrame *frame, guint used)
 /* The host block holding every used plane: the caller's, if it is of this
  * engine's context, or one of the engine's own; NULL if none. */
 static ClhHostBlock *
-find_host_block (ClhEngine *engine, const ClhFrame *frame, guint used,
-    const ClhHostBlock *given)
+find_host_block (const ClhTransferPlan *plan, const ClhQueues *q,
+    const ClhFrame *frame, guint used, const ClhHostBlock *given)
 {
   guint i;
 
-  if (given && clh_host_block_get_context (given) == engine->ctx
+  if (given && clh_host_block_get_context (given) == q->ctx
       && block_holds (given, frame, used))
     return (ClhHostBlock *) given;
-  for (i = 0; i < engine->host_blocks->len; i++)
-    if (block_holds (engine->host_blocks->pdata[i], frame, used))
-      return engine->host_blocks->pdata[i];
+  for (i = 0; i < plan->host_blocks->len; i++)
+    if (block_holds (plan->host_blocks->pdata[i], frame, used))
+      return plan->host_blocks->pdata[i];
   return NULL;
 }
 
@@ -202,7 +202,7 @@ block_band (const ClhFrame *frame, guint used, const ClhHostBlock *block,
  * memory the used planes lie in (CL_MEM_USE_HOST_PTR); NULL if planes lie a
  * page or more apart, since such a gap may not be mapped. */
 static cl_mem
-wrap_host_planes (ClhEngine *engine, const ClhFrame *frame, guint used,
+wrap_host_planes (const ClhQueues *q, const ClhFrame *frame, guint used,
     const guint8 **origin)
 {
   const guint8 *start[CLH_MAX_PLANES] = { NULL }, *end[CLH_MAX_PLANES] = {
@@ -228,7 +228,7 @@ wrap_host_planes (ClhEngine *engine, const ClhFrame *frame, guint used,
       return NULL;
     reach = MAX (reach, end[i]);
   }
-  mem = clCreateBuffer (clh_context_get_cl_context (engine->ctx),
+  mem = clCreateBuffer (clh_context_get_cl_context (q->ctx),
       CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, reach - start[0],
       (void *) start[0], &ret);
   if (ret != CL_SUCCESS)
@@ -242,7 +242,7 @@ wrap_host_planes (ClhEngine *engine, const ClhFrame *frame, guint used,
  * block is free: the slot's previous frame was collected, so its commands
  * are done. */
 static gboolean
-stage_frame (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
+stage_frame (const ClhQueues *q, ClhSlot *slot, const ClhFrame *frame,
     guint used, ClhFrame *staged, GError **error)
 {
   ClhBand whole;
@@ -255,7 +255,7 @@ stage_frame (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
   size = slot->stage ? clh_host_block_get_size (slot->stage) : 0;
   if (size < whole.size || size > 2 * whole.size) {
     g_clear_pointer (&slot->stage, clh_host_block_free);
-    slot->stage = clh_context_alloc_host (engine->ctx, whole.size, error);
+    slot->stage = clh_context_alloc_host (q->ctx, whole.size, error);
     if (!slot->stage)
       return FALSE;
   }
@@ -271,45 +271,46 @@ stage_frame (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
 /* Whether a frame in no host block goes through the slot's stage block:
  * always with CLH_TRANSFER_STAGE; by default on a device that copies
  * frames, when the copy has helper threads and the frame is at most
- * STAGE_LIMIT bytes. The device's DMA from pinned memory runs at about
- * 5x its copy from ordinary memory on the H100 host, so the frame is ready
- * sooner when a few threads copy it there first (docs/performance.md,
- * "Frames from ordinary memory"). */
+ * STAGE_LIMIT bytes. The device's DMA from pinned memory runs several
+ * times faster than its copy from ordinary memory, so the frame is ready
+ * sooner when a few threads copy it there first (measured: see
+ * docs/performance.md, "Frames from ordinary memory"). */
 static gboolean
-stages (const ClhEngine *engine, const ClhFrame *frame, guint used)
+stages (const ClhTransferPlan *plan, const ClhQueues *q,
+    const ClhFrame *frame, guint used)
 {
   ClhBand whole;
 
-  if (engine->transfer == CLH_TRANSFER_STAGE)
+  if (plan->transfer == CLH_TRANSFER_STAGE)
     return TRUE;
-  if (engine->transfer != CLH_TRANSFER_AUTO
-      || clh_context_reads_host_in_place (engine->ctx)
+  if (plan->transfer != CLH_TRANSFER_AUTO
+      || clh_context_reads_host_in_place (q->ctx)
       || !clh_host_copy_has_helpers ())
     return FALSE;
   band_layout (frame, used, 0, frame->height, &whole);
   return whole.size <= STAGE_LIMIT
-      && whole.size <= clh_context_get_max_host_block (engine->ctx);
+      && whole.size <= clh_context_get_max_host_block (q->ctx);
 }
 
 /* Hands @block, one of the engine's own, to the device for this frame's
  * kernels to read across the bus. */
 static gboolean
-lend_host_block (ClhEngine *engine, ClhHostBlock *block, GError **error)
+lend_host_block (ClhQueues *q, ClhHostBlock *block, GError **error)
 {
   cl_event ev = NULL;
 
-  if (!clh_host_block_lend (block, engine->queue,
-          clh_engine_want_event (engine, &ev, NULL), error))
+  if (!clh_host_block_lend (block, q->queue,
+          clh_queues_want_event (q, &ev, NULL), error))
     return FALSE;
-  clh_engine_note_event (engine, CLH_PHASE_UPLOAD, ev, NULL);
-  engine->slot->lent = block;
+  clh_queues_note_event (q, CLH_PHASE_UPLOAD, ev, NULL);
+  q->slot->lent = block;
   return TRUE;
 }
 
 /* Maps @slot's lent block back for the host, at the same address (the
  * caller's frame pointers point into it). @blocking: wait for it. */
 static gboolean
-take_back_host_block (ClhEngine *engine, ClhSlot *slot, gboolean blocking,
+take_back_host_block (ClhQueues *q, ClhSlot *slot, gboolean blocking,
     GError **error)
 {
   ClhHostBlock *block = slot->lent;
@@ -319,80 +320,82 @@ take_back_host_block (ClhEngine *engine, ClhSlot *slot, gboolean blocking,
   if (!block)
     return TRUE;
   slot->lent = NULL;
-  ok = clh_host_block_take_back (block, engine->queue, blocking,
-      clh_engine_want_event (engine, &ev, NULL), error);
-  clh_engine_note_event (engine, CLH_PHASE_READBACK, ev, NULL);
+  ok = clh_host_block_take_back (block, q->queue, blocking,
+      clh_queues_want_event (q, &ev, NULL), error);
+  clh_queues_note_event (q, CLH_PHASE_READBACK, ev, NULL);
   return ok;
 }
 
 /* Forgets what the slot's frame borrowed, waiting for the device to give
  * back a lent block. */
 void
-clh_engine_give_back (ClhEngine *engine, ClhSlot *slot)
+clh_transfer_give_back (ClhQueues *q, ClhSlot *slot)
 {
-  take_back_host_block (engine, slot, TRUE, NULL);
+  take_back_host_block (q, slot, TRUE, NULL);
   g_clear_pointer (&slot->wrapped, clReleaseMemObject);
 }
 
 /* The whole frame as one band the kernels read where it lies, when the
  * device, the transfer mode and the frame's memory allow it. */
 static gboolean
-in_place_source (ClhEngine *engine, const ClhFrame *frame, guint used,
-    ClhHostBlock *block, ClhBand *band, GError **error)
+in_place_source (const ClhTransferPlan *plan, ClhQueues *q,
+    const ClhFrame *frame, guint used, ClhHostBlock *block, ClhBand *band,
+    GError **error)
 {
   const guint8 *origin = NULL;
 
-  if (engine->transfer == CLH_TRANSFER_COPY)
+  if (plan->transfer == CLH_TRANSFER_COPY)
     return FALSE;
-  if (clh_context_reads_host_in_place (engine->ctx)) {
+  if (clh_context_reads_host_in_place (q->ctx)) {
     if (block)
       return block_band (frame, used, block, band);
-    engine->slot->wrapped = wrap_host_planes (engine, frame, used, &origin);
-    return engine->slot->wrapped
-        && in_place_band (frame, used, engine->slot->wrapped, origin, band);
+    q->slot->wrapped = wrap_host_planes (q, frame, used, &origin);
+    return q->slot->wrapped
+        && in_place_band (frame, used, q->slot->wrapped, origin, band);
   }
   /* Across the bus: only the engine's own blocks, which no one else
    * writes while they are lent. */
-  return engine->transfer == CLH_TRANSFER_IN_PLACE && block
-      && (block == engine->slot->stage
-      || g_ptr_array_find (engine->host_blocks, block, NULL))
+  return plan->transfer == CLH_TRANSFER_IN_PLACE && block
+      && (block == q->slot->stage
+      || g_ptr_array_find (plan->host_blocks, block, NULL))
       && block_band (frame, used, block, band)
-      && lend_host_block (engine, block, error);
+      && lend_host_block (q, block, error);
 }
 
 /* Has the next band's upload wait for this band's counting. */
 static gboolean
-band_counted (ClhEngine *engine, cl_event *counted, GError **error)
+band_counted (ClhQueues *q, cl_event *counted, GError **error)
 {
   g_clear_pointer (counted, clReleaseEvent);
-  if (!engine->upload_queue)
+  if (!q->upload_queue)
     return TRUE;
-  return clh_cl_check (clEnqueueMarkerWithWaitList (engine->queue, 0, NULL,
+  return clh_cl_check (clEnqueueMarkerWithWaitList (q->queue, 0, NULL,
           counted), "clEnqueueMarkerWithWaitList", error);
 }
 
 /* Uploads the frame band by band into the slot's staging buffer and counts
  * each band. */
 static gboolean
-count_bands (ClhEngine *engine, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, guint used, GError **error)
+count_bands (const ClhTransferPlan *plan, ClhDispatch *d, ClhQueues *q,
+    const ClhFrame *frame, const ClhHistogramSpec *spec, guint used,
+    GError **error)
 {
-  const guint band_rows = band_rows_for (engine, frame, used);
+  const guint band_rows = band_rows_for (plan, frame, used);
   cl_event counted = NULL;
   gboolean ok = TRUE;
   ClhBand band;
   guint y;
 
   band_layout (frame, used, 0, band_rows, &band);
-  if (!ensure_staging (engine, engine->slot, band.size, error))
+  if (!ensure_staging (q, q->slot, band.size, error))
     return FALSE;
   for (y = 0; ok && y < frame->height; y += band_rows) {
     band_layout (frame, used, y, MIN (band_rows, frame->height - y), &band);
-    band.mem = engine->slot->staging;
-    ok = upload_band (engine, frame, &band, counted, error)
-        && clh_engine_count_band (engine, frame, spec, &band, error)
+    band.mem = q->slot->staging;
+    ok = upload_band (q, frame, &band, counted, error)
+        && clh_dispatch_count_band (d, q, frame, spec, &band, error)
         && (y + band_rows >= frame->height
-        || band_counted (engine, &counted, error));
+        || band_counted (q, &counted, error));
   }
   g_clear_pointer (&counted, clReleaseEvent);
   return ok;
@@ -402,51 +405,53 @@ count_bands (ClhEngine *engine, const ClhFrame *frame,
  * there, else copied in bands; from a host copy in the slot's stage block
  * first if stages() says so and the frame is in no block. */
 gboolean
-clh_engine_count_frame (ClhEngine *engine, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, const ClhHostBlock *given, GError **error)
+clh_transfer_count_frame (const ClhTransferPlan *plan, ClhDispatch *d,
+    ClhQueues *q, const ClhFrame *frame, const ClhHistogramSpec *spec,
+    const ClhHostBlock *given, GError **error)
 {
   const guint used = planes_used (frame, spec);
-  ClhHostBlock *block = find_host_block (engine, frame, used, given);
+  ClhHostBlock *block = find_host_block (plan, q, frame, used, given);
   const ClhFrame *source = frame;
   ClhFrame staged;
   ClhBand band;
   GError *why = NULL;
 
-  if (!block && stages (engine, frame, used)) {
-    if (!stage_frame (engine, engine->slot, frame, used, &staged, error))
+  if (!block && stages (plan, q, frame, used)) {
+    if (!stage_frame (q, q->slot, frame, used, &staged, error))
       return FALSE;
     source = &staged;
-    block = engine->slot->stage;
+    block = q->slot->stage;
   }
-  if (in_place_source (engine, source, used, block, &band, &why))
-    return clh_engine_count_band (engine, source, spec, &band, error)
-        && take_back_host_block (engine, engine->slot, FALSE, error);
+  if (in_place_source (plan, q, source, used, block, &band, &why))
+    return clh_dispatch_count_band (d, q, source, spec, &band, error)
+        && take_back_host_block (q, q->slot, FALSE, error);
   if (why) {
     g_propagate_error (error, why);
     return FALSE;
   }
-  return count_bands (engine, source, spec, used, error);
+  return count_bands (plan, d, q, source, spec, used, error);
 }
 
 /* Describes @frame's upload and 8-bit counting for the device's batcher
  * (clh-batch.c): its used planes copied as one band, as count_bands()
  * copies a frame that fits one. FALSE if the frame would be read where it
  * lies, takes more than one band, or its counting cannot be batched
- * (clh_engine_batch_runs()). */
+ * (clh_dispatch_batch_runs()). */
 gboolean
-clh_engine_batch_frame (ClhEngine *engine, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, ClhBatchFrame *f)
+clh_transfer_batch_frame (const ClhTransferPlan *plan, ClhDispatch *d,
+    const ClhQueues *q, const ClhFrame *frame, const ClhHistogramSpec *spec,
+    ClhBatchFrame *f)
 {
   const guint used = planes_used (frame, spec);
   ClhBand band;
   guint p;
 
-  if (engine->transfer == CLH_TRANSFER_IN_PLACE
-      || (engine->transfer != CLH_TRANSFER_COPY
-          && clh_context_reads_host_in_place (engine->ctx)))
+  if (plan->transfer == CLH_TRANSFER_IN_PLACE
+      || (plan->transfer != CLH_TRANSFER_COPY
+          && clh_context_reads_host_in_place (q->ctx)))
     return FALSE;
   band_layout (frame, used, 0, frame->height, &band);
-  if (band.size > engine->staging_limit)
+  if (band.size > plan->staging_limit)
     return FALSE;
   f->n_uploads = 0;
   for (p = 0; p < frame->n_planes; p++) {
@@ -458,24 +463,25 @@ clh_engine_batch_frame (ClhEngine *engine, const ClhFrame *frame,
         * (band.n_rows[p] - 1) + clh_frame_plane_row_bytes (frame, p);
   }
   f->staging_size = band.size;
-  return clh_engine_batch_runs (engine, frame, spec, &band, f);
+  return clh_dispatch_batch_runs (d, q, frame, spec, &band, f);
 }
 
-/* Stages @frame into @slot's stage block as clh_engine_count_frame() would,
+/* Stages @frame into @slot's stage block as clh_transfer_count_frame() would,
  * on the calling thread: the submission thread then only queues the copy
  * from pinned memory. @block: (inout): the caller's block, then the stage
  * block if the frame was staged into @staged. */
 gboolean
-clh_engine_prestage (ClhEngine *engine, ClhSlot *slot, const ClhFrame *frame,
+clh_transfer_prestage (const ClhTransferPlan *plan, const ClhQueues *q,
+    ClhSlot *slot, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhHostBlock **block,
     ClhFrame *staged, GError **error)
 {
   const guint used = planes_used (frame, spec);
 
-  if (find_host_block (engine, frame, used, *block)
-      || !stages (engine, frame, used))
+  if (find_host_block (plan, q, frame, used, *block)
+      || !stages (plan, q, frame, used))
     return TRUE;
-  if (!stage_frame (engine, slot, frame, used, staged, error))
+  if (!stage_frame (q, slot, frame, used, staged, error))
     return FALSE;
   *block = slot->stage;
   return TRUE;

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What benchmarks and tests change of the engine, engine-owned host memory,
- * and profiling: each command's event sorted by phase and summed when its
- * frame is collected. */
+/* What benchmarks and tests change of the engine, and engine-owned host
+ * memory. */
 #include "clh-engine-private.h"
 
 #include <string.h>
@@ -25,12 +24,12 @@
 gpointer
 clh_engine_alloc_host (ClhEngine *engine, gsize size, GError **error)
 {
-  ClhHostBlock *block = clh_context_alloc_host (engine->ctx, size, error);
+  ClhHostBlock *block = clh_context_alloc_host (engine->q.ctx, size, error);
 
   if (!block)
     return NULL;
   clh_engine_settle (engine);
-  g_ptr_array_add (engine->host_blocks, block);
+  g_ptr_array_add (engine->plan.host_blocks, block);
   return clh_host_block_get_data (block);
 }
 
@@ -46,9 +45,10 @@ clh_engine_free_host (ClhEngine *engine, gpointer memory)
   guint i;
 
   clh_engine_settle (engine);
-  for (i = 0; memory && i < engine->host_blocks->len; i++) {
-    if (clh_host_block_get_data (engine->host_blocks->pdata[i]) == memory) {
-      g_ptr_array_remove_index_fast (engine->host_blocks, i);
+  for (i = 0; memory && i < engine->plan.host_blocks->len; i++) {
+    if (clh_host_block_get_data (engine->plan.host_blocks->pdata[i])
+        == memory) {
+      g_ptr_array_remove_index_fast (engine->plan.host_blocks, i);
       return;
     }
   }
@@ -64,7 +64,7 @@ void
 clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer)
 {
   clh_engine_settle (engine);
-  engine->transfer = transfer;
+  engine->plan.transfer = transfer;
 }
 
 /**
@@ -106,25 +106,6 @@ clh_engine_set_submission (ClhEngine *engine, ClhSubmission submission)
   engine->submission = submission;
 }
 
-/**
- * clh_engine_get_n_on_thread:
- * @engine: an engine
- *
- * For tests, which check that frames went through the device's submission
- * thread (clh-submitter.c) when other engines had frames in flight.
- *
- * Returns: how many of the pending frames were submitted through it
- */
-guint
-clh_engine_get_n_on_thread (const ClhEngine *engine)
-{
-  guint i, n = 0;
-
-  for (i = 0; i < engine->n_pending; i++)
-    n += engine->slots[(engine->head + i) % engine->n_slots].watched;
-  return n;
-}
-
 typedef struct {
   ClhContext *ctx;
   guint64 n_frames;
@@ -135,7 +116,7 @@ static gboolean
 read_batch_stats (gpointer data, GError **error)
 {
   BatchStats *st = data;
-  ClhBatcher *b = clh_context_get_batcher (st->ctx, FALSE);
+  ClhBatcher *b = clh_batcher_get (st->ctx, FALSE);
 
   if (b)
     clh_batcher_get_stats (b, &st->n_frames, &st->n_launches);
@@ -156,10 +137,10 @@ void
 clh_engine_get_batch_stats (ClhEngine *engine, guint64 *n_frames,
     guint64 *n_launches)
 {
-  BatchStats st = { engine->ctx, 0, 0 };
+  BatchStats st = { engine->q.ctx, 0, 0 };
 
-  if (engine->submitter)
-    clh_submitter_run (engine->submitter, read_batch_stats, &st, NULL);
+  if (engine->q.submitter)
+    clh_submitter_run (engine->q.submitter, read_batch_stats, &st, NULL);
   *n_frames = st.n_frames;
   *n_launches = st.n_launches;
 }
@@ -180,7 +161,7 @@ clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch)
   static const ClhLaunch automatic = { CLH_VARIANT_AUTO, 0, 0, 0, -1 };
 
   clh_engine_settle (engine);
-  engine->requested = launch ? *launch : automatic;
+  engine->dispatch.requested = launch ? *launch : automatic;
 }
 
 /**
@@ -188,7 +169,7 @@ clh_engine_set_launch (ClhEngine *engine, const ClhLaunch *launch)
  * @engine: an engine
  * @launch: (out): the configuration of the last counting launch of the
  *   engine's own; frames counted in a batched launch with other streams'
- *   (engine/clh-batch.c) leave it as it was
+ *   (engine/runtime/clh-batch.c) leave it as it was
  *
  * Returns: %FALSE if nothing was launched yet
  */
@@ -196,8 +177,8 @@ gboolean
 clh_engine_get_last_launch (const ClhEngine *engine, ClhLaunch *launch)
 {
   clh_engine_settle (engine);
-  *launch = engine->last_launch;
-  return engine->last_launch.work_group_size != 0;
+  *launch = engine->dispatch.last_launch;
+  return engine->dispatch.last_launch.work_group_size != 0;
 }
 
 /**
@@ -210,7 +191,7 @@ clh_engine_get_last_launch (const ClhEngine *engine, ClhLaunch *launch)
 const ClhDeviceLimits *
 clh_engine_get_device_limits (const ClhEngine *engine)
 {
-  return &engine->limits[CLH_KERNEL_8BIT];
+  return &engine->dispatch.limits[CLH_KERNEL_8BIT];
 }
 
 /**
@@ -229,10 +210,10 @@ void
 clh_engine_model_launch (const ClhEngine *engine, guint n_channels,
     guint bins, ClhLaunch *launch)
 {
-  clh_launch_model (&engine->limits[CLH_KERNEL_8BIT],
+  clh_launch_model (&engine->dispatch.limits[CLH_KERNEL_8BIT],
       launch->variant == CLH_VARIANT_AUTO ? CLH_DEFAULT_VARIANT :
       launch->variant, n_channels * bins,
-      clh_engine_extra_local_bytes (CLH_KERNEL_8BIT, n_channels), launch);
+      clh_dispatch_extra_local_bytes (CLH_KERNEL_8BIT, n_channels), launch);
 }
 
 /**
@@ -248,8 +229,8 @@ void
 clh_engine_set_staging_limit (ClhEngine *engine, gsize bytes)
 {
   clh_engine_settle (engine);
-  engine->staging_limit = MIN (MAX (bytes, 1),
-      MIN (clh_context_get_max_host_block (engine->ctx), G_MAXINT32));
+  engine->plan.staging_limit = MIN (MAX (bytes, 1),
+      MIN (clh_context_get_max_host_block (engine->q.ctx), G_MAXINT32));
 }
 
 /**
@@ -267,7 +248,7 @@ void
 clh_engine_set_region_pixels_per_group (ClhEngine *engine, guint pixels)
 {
   clh_engine_settle (engine);
-  engine->region_pixels = pixels;
+  engine->dispatch.region_pixels = pixels;
 }
 
 /**
@@ -282,129 +263,5 @@ void
 clh_engine_set_narrow_counters (ClhEngine *engine, gboolean narrow)
 {
   clh_engine_settle (engine);
-  engine->wide_only = !narrow;
-}
-
-/**
- * clh_engine_set_profiling:
- * @engine: an engine with no frame pending
- * @profiling: whether to time each histogram's commands
- * @error: %CLH_ENGINE_ERROR_OPENCL if the queues cannot be recreated
- *
- * Recreates the command queues with or without
- * %CL_QUEUE_PROFILING_ENABLE. With profiling on, clh_engine_get_timings()
- * says where the last collected histogram's device time went; it costs an
- * event per command.
- *
- * Returns: %TRUE on success
- */
-gboolean
-clh_engine_set_profiling (ClhEngine *engine, gboolean profiling,
-    GError **error)
-{
-  guint i;
-
-  g_return_val_if_fail (engine->n_pending == 0, FALSE);
-  if (!clh_engine_create_queues (engine, profiling,
-          engine->upload_queue != NULL, error))
-    return FALSE;
-  engine->have_timings = FALSE;
-  for (i = 0; i < engine->n_slots; i++)
-    if (profiling && !engine->slots[i].events)
-      engine->slots[i].events = g_array_new (FALSE, TRUE,
-          sizeof (ClhPhaseEvent));
-  return TRUE;
-}
-
-/**
- * clh_engine_get_timings:
- * @engine: an engine with profiling on
- * @timings: (out): the last successful histogram's device times
- *
- * Returns: %FALSE if profiling is off or no histogram has been timed
- */
-gboolean
-clh_engine_get_timings (const ClhEngine *engine, ClhTimings *timings)
-{
-  if (!engine->have_timings)
-    return FALSE;
-  *timings = engine->timings;
-  return TRUE;
-}
-
-/* Where a command's event goes: @keep if the engine waits for it, and the
- * frame's list if profiling; NULL if neither wants it. Hand the event to
- * clh_engine_note_event() after the call. */
-cl_event *
-clh_engine_want_event (ClhEngine *engine, cl_event *tmp, cl_event *keep)
-{
-  *tmp = NULL;
-  return engine->profiling || keep ? tmp : NULL;
-}
-
-/* Files a command's event (NULL: none was asked for) where
- * clh_engine_want_event() said it goes; the caller's reference is taken. */
-void
-clh_engine_note_event (ClhEngine *engine, ClhPhase phase, cl_event event,
-    cl_event *keep)
-{
-  if (!event)
-    return;
-  if (keep) {
-    if (*keep)
-      clReleaseEvent (*keep);
-    *keep = event;
-  }
-  if (engine->profiling) {
-    ClhPhaseEvent pe = { event, phase };
-
-    if (keep)
-      clRetainEvent (event);
-    g_array_append_val (engine->slot->events, pe);
-  } else if (!keep) {
-    clReleaseEvent (event);
-  }
-}
-
-void
-clh_engine_release_events (ClhSlot *slot)
-{
-  guint i;
-
-  for (i = 0; slot->events && i < slot->events->len; i++)
-    clReleaseEvent (g_array_index (slot->events, ClhPhaseEvent, i).event);
-  if (slot->events)
-    g_array_set_size (slot->events, 0);
-  g_clear_pointer (&slot->done, clReleaseEvent);
-}
-
-/* Sums a finished frame's events into the engine's timings. */
-void
-clh_engine_collect_timings (ClhEngine *engine, const ClhSlot *slot)
-{
-  ClhTimings *t = &engine->timings;
-  guint64 first = G_MAXUINT64, last = 0;
-  guint i;
-
-  memset (t, 0, sizeof (*t));
-  engine->have_timings = slot->events != NULL;
-  for (i = 0; slot->events && i < slot->events->len; i++) {
-    const ClhPhaseEvent *pe = &g_array_index (slot->events, ClhPhaseEvent,
-        i);
-    guint64 *sum = pe->phase == CLH_PHASE_UPLOAD ? &t->upload_ns :
-        pe->phase == CLH_PHASE_KERNEL ? &t->kernel_ns : &t->readback_ns;
-    cl_ulong start = 0, end = 0;
-
-    if (clGetEventProfilingInfo (pe->event, CL_PROFILING_COMMAND_START,
-            sizeof (start), &start, NULL) != CL_SUCCESS
-        || clGetEventProfilingInfo (pe->event, CL_PROFILING_COMMAND_END,
-            sizeof (end), &end, NULL) != CL_SUCCESS) {
-      engine->have_timings = FALSE;
-      continue;
-    }
-    *sum += end - start;
-    first = MIN (first, start);
-    last = MAX (last, end);
-  }
-  t->span_ns = last > first ? last - first : 0;
+  engine->dispatch.wide_only = !narrow;
 }

@@ -1,30 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What benchmarks and tests change of the engine and read back from it: the
- * transfer path, the launch configuration, the staging limit, engine-owned
- * host memory and profiling. The elements use none of it. */
+ * transfer path, the launch configuration, the staging limit and
+ * engine-owned host memory. The elements use none of it. Profiling, which
+ * times frames without changing how they are counted, is
+ * clh-engine-profiling.h. */
 #pragma once
 
 #include "clh-engine.h"
 #include "clh-launch.h"
+#include "clh-submitter.h"
 #include "clh-tracker.h"
 
 G_BEGIN_DECLS
-
-/**
- * ClhTimings:
- * @upload_ns: device time of the frame's host-to-device copies, ns
- * @kernel_ns: device time of zeroing the bins and every kernel launch, ns
- * @readback_ns: device time of copying the bins back, ns
- * @span_ns: from the start of the first command to the end of the last, ns
- *
- * Where one histogram's device time went, from OpenCL profiling events.
- */
-typedef struct {
-  guint64 upload_ns;
-  guint64 kernel_ns;
-  guint64 readback_ns;
-  guint64 span_ns;
-} ClhTimings;
 
 /**
  * ClhTransfer:
@@ -68,23 +55,6 @@ typedef enum {
   CLH_COUNTING_HOST,
 } ClhCounting;
 
-/**
- * ClhSubmission:
- * @CLH_SUBMISSION_AUTO: through the device's submission thread while other
- *   engines of the context submit too, else on the caller's thread
- * @CLH_SUBMISSION_THREAD: always through the submission thread
- * @CLH_SUBMISSION_CALLER: always on the caller's thread
- *
- * Which thread makes the driver calls for a frame counted on the device
- * (engine/clh-submitter.c). Without profiling, every engine of a context
- * uses the context's shared queues either way.
- */
-typedef enum {
-  CLH_SUBMISSION_AUTO,
-  CLH_SUBMISSION_THREAD,
-  CLH_SUBMISSION_CALLER,
-} ClhSubmission;
-
 void clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer);
 void clh_engine_set_submission (ClhEngine *engine, ClhSubmission submission);
 void clh_tracker_set_submission (ClhTracker *tracker,
@@ -108,10 +78,5 @@ void clh_engine_set_narrow_counters (ClhEngine *engine, gboolean narrow);
 gpointer clh_engine_alloc_host (ClhEngine *engine, gsize size,
     GError **error);
 void clh_engine_free_host (ClhEngine *engine, gpointer memory);
-
-gboolean clh_engine_set_profiling (ClhEngine *engine, gboolean profiling,
-    GError **error);
-gboolean clh_engine_get_timings (const ClhEngine *engine,
-    ClhTimings *timings);
 
 G_END_DECLS

@@ -12,56 +12,6 @@
 
 static void slots_clear (ClhEngine *engine);
 
-/* The counting queue, and the upload queue if @two, with or without
- * profiling; the engine keeps its old queues if either cannot be made. */
-gboolean
-clh_engine_create_queues (ClhEngine *engine, gboolean profiling,
-    gboolean two, GError **error)
-{
-  const cl_command_queue_properties props = profiling ?
-      CL_QUEUE_PROFILING_ENABLE : 0;
-  const gboolean shared = !profiling;
-  cl_context context = clh_context_get_cl_context (engine->ctx);
-  cl_command_queue queue, upload = NULL;
-  cl_int ret;
-
-  if (shared) {
-    queue = clh_context_get_shared_queue (engine->ctx, 0, error);
-    if (!queue)
-      return FALSE;
-    if (two && !(upload = clh_context_get_shared_queue (engine->ctx, 1,
-                error))) {
-      clReleaseCommandQueue (queue);
-      return FALSE;
-    }
-  } else {
-    queue = clCreateCommandQueue (context, engine->device->device, props,
-        &ret);
-    if (!clh_cl_check (ret, "clCreateCommandQueue", error))
-      return FALSE;
-    if (two) {
-      upload = clCreateCommandQueue (context, engine->device->device, props,
-          &ret);
-      if (!clh_cl_check (ret, "clCreateCommandQueue", error)) {
-        clReleaseCommandQueue (queue);
-        return FALSE;
-      }
-    }
-  }
-  if (engine->queue)
-    clFinish (engine->queue);
-  if (engine->upload_queue)
-    clFinish (engine->upload_queue);
-  g_clear_pointer (&engine->queue, clReleaseCommandQueue);
-  g_clear_pointer (&engine->upload_queue, clReleaseCommandQueue);
-  engine->queue = queue;
-  engine->upload_queue = upload;
-  engine->profiling = profiling;
-  engine->submitter = shared ? clh_context_get_submitter (engine->ctx) :
-      NULL;
-  return TRUE;
-}
-
 /**
  * clh_engine_new_for_context:
  * @context: the device context, shared with other engines
@@ -71,8 +21,8 @@ clh_engine_create_queues (ClhEngine *engine, gboolean profiling,
  * over the context's compiled program and command queues (with profiling,
  * queues of its own). While other engines of the context submit too, its
  * frames are enqueued and polled by the context's submission thread
- * (engine/clh-submitter.c), so that one thread at a time is in the driver;
- * alone, by the caller. One frame in flight until
+ * (engine/runtime/clh-submitter.c), so that one thread at a time is in the
+ * driver; alone, by the caller. One frame in flight until
  * clh_engine_set_max_in_flight(). An engine serves one thread at a time;
  * engines of one context may run in different threads.
  *
@@ -83,18 +33,18 @@ clh_engine_new_for_context (ClhContext *context, GError **error)
 {
   g_autoptr (ClhEngine) engine = g_new0 (ClhEngine, 1);
 
-  engine->ctx = clh_context_ref (context);
+  engine->q.ctx = clh_context_ref (context);
   clh_context_add_user (context);
-  engine->device = clh_context_get_device (context);
-  engine->requested.padding = -1;
-  engine->staging_limit = MIN (STAGING_LIMIT_DEFAULT,
+  engine->q.device = clh_context_get_device (context);
+  engine->dispatch.requested.padding = -1;
+  engine->plan.staging_limit = MIN (STAGING_LIMIT_DEFAULT,
       clh_context_get_max_host_block (context));
-  engine->host_blocks = g_ptr_array_new_with_free_func ((GDestroyNotify)
+  engine->plan.host_blocks = g_ptr_array_new_with_free_func ((GDestroyNotify)
       clh_host_block_free);
   g_mutex_init (&engine->wait_lock);
   g_cond_init (&engine->wait_cond);
-  if (!clh_engine_create_queues (engine, FALSE, FALSE, error)
-      || !clh_engine_create_kernels (engine, error)
+  if (!clh_queues_create (&engine->q, FALSE, FALSE, error)
+      || !clh_dispatch_create_kernels (&engine->dispatch, &engine->q, error)
       || !clh_engine_set_max_in_flight (engine, 1, error))
     return NULL;
   return g_steal_pointer (&engine);
@@ -129,22 +79,18 @@ clh_engine_new (const gchar *device_spec, GError **error)
 void
 clh_engine_free (ClhEngine *engine)
 {
-  guint k;
-
   if (!engine)
     return;
-  if (engine->queue)
+  if (engine->q.queue)
     clh_engine_discard (engine);
   slots_clear (engine);
-  g_clear_pointer (&engine->host_blocks, g_ptr_array_unref);
-  for (k = 0; k < CLH_N_KERNELS; k++)
-    g_clear_pointer (&engine->kernels[k], clReleaseKernel);
-  g_clear_pointer (&engine->upload_queue, clReleaseCommandQueue);
-  g_clear_pointer (&engine->queue, clReleaseCommandQueue);
+  g_clear_pointer (&engine->plan.host_blocks, g_ptr_array_unref);
+  clh_dispatch_clear (&engine->dispatch);
+  clh_queues_clear (&engine->q);
   g_mutex_clear (&engine->wait_lock);
   g_cond_clear (&engine->wait_cond);
-  clh_context_remove_user (engine->ctx);
-  g_clear_pointer (&engine->ctx, clh_context_unref);
+  clh_context_remove_user (engine->q.ctx);
+  g_clear_pointer (&engine->q.ctx, clh_context_unref);
   g_free (engine);
 }
 
@@ -157,7 +103,7 @@ clh_engine_free (ClhEngine *engine)
 ClhContext *
 clh_engine_get_context (const ClhEngine *engine)
 {
-  return engine->ctx;
+  return engine->q.ctx;
 }
 
 /**
@@ -169,7 +115,7 @@ clh_engine_get_context (const ClhEngine *engine)
 const gchar *
 clh_engine_get_device_name (const ClhEngine *engine)
 {
-  return clh_context_get_device_name (engine->ctx);
+  return clh_context_get_device_name (engine->q.ctx);
 }
 
 /**
@@ -181,7 +127,7 @@ clh_engine_get_device_name (const ClhEngine *engine)
 const gchar *
 clh_engine_get_platform_name (const ClhEngine *engine)
 {
-  return clh_context_get_platform_name (engine->ctx);
+  return clh_context_get_platform_name (engine->q.ctx);
 }
 
 /**
@@ -193,75 +139,7 @@ clh_engine_get_platform_name (const ClhEngine *engine)
 gchar *
 clh_engine_get_driver_version (const ClhEngine *engine)
 {
-  return clh_context_get_driver_version (engine->ctx);
-}
-
-ClhSlot *
-clh_engine_next_slot (ClhEngine *engine)
-{
-  return &engine->slots[(engine->slot - engine->slots + 1) % engine->n_slots];
-}
-
-/* Grows the slot's counters, on the device and in pinned host memory, to
- * @n; new ones hold garbage until cleared. */
-static gboolean
-ensure_counters (ClhEngine *engine, ClhSlot *slot, gsize n, GError **error)
-{
-  cl_int ret;
-
-  if (slot->n_counters >= n)
-    return TRUE;
-  /* Whole pages: no regrowth for small changes of bins. */
-  n = (n + 1023) / 1024 * 1024;
-  g_clear_pointer (&slot->counters, clReleaseMemObject);
-  g_clear_pointer (&slot->readback, clh_host_block_free);
-  slot->n_counters = slot->dirty = 0;
-  slot->counters = clCreateBuffer (clh_context_get_cl_context (engine->ctx),
-      CL_MEM_READ_WRITE, sizeof (cl_uint) * n, NULL, &ret);
-  if (!clh_cl_check (ret, "clCreateBuffer (histogram)", error))
-    return FALSE;
-  slot->readback = clh_context_alloc_host (engine->ctx, sizeof (cl_uint) * n,
-      error);
-  if (!slot->readback)
-    return FALSE;
-  slot->n_counters = slot->dirty = n;
-  return TRUE;
-}
-
-/* Readies the frame's slot for @n_counters counters: clears them if a
- * failure or their creation left them dirty, and has the frame's first
- * launch clear the next slot's. */
-gboolean
-clh_engine_prepare_counters (ClhEngine *engine, gsize n_counters,
-    GError **error)
-{
-  ClhSlot *slot = engine->slot;
-  const cl_uint zero = 0;
-  cl_event ev;
-  cl_int ret;
-
-  if (!ensure_counters (engine, slot, n_counters, error))
-    return FALSE;
-  if (slot->dirty > 0) {
-    ret = clEnqueueFillBuffer (engine->queue, slot->counters, &zero,
-        sizeof (zero), 0, sizeof (cl_uint) * slot->dirty, 0, NULL,
-        clh_engine_want_event (engine, &ev, NULL));
-    clh_engine_note_event (engine, CLH_PHASE_KERNEL, ev, NULL);
-    if (!clh_cl_check (ret, "clEnqueueFillBuffer", error))
-      return FALSE;
-    slot->dirty = 0;
-  }
-  engine->zero_next = clh_engine_next_slot (engine)->dirty;
-  return TRUE;
-}
-
-/* Readies the frame's slot for @n_counters counters counted on the host:
- * its device counters are left as they are. */
-gboolean
-clh_engine_prepare_host_counters (ClhEngine *engine, gsize n_counters,
-    GError **error)
-{
-  return ensure_counters (engine, engine->slot, n_counters, error);
+  return clh_context_get_driver_version (engine->q.ctx);
 }
 
 /* Enqueues the copy of the frame's counters into the slot's pinned host
@@ -269,18 +147,18 @@ clh_engine_prepare_host_counters (ClhEngine *engine, gsize n_counters,
 static gboolean
 read_back (ClhEngine *engine, GError **error)
 {
-  ClhSlot *slot = engine->slot;
+  ClhSlot *slot = engine->q.slot;
   cl_int ret;
 
-  ret = clEnqueueReadBuffer (engine->queue, slot->counters, CL_FALSE, 0,
+  ret = clEnqueueReadBuffer (engine->q.queue, slot->counters, CL_FALSE, 0,
       sizeof (guint32) * slot->n_counters_used,
       clh_host_block_get_data (slot->readback), 0, NULL, &slot->done);
-  if (ret == CL_SUCCESS && engine->profiling) {
+  if (ret == CL_SUCCESS && engine->q.profiling) {
     clRetainEvent (slot->done);
-    clh_engine_note_event (engine, CLH_PHASE_READBACK, slot->done, NULL);
+    clh_queues_note_event (&engine->q, CLH_PHASE_READBACK, slot->done, NULL);
   }
   return clh_cl_check (ret, "clEnqueueReadBuffer", error)
-      && clh_engine_flush (engine, engine->queue, error);
+      && clh_queues_flush (&engine->q, engine->q.queue, error);
 }
 
 /* Forgets what the slot's frame borrowed, waiting for the device to give
@@ -288,8 +166,8 @@ read_back (ClhEngine *engine, GError **error)
 static void
 slot_finish (ClhEngine *engine, ClhSlot *slot)
 {
-  clh_engine_give_back (engine, slot);
-  clh_engine_release_events (slot);
+  clh_transfer_give_back (&engine->q, slot);
+  clh_slot_release_events (slot);
   g_clear_error (&slot->posted.error);
 }
 
@@ -346,8 +224,8 @@ clh_engine_set_max_in_flight (ClhEngine *engine, guint n, GError **error)
     return TRUE;
   /* The queues first: if they cannot be made, the engine stays as it was,
    * with its slots. */
-  if (two != (engine->upload_queue != NULL)
-      && !clh_engine_create_queues (engine, engine->profiling, two, error))
+  if (two != (engine->q.upload_queue != NULL)
+      && !clh_queues_create (&engine->q, engine->q.profiling, two, error))
     return FALSE;
   slots_clear (engine);
   engine->n_slots = n + 1;
@@ -356,7 +234,7 @@ clh_engine_set_max_in_flight (ClhEngine *engine, guint n, GError **error)
     engine->slots[i].watch.lock = &engine->wait_lock;
     engine->slots[i].watch.cond = &engine->wait_cond;
   }
-  for (i = 0; i < engine->n_slots && engine->profiling; i++)
+  for (i = 0; i < engine->n_slots && engine->q.profiling; i++)
     engine->slots[i].events = g_array_new (FALSE, TRUE,
         sizeof (ClhPhaseEvent));
   return TRUE;
@@ -412,17 +290,17 @@ check_request (const ClhFrame *frame, const ClhHistogramSpec *spec,
 static void
 abandon_submission (ClhEngine *engine)
 {
-  ClhSlot *slot = engine->slot, *next = clh_engine_next_slot (engine);
+  ClhSlot *slot = engine->q.slot, *next = engine->q.next;
 
-  clFinish (engine->queue);
-  if (engine->upload_queue)
-    clFinish (engine->upload_queue);
+  clFinish (engine->q.queue);
+  if (engine->q.upload_queue)
+    clFinish (engine->q.upload_queue);
   slot_finish (engine, slot);
-  g_clear_pointer (&engine->upload_done, clReleaseEvent);
+  g_clear_pointer (&engine->q.upload_done, clReleaseEvent);
   slot->dirty = slot->n_counters;
   slot->table_uploaded = 0;
   next->dirty = next->n_counters;
-  engine->slot = NULL;
+  engine->q.slot = NULL;
 }
 
 /* A frame on its way into the queues, and the slot it takes. */
@@ -446,6 +324,25 @@ slot_to_fill (ClhEngine *engine)
   return &engine->slots[(engine->head + engine->n_pending) % engine->n_slots];
 }
 
+/**
+ * clh_engine_get_n_on_thread:
+ * @engine: an engine
+ *
+ * For tests, which check that frames went through the device's submission
+ * thread (clh-submitter.c) when other engines had frames in flight.
+ *
+ * Returns: how many of the pending frames were submitted through it
+ */
+guint
+clh_engine_get_n_on_thread (const ClhEngine *engine)
+{
+  guint i, n = 0;
+
+  for (i = 0; i < engine->n_pending; i++)
+    n += engine->slots[(engine->head + i) % engine->n_slots].watched;
+  return n;
+}
+
 /* Nothing, on the submission thread: once run, every job posted before
  * it has run. */
 static gboolean
@@ -460,21 +357,9 @@ nothing (gpointer data, GError **error)
 void
 clh_engine_settle (const ClhEngine *engine)
 {
-  if (engine->submitter && !clh_submitter_in_thread (engine->submitter)
+  if (engine->q.submitter && !clh_submitter_in_thread (engine->q.submitter)
       && clh_engine_get_n_on_thread (engine) > 0)
-    clh_submitter_run (engine->submitter, nothing, NULL, NULL);
-}
-
-/* Flushes @queue after enqueueing a frame: at once from the caller's
- * thread; at the end of its batch from the submission thread. */
-gboolean
-clh_engine_flush (ClhEngine *engine, cl_command_queue queue, GError **error)
-{
-  if (engine->submitter && clh_submitter_in_thread (engine->submitter)) {
-    clh_submitter_defer_flush (engine->submitter, queue);
-    return TRUE;
-  }
-  return clh_cl_check (clFlush (queue), "clFlush", error);
+    clh_submitter_run (engine->q.submitter, nothing, NULL, NULL);
 }
 
 /* Hands a posted frame of one histogram, the whole frame's, to the device's
@@ -486,18 +371,19 @@ static gboolean
 batch (const Submission *sub, gboolean *taken, GError **error)
 {
   ClhEngine *engine = sub->engine;
-  ClhSlot *slot = engine->slot;
+  ClhSlot *slot = engine->q.slot;
   ClhBatcher *batcher;
   ClhBatchFrame f;
 
   *taken = FALSE;
   if (!sub->posted || !sub->full_frame || sub->n_regions > 0
-      || !clh_engine_batch_frame (engine, sub->frame, sub->spec, &f)
-      || !(batcher = clh_context_get_batcher (engine->ctx, TRUE))
+      || !clh_transfer_batch_frame (&engine->plan, &engine->dispatch,
+          &engine->q, sub->frame, sub->spec, &f)
+      || !(batcher = clh_batcher_get (engine->q.ctx, TRUE))
       || !clh_batcher_fits (batcher, f.work_group_size, f.local_bytes,
           f.staging_size))
     return TRUE;
-  if (!clh_engine_prepare_host_counters (engine, slot->n_counters_used,
+  if (!clh_queues_prepare_host_counters (&engine->q, slot->n_counters_used,
           error))
     return FALSE;
   f.n_counters = slot->n_counters_used;
@@ -514,29 +400,35 @@ static gboolean
 submit (const Submission *sub, GError **error)
 {
   ClhEngine *engine = sub->engine;
-  ClhSlot *slot = engine->slot = sub->slot;
+  ClhSlot *slot = sub->slot;
   gboolean launches, batched;
 
+  /* The slot being filled, and the next one in the ring, whose counters
+   * the frame's first launch clears. */
+  engine->q.slot = slot;
+  engine->q.next = &engine->slots[(slot - engine->slots + 1)
+      % engine->n_slots];
   slot->n_channels = clh_histogram_spec_n_channels (sub->spec);
   slot->n_bins = clh_histogram_spec_n_bins (sub->spec);
   slot->full_frame = FALSE;
   slot->n_histograms = 0;
   slot->n_counters_used = 0;
   slot->on_host = sub->on_host;
-  if (!clh_engine_prepare_regions (engine, sub->frame, sub->spec,
-          sub->full_frame, sub->regions, sub->n_regions, error)) {
+  if (!clh_engine_prepare_regions (&engine->dispatch, &engine->q,
+          sub->frame, sub->spec, sub->full_frame, sub->regions,
+          sub->n_regions, error)) {
     abandon_submission (engine);
     return FALSE;
   }
   if (slot->on_host) {
     /* Counted now; the device's counters and the next slot's stay as
      * they are. */
-    if (slot->n_histograms > 0 && !clh_engine_count_on_host (engine,
+    if (slot->n_histograms > 0 && !clh_engine_count_on_host (&engine->q,
             sub->frame, sub->spec, error)) {
       abandon_submission (engine);
       return FALSE;
     }
-    engine->slot = NULL;
+    engine->q.slot = NULL;
     return TRUE;
   }
   if (slot->n_histograms > 0) {
@@ -547,7 +439,7 @@ submit (const Submission *sub, GError **error)
     if (batched) {
       /* The slot's device counters, and the next slot's, stay as they
        * are: the batch has its own. */
-      engine->slot = NULL;
+      engine->q.slot = NULL;
       return TRUE;
     }
   }
@@ -555,9 +447,11 @@ submit (const Submission *sub, GError **error)
    * clear counters are read back, and no launch clears the next slot's. */
   launches = sub->full_frame || slot->table_groups > 0;
   if (slot->n_histograms > 0
-      && (!clh_engine_prepare_counters (engine, slot->n_counters_used, error)
-          || (launches && !clh_engine_count_frame (engine, sub->frame,
-                  sub->spec, sub->block, error))
+      && (!clh_queues_prepare_counters (&engine->q, slot->n_counters_used,
+              error)
+          || (launches && !clh_transfer_count_frame (&engine->plan,
+                  &engine->dispatch, &engine->q, sub->frame, sub->spec,
+                  sub->block, error))
           || !read_back (engine, error))) {
     abandon_submission (engine);
     return FALSE;
@@ -566,11 +460,11 @@ submit (const Submission *sub, GError **error)
    * next slot's. */
   if (launches) {
     slot->dirty = slot->n_counters_used;
-    clh_engine_next_slot (engine)->dirty = 0;
+    engine->q.next->dirty = 0;
   }
-  engine->slot = NULL;
+  engine->q.slot = NULL;
   if (sub->posted && slot->done)
-    clh_submitter_watch (engine->submitter, slot->done, &slot->watch);
+    clh_submitter_watch (engine->q.submitter, slot->done, &slot->watch);
   else if (sub->posted)
     clh_watch_notify (&slot->watch, CL_COMPLETE);
   return TRUE;
@@ -610,8 +504,8 @@ post (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
   ClhPosted *p = &slot->posted;
   ClhFrame staged;
 
-  if (!clh_engine_prestage (engine, slot, frame, spec, &block, &staged,
-          error))
+  if (!clh_transfer_prestage (&engine->plan, &engine->q, slot, frame, spec,
+          &block, &staged, error))
     return FALSE;
   p->frame = block == slot->stage && slot->stage ? staged : *frame;
   p->engine = engine;
@@ -630,7 +524,7 @@ post (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
   slot->watched = TRUE;
   clh_watch_reset (&slot->watch);
   engine->n_pending++;
-  clh_submitter_post (engine->submitter, &p->job);
+  clh_submitter_post (engine->q.submitter, &p->job);
   return TRUE;
 }
 
@@ -665,8 +559,8 @@ post (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
  * in one copy.
  *
  * While other engines of the context submit too, the frame is posted to
- * the device's submission thread instead (engine/clh-submitter.c), which
- * enqueues it with the other streams' frames of its batch: then an OpenCL
+ * the device's submission thread instead (engine/runtime/clh-submitter.c),
+ * which enqueues it with the other streams' frames of its batch: then an OpenCL
  * error enqueueing it is reported when it is collected, as errors the
  * device meets counting it always are.
  *
@@ -691,16 +585,17 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
         engine->n_pending);
     return FALSE;
   }
-  sub.on_host = clh_engine_counts_on_host (engine, frame, spec);
+  sub.on_host = clh_engine_counts_on_host (engine->counting,
+      engine->q.device, frame, spec);
   /* Frames the host counts need no device. The others go to the
    * submission thread while other engines submit too (one did in the last
    * 2 ms, and for 10 ms after): then it is the only thread in the driver.
    * Alone, a stream submits itself and waits for its frames itself,
-   * without handing them over (on an H100 a stream alone ran at 0.87-0.98
-   * of its rate through the thread, batched, and its paced latency was
-   * 119 us against 82 directly: docs/performance.md, "One stream"). */
-  if (engine->submitter && !sub.on_host
-      && clh_context_use_thread (engine->ctx, engine, engine->submission,
+   * without handing them over: through the thread a stream alone runs a
+   * little slower and waits longer for its frames (measured: see
+   * docs/performance.md, "One stream"). */
+  if (engine->q.submitter && !sub.on_host
+      && clh_context_use_thread (engine->q.ctx, engine, engine->submission,
           &engine->shared_until))
     return post (engine, frame, spec, full_frame, regions, n_regions, block,
         error);
@@ -822,8 +717,8 @@ clh_engine_collect_regions (ClhEngine *engine, ClhHistogram *histograms,
     ok = FALSE;
   } else {
     clh_engine_split_histograms (slot, histograms);
-    if (engine->profiling && !slot->on_host)
-      clh_engine_collect_timings (engine, slot);
+    if (engine->q.profiling && !slot->on_host)
+      engine->have_timings = clh_slot_sum_timings (slot, &engine->timings);
   }
   slot_finish (engine, slot);
   return ok;
@@ -859,16 +754,16 @@ discard (gpointer data, GError **error)
   guint i;
 
   /* Frames in the open batch are launched with it, then finished. */
-  if (engine->submitter)
-    clh_submitter_flush_now (engine->submitter);
-  clFinish (engine->queue);
-  if (engine->upload_queue)
-    clFinish (engine->upload_queue);
+  if (engine->q.submitter)
+    clh_submitter_flush_now (engine->q.submitter);
+  clFinish (engine->q.queue);
+  if (engine->q.upload_queue)
+    clFinish (engine->q.upload_queue);
   for (i = 0; i < engine->n_pending; i++) {
     ClhSlot *slot = &engine->slots[(engine->head + i) % engine->n_slots];
 
     if (slot->watched)
-      clh_submitter_forget (engine->submitter, &slot->watch);
+      clh_submitter_forget (engine->q.submitter, &slot->watch);
   }
   while (engine->n_pending > 0) {
     slot_finish (engine, &engine->slots[engine->head]);
@@ -888,8 +783,8 @@ discard (gpointer data, GError **error)
 void
 clh_engine_discard (ClhEngine *engine)
 {
-  if (engine->submitter)
-    clh_submitter_run (engine->submitter, discard, engine, NULL);
+  if (engine->q.submitter)
+    clh_submitter_run (engine->q.submitter, discard, engine, NULL);
   else
     discard (engine, NULL);
 }

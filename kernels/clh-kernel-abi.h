@@ -4,7 +4,7 @@
  * both sides use, and each kernel's per-launch parameters as one struct
  * passed by value. The kernels include it (kernels/embed.py inlines it into
  * the embedded source, with #line markers); on the host it is C over GLib,
- * included by engine/clh-frame.h and engine/clh-engine-dispatch.c.
+ * included by model/clh-frame.h and engine/clh-engine-dispatch.c.
  *
  * The structs hold 32-bit unsigned fields only, so that they have one
  * layout on the host and on every device: OpenCL C 1.2 (section 6.9) lets

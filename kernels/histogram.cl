@@ -43,7 +43,8 @@
  * region's own counters. A pixel inside several regions is read once for
  * each. The region groups run beside the band's instead of after them, so
  * a few small regions cost the device little more than the whole frame: a
- * second launch for them cost 6 to 14 us on an H100 whatever it counted.
+ * second launch for them cost a fixed time whatever it counted (measured:
+ * see docs/performance.md).
  */
 
 /* The constants and per-launch parameter structs shared with the engine. */
@@ -401,7 +402,7 @@ histogram_8bit (global const uchar *src, const ClhParams8bit p,
 }
 
 /*
- * The 8-bit counts of many frames in one launch (engine/clh-batch.c): the
+ * The 8-bit counts of many frames in one launch (clh-batch.c): the
  * frames of a batch of streams lie one after the other in src, and each of
  * its entries (ClhBatchEntry, at the start of batch) is one histogram_8bit
  * launch without regions, into counters from counters_base in batch. A

@@ -108,8 +108,8 @@ clh_reference_histogram_of_buffer_region (const GstVideoInfo *info,
   if (range_max >= 0)
     spec->range_max = range_max;
   whole = (ClhRect) { 0, 0, (gint) frame.width, (gint) frame.height };
-  histogram->counts = g_new (guint32, clh_histogram_spec_n_channels (spec)
-      * clh_histogram_spec_n_bins (spec));
+  histogram->counts = g_new (guint32, clh_reference_n_channels (spec)
+      * clh_reference_n_bins (spec));
   clh_reference_histogram_region (&frame, spec, region ? region : &whole,
       histogram);
   gst_video_frame_unmap (&vframe);

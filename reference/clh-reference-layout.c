@@ -124,6 +124,17 @@ clh_reference_layout (const gchar *format, ClhFrame *frame,
   return FALSE;
 }
 
+/* Has @spec read the frame's first @n components, in the format's order. */
+static void
+first_components (ClhHistogramSpec *spec, guint n)
+{
+  guint i;
+
+  spec->n_components = n;
+  for (i = 0; i < n; i++)
+    spec->components[i] = i;
+}
+
 /**
  * clh_reference_spec:
  * @klass: the format's class
@@ -147,25 +158,25 @@ clh_reference_spec (ClhFormatClass klass, const ClhFrame *frame,
 
   if (g_str_equal (mode, "channels")) {
     spec->count = CLH_COUNT_COMPONENTS;
-    clh_histogram_spec_set_first_components (spec, frame->n_components);
+    first_components (spec, frame->n_components);
   } else if (g_str_equal (mode, "luma")) {
     spec->count = klass == CLH_FORMAT_RGB ? CLH_COUNT_LUMA :
         CLH_COUNT_COMPONENTS;
-    clh_histogram_spec_set_first_components (spec, klass == CLH_FORMAT_RGB ? 3 : 1);
+    first_components (spec, klass == CLH_FORMAT_RGB ? 3 : 1);
   } else if (klass == CLH_FORMAT_GRAY || frame->depth != 8) {
     return FALSE;
   } else if (g_str_equal (mode, "max") && klass == CLH_FORMAT_RGB) {
     spec->count = CLH_COUNT_MAX;
-    clh_histogram_spec_set_first_components (spec, frame->n_components);
+    first_components (spec, frame->n_components);
   } else if (g_str_equal (mode, "rgb") && klass == CLH_FORMAT_RGB) {
     spec->count = CLH_COUNT_RGB;
-    clh_histogram_spec_set_first_components (spec, 3);
+    first_components (spec, 3);
   } else if (g_str_equal (mode, "hue")) {
     spec->count = CLH_COUNT_HUE;
-    clh_histogram_spec_set_first_components (spec, 3);
+    first_components (spec, 3);
   } else if (g_str_equal (mode, "hue-saturation")) {
     spec->count = CLH_COUNT_HUE_SATURATION;
-    clh_histogram_spec_set_first_components (spec, 3);
+    first_components (spec, 3);
   } else {
     return FALSE;
   }

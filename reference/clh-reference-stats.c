@@ -98,7 +98,7 @@ clh_reference_stats_region (const ClhFrame *frame,
   guint c;
 
   g_return_val_if_fail (n_ps <= CLH_MAX_PERCENTILES, FALSE);
-  for (c = 0; c < clh_histogram_spec_n_channels (spec); c++) {
+  for (c = 0; c < clh_reference_n_channels (spec); c++) {
     g_array_set_size (values, 0);
     if (!clh_reference_channel_values (frame, spec, region, c, values)) {
       g_array_unref (values);

@@ -224,13 +224,27 @@ normalize_minmax (gfloat *hist, guint n)
     hist[i] = fmaf (hist[i], a, b);
 }
 
+/* Entries of @spec's model, worked out here: bins per axis to the power of
+ * the axes binned (three for joint RGB, two for hue x saturation). */
+static guint
+model_entries (const ClhBackprojectSpec *spec)
+{
+  const guint axes = spec->count == CLH_COUNT_RGB ? 3 :
+      spec->count == CLH_COUNT_HUE_SATURATION ? 2 : 1;
+  guint n = spec->bins, a;
+
+  for (a = 1; a < axes; a++)
+    n *= spec->bins;
+  return n;
+}
+
 /**
  * clh_reference_camshift_model:
  * @frame: a valid 8-bit frame (clh_frame_is_valid())
  * @spec: what is binned and the mask, as for clh_reference_backproject();
  *   its model and scale are not read
  * @window: the target, pixels of @frame; clipped to it with
- *   clh_rect_clip()
+ *   clh_reference_clip()
  * @model: (out caller-allocates) (array): clh_backproject_spec_n_bins()
  *   floats, flattened as #ClhBackprojectSpec's model
  *
@@ -247,14 +261,14 @@ void
 clh_reference_camshift_model (const ClhFrame *frame,
     const ClhBackprojectSpec *spec, const ClhRect *window, gfloat *model)
 {
-  const guint n = clh_backproject_spec_n_bins (spec);
+  const guint n = model_entries (spec);
   guint32 *counts;
-  ClhRect r = *window;
+  ClhRect r;
   guint x, y, i;
 
   g_return_if_fail (frame->depth == 8 && spec->bins > 0);
 
-  clh_rect_clip (&r, frame->width, frame->height);
+  clh_reference_clip (window, frame->width, frame->height, &r);
   counts = g_new0 (guint32, n);
   for (y = r.y; y < (guint) (r.y + r.height); y++)
     for (x = r.x; x < (guint) (r.x + r.width); x++) {

@@ -126,6 +126,99 @@ clh_reference_sample (const ClhFrame *frame, guint component, guint x,
   return (stored >> comp->shift) & ((1u << frame->depth) - 1);
 }
 
+/* The reference's own geometry. It works out on its own what the model's
+ * functions (clh-frame.c) also compute, so that a slip there shows up as a
+ * mismatch, not as the same wrong answer on both sides. */
+
+/**
+ * clh_reference_clip:
+ * @region: a rectangle of pixels, anywhere, of any size
+ * @width: the frame's width, pixels
+ * @height: the frame's height, rows
+ * @clipped: (out): the pixels of @region that lie in the frame: x in
+ *   `[clipped.x, clipped.x + clipped.width)`, likewise y; an empty
+ *   rectangle (width or height 0) if none do
+ */
+void
+clh_reference_clip (const ClhRect *region, guint width, guint height,
+    ClhRect *clipped)
+{
+  /* The first and one-past-last pixel on each axis, in 64 bits so that
+   * x + width cannot wrap; then intersected with [0, size). */
+  gint64 left = region->x, top = region->y;
+  gint64 right = region->width > 0 ? left + region->width : left;
+  gint64 bottom = region->height > 0 ? top + region->height : top;
+
+  left = left < 0 ? 0 : left;
+  top = top < 0 ? 0 : top;
+  right = right > (gint64) width ? (gint64) width : right;
+  bottom = bottom > (gint64) height ? (gint64) height : bottom;
+  if (left >= right || top >= bottom) {
+    *clipped = (ClhRect) { 0, 0, 0, 0 };
+    return;
+  }
+  *clipped = (ClhRect) { (gint) left, (gint) top, (gint) (right - left),
+    (gint) (bottom - top) };
+}
+
+/**
+ * clh_reference_n_channels:
+ * @spec: a request
+ *
+ * Returns: the histograms @spec gives: one per listed component for
+ *   %CLH_COUNT_COMPONENTS, one for a colour count
+ */
+guint
+clh_reference_n_channels (const ClhHistogramSpec *spec)
+{
+  if (spec->count != CLH_COUNT_COMPONENTS)
+    return 1;
+  return spec->n_components;
+}
+
+/**
+ * clh_reference_n_bins:
+ * @spec: a request
+ *
+ * Returns: the counters of one of @spec's histograms: @bins per axis, over
+ *   two axes for hue x saturation and three for joint RGB
+ */
+guint
+clh_reference_n_bins (const ClhHistogramSpec *spec)
+{
+  guint axes = 1, n = 1, a;
+
+  if (spec->count == CLH_COUNT_HUE_SATURATION)
+    axes = 2;
+  else if (spec->count == CLH_COUNT_RGB)
+    axes = 3;
+  for (a = 0; a < axes; a++)
+    n *= spec->bins;
+  return n;
+}
+
+/* Samples of a component along an axis of @size pixels subsampled by
+ * 2^@sub: every pixel whose index is a multiple of 2^@sub has one. */
+static guint
+samples_along (guint size, guint sub)
+{
+  const guint step = 1u << sub;
+
+  return size / step + (size % step != 0);
+}
+
+static guint
+component_width (const ClhFrame *frame, guint comp)
+{
+  return samples_along (frame->width, frame->components[comp].w_sub);
+}
+
+static guint
+component_height (const ClhFrame *frame, guint comp)
+{
+  return samples_along (frame->height, frame->components[comp].h_sub);
+}
+
 /* Counts @value into @counts over [range_min, range_max], or below/above. */
 static void
 count_ranged (const ClhHistogramSpec *spec, guint value, guint32 *counts,
@@ -161,8 +254,8 @@ count_components (const ClhFrame *frame, const ClhHistogramSpec *spec,
   for (c = 0; c < spec->n_components; c++) {
     const guint comp = spec->components[c];
     const ClhComponent *info = &frame->components[comp];
-    const guint w = clh_component_width (frame, comp);
-    const guint h = clh_component_height (frame, comp);
+    const guint w = component_width (frame, comp);
+    const guint h = component_height (frame, comp);
 
     for (y = 0; y < h; y++)
       for (x = 0; x < w; x++) {
@@ -253,7 +346,7 @@ count_colour (const ClhFrame *frame, const ClhHistogramSpec *spec,
  * @frame: a valid frame (clh_frame_is_valid())
  * @spec: a 1-D request valid for @frame: its components, luma or max
  * @region: a rectangle of @frame's pixels, clipped here with
- *   clh_rect_clip()
+ *   clh_reference_clip()
  * @channel: the request's channel
  * @values: (element-type guint): where each value the channel examines in
  *   the region is appended, in raster order
@@ -270,16 +363,16 @@ clh_reference_channel_values (const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhRect *region, guint channel,
     GArray *values)
 {
-  ClhRect r = *region;
+  ClhRect r;
   guint x, y, v;
 
-  clh_rect_clip (&r, frame->width, frame->height);
+  clh_reference_clip (region, frame->width, frame->height, &r);
   if (spec->count == CLH_COUNT_COMPONENTS) {
     const guint comp = spec->components[channel];
     const ClhComponent *info = &frame->components[comp];
 
-    for (y = 0; y < clh_component_height (frame, comp); y++)
-      for (x = 0; x < clh_component_width (frame, comp); x++)
+    for (y = 0; y < component_height (frame, comp); y++)
+      for (x = 0; x < component_width (frame, comp); x++)
         if (inside (&r, (guint64) x << info->w_sub,
                 (guint64) y << info->h_sub)) {
           v = clh_reference_sample (frame, comp, x, y);
@@ -305,7 +398,7 @@ clh_reference_channel_values (const ClhFrame *frame,
  * @frame: a valid frame (clh_frame_is_valid())
  * @spec: a request valid for @frame (clh_histogram_spec_is_valid())
  * @region: a rectangle of @frame's pixels, clipped here with
- *   clh_rect_clip()
+ *   clh_reference_clip()
  * @histogram: (out caller-allocates): the result; its counts must hold
  *   `clh_histogram_spec_n_channels () * clh_histogram_spec_n_bins ()`
  *
@@ -319,11 +412,11 @@ clh_reference_histogram_region (const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhRect *region,
     ClhHistogram *histogram)
 {
-  ClhRect r = *region;
+  ClhRect r;
 
-  clh_rect_clip (&r, frame->width, frame->height);
+  clh_reference_clip (region, frame->width, frame->height, &r);
   memset (histogram->counts, 0, sizeof (guint32)
-      * clh_histogram_spec_n_channels (spec) * clh_histogram_spec_n_bins (spec));
+      * clh_reference_n_channels (spec) * clh_reference_n_bins (spec));
   memset (histogram->samples, 0, sizeof (histogram->samples));
   memset (histogram->below, 0, sizeof (histogram->below));
   memset (histogram->above, 0, sizeof (histogram->above));

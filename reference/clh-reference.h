@@ -14,6 +14,10 @@ void clh_reference_yuv_to_rgb (guint8 y, guint8 u, guint8 v, guint8 *r,
     guint8 *g, guint8 *b);
 guint clh_reference_sample (const ClhFrame *frame, guint component, guint x,
     guint y);
+void clh_reference_clip (const ClhRect *region, guint width, guint height,
+    ClhRect *clipped);
+guint clh_reference_n_channels (const ClhHistogramSpec *spec);
+guint clh_reference_n_bins (const ClhHistogramSpec *spec);
 
 void clh_reference_histogram (const ClhFrame *frame,
     const ClhHistogramSpec *spec, ClhHistogram *histogram);

@@ -369,7 +369,7 @@ batched_collect (Batched *b)
  * frames to the device's submission thread together, which enqueues them
  * in batches; frames are copied to the device (also on a CPU device), so
  * the 8-bit ones (GRAY8, RGBA, NV12) are counted in batched launches
- * (engine/clh-batch.c), and I420's hue on its own. A fault enqueueing one
+ * (clh-batch.c), and I420's hue on its own. A fault enqueueing one
  * frame of its own reaches the engine it belongs to alone (an element
  * would stop there), the others count every frame right; a fault in a
  * batched launch's commands reaches the engines whose frames shared them,

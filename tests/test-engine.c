@@ -14,6 +14,7 @@
 
 #include "clh-build-log.h"
 #include "clh-context-private.h"
+#include "clh-engine-profiling.h"
 #include "clh-engine-tuning.h"
 #include "clh-program-cache.h"
 #include "clh-test-hold.h"
@@ -685,7 +686,7 @@ test_device_selection (void)
   g_free (upper);
 }
 
-/* The program cache's file format (engine/clh-program-cache.c): magic,
+/* The program cache's file format (engine/runtime/clh-program-cache.c): magic,
  * 64-bit little-endian length, SHA-256 of the binary, the binary. */
 #define CACHE_MAGIC "CLHPRG01"
 #define CACHE_HEADER (8 + 8 + 32)
@@ -1176,7 +1177,7 @@ free_in_thread (gpointer data)
  * other frame of the batch is counted right. With @transfer
  * CLH_TRANSFER_COPY, frames are copied to the device also on a CPU device,
  * and the 8-bit ones (GRAY8, RGBA, NV12) are counted in batched launches
- * (engine/clh-batch.c), the stopping engine's among them. */
+ * (engine/runtime/clh-batch.c), the stopping engine's among them. */
 static void
 batch_round (ClhTransfer transfer)
 {

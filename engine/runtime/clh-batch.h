@@ -55,6 +55,7 @@ typedef struct {
 ClhBatcher *clh_batcher_new (ClhContext *context, ClhSubmitter *submitter,
     GError **error);
 void clh_batcher_free (ClhBatcher *b);
+ClhBatcher *clh_batcher_get (ClhContext *context, gboolean create);
 gboolean clh_batcher_fits (const ClhBatcher *b, guint work_group_size,
     gsize local_bytes, gsize staging_size);
 gboolean clh_batcher_add (ClhBatcher *b, const ClhBatchFrame *frame,

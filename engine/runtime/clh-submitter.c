@@ -3,11 +3,11 @@
  * every engine on a context into the context's shared command queues, and
  * polls their completion.
  *
- * With a queue of its own per stream, 64 streams reached 56-71% of one
- * stream's best on an H100; with one pair of queues shared by all, 82-90%,
- * but 64 threads calling into one queue made NVIDIA's driver spin on its
- * locks (660 us of CPU a frame), and taking turns on a mutex gave the
- * throughput back (docs/performance.md, "Many streams"). Here nothing but
+ * With a queue of its own per stream, many streams reached less of one
+ * stream's best than with one pair of queues shared by all, but many
+ * threads calling into one queue made NVIDIA's driver spin on its locks,
+ * and taking turns on a mutex gave the throughput back (measured: see
+ * docs/performance.md, "Many streams"). Here nothing but
  * this thread calls the driver for counting: a stream posts its frame as a
  * job and goes on; it sleeps only when it needs the frame's histograms,
  * until this thread has seen the frame's readback complete.
@@ -21,8 +21,9 @@
  * Readbacks complete in the order they were enqueued (the shared counting
  * queue is in order), so the thread asks the driver about the oldest one
  * only, without waiting (clGetEventInfo): after each batch, and when it
- * has none to run after 5 us, then at doubling intervals up to 200 us (a
- * frame's device time is 10-40 us on the H100). */
+ * has none to run after 5 us, then at doubling intervals up to 200 us,
+ * about a frame's device time on a GPU (measured: see
+ * docs/performance.md). */
 #include "clh-submitter.h"
 
 #include <string.h>
@@ -32,9 +33,9 @@
 #define POLL_MAX_US 200
 /* A long batch is flushed after this many jobs, so that the device starts
  * on its first frames while the thread enqueues the rest; its frames of
- * the 8-bit kernel are one batched launch (clh-batch.c). With 64 GRAY8
- * streams on an H100, 16 gave 98,000-101,000 frames/s at 39 us of host
- * CPU a frame, 8 gave 71,000-92,000 at 43-63 us (docs/performance.md). */
+ * the 8-bit kernel are one batched launch (clh-batch.c). With many GRAY8
+ * streams, 16 gave more frames a second at less host CPU a frame than 8
+ * (measured: see docs/performance.md). */
 #define FLUSH_EVERY 16
 /* Queues a batch defers its flush of: a context has two. */
 #define MAX_DEFERRED 4
@@ -74,6 +75,13 @@ struct _ClhSubmitter {
   ClhJobFunc before_flush;
   gpointer before_flush_data;
   gboolean flushing;
+
+  /* The thread's alone: its batcher, freed with free_batcher once the
+   * thread has stopped; batcher_refused: it could not be made (NULL
+   * adopted), and is not tried again. */
+  ClhBatcher *batcher;
+  GDestroyNotify free_batcher;
+  gboolean batcher_refused;
 };
 
 /**
@@ -323,6 +331,8 @@ clh_submitter_free (ClhSubmitter *s)
   g_cond_signal (&s->work);
   g_mutex_unlock (&s->lock);
   g_thread_join (s->thread);
+  if (s->batcher)
+    s->free_batcher (s->batcher);
   g_queue_clear_full (&s->watched, (GDestroyNotify) watched_free);
   g_mutex_clear (&s->lock);
   g_cond_clear (&s->work);
@@ -512,7 +522,7 @@ clh_submitter_watch (ClhSubmitter *s, cl_event event, ClhWatch *watch)
  * @data: @func's data
  *
  * How a batch of jobs is closed with commands of its own: the batched
- * launch of engine/clh-batch.c.
+ * launch of engine/runtime/clh-batch.c.
  */
 void
 clh_submitter_set_before_flush (ClhSubmitter *s, ClhJobFunc func,
@@ -592,4 +602,42 @@ clh_submitter_get_stats (ClhSubmitter *s, ClhSubmitterStats *stats)
   *stats = s->stats;
   stats->n_waiting = s->jobs.length;
   g_mutex_unlock (&s->lock);
+}
+
+/**
+ * clh_submitter_get_batcher:
+ * @s: a submitter, from its thread
+ * @refused: (out) (optional): whether the batcher could not be made, and
+ *   frames are counted on their own
+ *
+ * Returns: (transfer none) (nullable): the batcher @s adopted, %NULL if
+ *   none yet (or it was refused)
+ */
+ClhBatcher *
+clh_submitter_get_batcher (ClhSubmitter *s, gboolean *refused)
+{
+  g_return_val_if_fail (clh_submitter_in_thread (s), NULL);
+  if (refused)
+    *refused = s->batcher_refused;
+  return s->batcher;
+}
+
+/**
+ * clh_submitter_adopt_batcher:
+ * @s: a submitter without a batcher, from its thread
+ * @batcher: (transfer full) (nullable): the device's batcher (clh-batch.c),
+ *   or %NULL: it could not be made, and is not tried again
+ * @free_batcher: frees @batcher once the thread has stopped
+ *
+ * Hands @s the batcher its batches close with: the submitter owns it, and
+ * frees it after the thread has run its last job.
+ */
+void
+clh_submitter_adopt_batcher (ClhSubmitter *s, ClhBatcher *batcher,
+    GDestroyNotify free_batcher)
+{
+  g_return_if_fail (clh_submitter_in_thread (s) && !s->batcher);
+  s->batcher = batcher;
+  s->free_batcher = free_batcher;
+  s->batcher_refused = batcher == NULL;
 }

@@ -2,8 +2,8 @@
 /* Copies on the host, split over a few threads, for frames in ordinary
  * (pageable) memory on their way into pinned memory, from where the device
  * copies them by DMA at full bus speed. One thread's memcpy out of pageable
- * memory runs at about the driver's own pageable upload rate (10-12 GB/s
- * on the H100 host, docs/performance.md), so the gain is the threads.
+ * memory runs at about the driver's own pageable upload rate (measured:
+ * see docs/performance.md), so the gain is the threads.
  *
  * The caller copies chunks itself, and so do the helpers of a process-wide
  * GLib thread pool, each claiming the next chunk not yet taken: when the
@@ -15,10 +15,9 @@
 
 #include <string.h>
 
-/* Chunks smaller than this are not worth a thread's wake-up. With 128 KiB
- * chunks and 7 helpers, pageable RGBA 600x480 through the element ran at
- * 9,609-9,917 frames/s on the H100 host against 7,251-8,118 with 256 KiB
- * and 3 (docs/performance.md). */
+/* Chunks smaller than this are not worth a thread's wake-up. 128 KiB
+ * chunks and 7 helpers carried pageable frames through the element faster
+ * than 256 KiB and 3 (measured: see docs/performance.md). */
 #define MIN_CHUNK (128 * 1024)
 #define MAX_CHUNKS 16
 

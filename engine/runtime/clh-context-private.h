@@ -6,20 +6,14 @@
 #include "clh-context.h"
 #include "clh-device.h"
 #include "clh-submitter.h"
-#include "clh-engine-tuning.h"
 
 G_BEGIN_DECLS
-
-/* The device's batcher (clh-batch.h). */
-typedef struct _ClhBatcher ClhBatcher;
 
 const ClhDeviceInfo *clh_context_get_device (const ClhContext *context);
 cl_context clh_context_get_cl_context (const ClhContext *context);
 cl_program clh_context_get_program (const ClhContext *context);
 gboolean clh_context_is_little_endian (const ClhContext *context);
 ClhSubmitter *clh_context_get_submitter (ClhContext *context);
-ClhBatcher *clh_context_get_batcher (ClhContext *context,
-    gboolean create);
 gboolean clh_context_use_thread (ClhContext *context,
     gconstpointer submitter, ClhSubmission submission, gint64 *shared_until);
 cl_command_queue clh_context_get_shared_queue (ClhContext *context,

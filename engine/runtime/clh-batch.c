@@ -3,10 +3,10 @@
  * of many streams.
  *
  * On its own, each frame costs the device's host driver three commands: its
- * upload, its launch and its readback. With 64 streams on an H100 the
- * driver's threads took about as much host time per frame as the streams'
- * own threads (docs/performance.md, "Where the host time goes at 64
- * streams"). Here the submission thread (clh-submitter.c) gathers the
+ * upload, its launch and its readback. With many streams the driver's
+ * threads took about as much host time per frame as the streams' own
+ * threads (measured: see docs/performance.md, "Where the host time goes at
+ * 64 streams"). Here the submission thread (clh-submitter.c) gathers the
  * frames of a batch of jobs whose counting is the 8-bit kernel's (GRAY8, a
  * Y plane, RGB and RGBA channels, NV12's planes): each frame's planes are
  * copied one after the other into one device buffer, its launches become
@@ -123,7 +123,7 @@ launch_hook (gpointer data)
  * @error: %CLH_ENGINE_ERROR_OPENCL
  *
  * Returns: (transfer full) (nullable): the batcher, freed with
- *   clh_batcher_free() once @submitter is
+ *   clh_batcher_free() once @submitter's thread has stopped
  */
 ClhBatcher *
 clh_batcher_new (ClhContext *context, ClhSubmitter *submitter,
@@ -146,6 +146,39 @@ clh_batcher_new (ClhContext *context, ClhSubmitter *submitter,
     return NULL;
   }
   clh_submitter_set_before_flush (submitter, launch_hook, b);
+  return b;
+}
+
+/**
+ * clh_batcher_get:
+ * @context: a context whose submission thread calls this
+ * @create: make the batcher if it was not made yet
+ *
+ * The device's batcher, which the context's submitter owns
+ * (clh_submitter_adopt_batcher()).
+ *
+ * Returns: (transfer none) (nullable): the batcher, made on first use;
+ *   %NULL if it cannot be made (its kernel), and then never again: frames
+ *   are counted on their own; or if not made yet and not @create
+ */
+ClhBatcher *
+clh_batcher_get (ClhContext *context, gboolean create)
+{
+  ClhSubmitter *submitter = clh_context_get_submitter (context);
+  gboolean refused;
+  ClhBatcher *b = clh_submitter_get_batcher (submitter, &refused);
+  GError *error = NULL;
+
+  if (b || refused || !create)
+    return b;
+  b = clh_batcher_new (context, submitter, &error);
+  if (!b) {
+    g_message ("%s: frames are counted one launch each: %s",
+        clh_context_get_device (context)->name, error->message);
+    g_error_free (error);
+  }
+  clh_submitter_adopt_batcher (submitter, b,
+      (GDestroyNotify) clh_batcher_free);
   return b;
 }
 
@@ -176,7 +209,8 @@ set_clear (ClhBatcher *b, Set *set)
 
 /**
  * clh_batcher_free:
- * @b: (transfer full) (nullable): a batcher whose submitter was freed
+ * @b: (transfer full) (nullable): a batcher whose submitter's thread has
+ *   stopped
  *
  * Waits for the device to finish what it was given and releases it.
  */

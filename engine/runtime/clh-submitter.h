@@ -8,6 +8,25 @@
 G_BEGIN_DECLS
 
 typedef struct _ClhSubmitter ClhSubmitter;
+/* The device's batcher (clh-batch.h), which its submitter owns. */
+typedef struct _ClhBatcher ClhBatcher;
+
+/**
+ * ClhSubmission:
+ * @CLH_SUBMISSION_AUTO: through the device's submission thread while other
+ *   engines of the context submit too, else on the caller's thread
+ * @CLH_SUBMISSION_THREAD: always through the submission thread
+ * @CLH_SUBMISSION_CALLER: always on the caller's thread
+ *
+ * Which thread makes the driver calls for a frame counted on the device
+ * (clh-submitter.c). Without profiling, every engine of a context uses the
+ * context's shared queues either way.
+ */
+typedef enum {
+  CLH_SUBMISSION_AUTO,
+  CLH_SUBMISSION_THREAD,
+  CLH_SUBMISSION_CALLER,
+} ClhSubmission;
 
 typedef gboolean (*ClhSubmitFunc) (gpointer data, GError **error);
 typedef void (*ClhJobFunc) (gpointer data);
@@ -76,6 +95,9 @@ void clh_submitter_flush_now (ClhSubmitter *s);
 void clh_submitter_poll (ClhSubmitter *s);
 void clh_submitter_forget (ClhSubmitter *s, ClhWatch *watch);
 void clh_submitter_get_stats (ClhSubmitter *s, ClhSubmitterStats *stats);
+ClhBatcher *clh_submitter_get_batcher (ClhSubmitter *s, gboolean *refused);
+void clh_submitter_adopt_batcher (ClhSubmitter *s, ClhBatcher *batcher,
+    GDestroyNotify free_batcher);
 
 void clh_watch_reset (ClhWatch *watch);
 void clh_watch_notify (ClhWatch *watch, cl_int status);

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "clh-context-private.h"
 #include "clh-submitter.h"
-#include "clh-batch.h"
-#include "clh-engine-tuning.h"
 #include "clh-program-cache.h"
 
 #include <string.h>
@@ -35,11 +33,6 @@ struct _ClhContext {
    * share (clh-submitter.c), made when the first engine asks. */
   ClhSubmitter *submitter;
   cl_command_queue shared[2];
-  /* The submission thread's batcher (clh-batch.c), made on its first
-   * batchable frame; batcher_failed: it could not be, and frames are
-   * counted on their own. */
-  ClhBatcher *batcher;
-  gboolean batcher_failed;
   /* The engine that submitted last, and when (ms of the monotonic clock,
    * as a wrapping 32-bit count). */
   gpointer last_submitter;
@@ -172,7 +165,6 @@ clh_context_unref (ClhContext *context)
   if (context->service)
     clFinish (context->service);
   g_clear_pointer (&context->submitter, clh_submitter_free);
-  g_clear_pointer (&context->batcher, clh_batcher_free);
   g_clear_pointer (&context->shared[0], clReleaseCommandQueue);
   g_clear_pointer (&context->shared[1], clReleaseCommandQueue);
   g_clear_pointer (&context->program, clReleaseProgram);
@@ -711,34 +703,6 @@ clh_context_get_submitter (ClhContext *context)
   s = context->submitter;
   g_mutex_unlock (&context->lock);
   return s;
-}
-
-/**
- * clh_context_get_batcher:
- * @context: a context whose submission thread calls this
- * @create: make it if it was not made yet
- *
- * Returns: (transfer none) (nullable): the device's batcher, made on first
- *   use; %NULL if it cannot be made (its kernel), and then never again:
- *   frames are counted on their own; or if not made yet and not @create
- */
-ClhBatcher *
-clh_context_get_batcher (ClhContext *context, gboolean create)
-{
-  GError *error = NULL;
-
-  g_return_val_if_fail (context->submitter
-      && clh_submitter_in_thread (context->submitter), NULL);
-  if (context->batcher || context->batcher_failed || !create)
-    return context->batcher;
-  context->batcher = clh_batcher_new (context, context->submitter, &error);
-  if (!context->batcher) {
-    g_message ("%s: frames are counted one launch each: %s",
-        context->device.name, error->message);
-    g_error_free (error);
-    context->batcher_failed = TRUE;
-  }
-  return context->batcher;
 }
 
 /**
