@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The whole suite (but the Python tests: Python is not built with the
-# sanitizers; and suite 'long', for time) under AddressSanitizer,
+# The whole thorough suite (but the Python tests: Python is not built with
+# the sanitizers; and suite 'long', for time) under AddressSanitizer,
 # LeakSanitizer and UndefinedBehaviorSanitizer, in build-asan/; then the concurrency tests under
 # ThreadSanitizer, in build-tsan/, against GLib and GStreamer built with
 # -fsanitize=thread by scripts/tsan-deps.sh (run first if they are not
@@ -58,7 +58,7 @@ for job in $jobs; do
       # The fault sweep's N up to 2 per function here (6 in the plain
       # suite): CI's 90 minutes.
       CLFAULT_SWEEP_MAX_N=2 meson test -C "$root/build-asan" \
-        --print-errorlogs --no-suite python --no-suite long \
+        --print-errorlogs --no-suite python --no-suite long --no-suite fast \
         --timeout-multiplier 4 || status=1
       logs="$logs $root/build-asan/meson-logs/testlog.json"
       ;;

@@ -21,6 +21,7 @@
 #include "clh-reference.h"
 #include "clh-test-counting.h"
 #include "clh-test-frame.h"
+#include "clh-test-run.h"
 
 /* kernels/histogram.cl, as the engine embeds it. */
 extern const char clh_program_cl_source[];
@@ -1873,12 +1874,20 @@ main (int argc, char **argv)
   clh_engine_set_counting (engine, counting);
 
   for (; *formats; formats++) {
-    gchar *path = g_strdup_printf ("/engine/format/%s", *formats);
+    gchar *path;
+
+    if (!clh_test_format_in_run (*formats))
+      continue;
+    path = g_strdup_printf ("/engine/format/%s", *formats);
     g_test_add_data_func (path, *formats, test_format);
     g_free (path);
   }
   for (formats = clh_reference_formats (); *formats; formats++) {
-    gchar *path = g_strdup_printf ("/engine/crop/%s", *formats);
+    gchar *path;
+
+    if (!clh_test_format_in_run (*formats))
+      continue;
+    path = g_strdup_printf ("/engine/crop/%s", *formats);
     g_test_add_data_func (path, *formats, test_crop);
     g_free (path);
     path = g_strdup_printf ("/reference/regions/%s", *formats);
@@ -1886,7 +1895,11 @@ main (int argc, char **argv)
     g_free (path);
   }
   for (formats = clh_reference_formats (); *formats; formats++) {
-    gchar *name = g_strdup_printf ("format/%s", *formats);
+    gchar *name;
+
+    if (!clh_test_format_in_run (*formats))
+      continue;
+    name = g_strdup_printf ("format/%s", *formats);
     add_host_test (name, NULL, test_format, *formats);
     g_free (name);
     name = g_strdup_printf ("crop/%s", *formats);
@@ -1901,7 +1914,9 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/crop-refused", test_crop_refused);
   g_test_add_func ("/engine/ranges", test_ranges);
   g_test_add_func ("/engine/hue-masks", test_hue_masks);
-  g_test_add_func ("/engine/bands", test_bands);
+  /* Frames over the device's largest buffer, in bands: the longest test. */
+  if (clh_test_thorough ())
+    g_test_add_func ("/engine/bands", test_bands);
   g_test_add_func ("/engine/variants", test_variants);
   g_test_add_func ("/engine/launch-model", test_launch_model);
   g_test_add_func ("/engine/host-memory", test_host_memory);
