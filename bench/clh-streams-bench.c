@@ -346,7 +346,7 @@ counts_match_frame (Stream *s, GstBuffer *buf, GstHistogramMeta *meta)
   if (!gst_video_frame_map (&frame, (GstVideoInfo *) & s->all->frames->info,
           buf, GST_MAP_READ))
     return FALSE;
-  for (c = 0; c < meta->n_channels && same; c++) {
+  for (c = 0; c < meta->info.n_channels && same; c++) {
     const guint8 *data = GST_VIDEO_FRAME_COMP_DATA (&frame, c);
     const gint stride = GST_VIDEO_FRAME_COMP_STRIDE (&frame, c);
     const gint pstride = GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, c);
@@ -375,9 +375,9 @@ check_meta (Stream *s, GstBuffer *buf, guint index)
     fail (s, "frame %u has no GstHistogramMeta", index);
     return;
   }
-  if (meta->n_channels != n_channels || meta->n_bins != BINS) {
+  if (meta->info.n_channels != n_channels || meta->info.n_bins != BINS) {
     fail (s, "frame %u: %u channels of %u bins, not %u of %u", index,
-        meta->n_channels, meta->n_bins, n_channels, BINS);
+        meta->info.n_channels, meta->info.n_bins, n_channels, BINS);
     return;
   }
   for (c = 0; c < n_channels; c++)

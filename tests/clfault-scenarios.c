@@ -86,8 +86,8 @@ check_meta (GstBuffer *out, const GstVideoInfo *info, GstBuffer *in,
   if (!meta)
     return;
   g_assert (clh_reference_histogram_of_buffer (info, in, mode,
-          meta->n_bins, 0, -1, &spec, &want));
-  for (c = 0; c < meta->n_channels; c++) {
+          meta->info.n_bins, 0, -1, &spec, &want));
+  for (c = 0; c < meta->info.n_channels; c++) {
     const guint32 *got = gst_histogram_meta_get_counts (meta, c, &n_bins);
 
     CHECK (memcmp (got, want.counts + c * n_bins, n_bins * 4) == 0,

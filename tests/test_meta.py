@@ -7,8 +7,9 @@ import sys
 import gi
 
 gi.require_version("Gst", "1.0")
+gi.require_version("GstVideo", "1.0")
 gi.require_version("GstClHistogram", "1.0")
-from gi.repository import Gst, GstClHistogram  # noqa: E402
+from gi.repository import Gst, GstClHistogram, GstVideo  # noqa: E402
 
 WIDTH, HEIGHT, BINS = 61, 37, 16
 
@@ -30,6 +31,52 @@ def counts_from_bytes(data, channel, n_channels):
     return counts
 
 
+def check_building_a_meta():
+    """An application describes, attaches and reads back a histogram of its
+    own: GstHistogramInfo, GstHistogramRegion and the statistics through
+    GI, kept by a buffer copy."""
+    H = GstClHistogram
+    info = H.HistogramInfo.new()
+    assert (info.n_dims, info.depth, info.range_min, info.range_max) == \
+        (1, 8, 0, 255)
+    assert info.set_format(H.HistogramMode.CHANNELS, ["Y", "U", "V"], [4])
+    assert info.n_bins == 4 and info.shape[:info.n_dims] == [4]
+    assert info.channel_names[:info.n_channels] == ["Y", "U", "V"]
+    info.depth, info.range_max = 10, 1023
+    limited = GstVideo.VideoColorRange(2)  # GST_VIDEO_COLOR_RANGE_16_235
+    info.video_range = limited
+    assert info.copy().range_max == 1023
+
+    region = H.HistogramRegion.new("zone", 5, 2, 3, 8, 6)
+    assert (region.type, region.id, region.width) == ("zone", 5, 8)
+    counts = list(range(12))
+    buffer = Gst.Buffer.new()
+    meta = H.buffer_add_histogram_meta(buffer, info, region, counts)
+    assert meta is not None and meta.pixels == 48
+    assert [meta.get_counts(c) for c in range(3)] == \
+        [counts[0:4], counts[4:8], counts[8:12]]
+    assert meta.info.depth == 10 and meta.info.range_max == 1023
+    assert meta.info.video_range == limited
+    assert meta.get_channel_name(2) == "V"
+    assert meta.get_statistics(1).samples == 48
+    assert meta.get_statistics(1).flags == H.HistogramStatisticsFlags.NONE
+
+    stats = H.HistogramStatistics()
+    stats.samples, stats.below, stats.above = 30, 4, 2
+    stats.flags = H.HistogramStatisticsFlags.SUMMARY
+    stats.min, stats.max, stats.mean = 3, 900, 412.25
+    assert meta.set_statistics(1, stats)
+    copy = buffer.copy()
+    got = H.buffer_get_histogram_meta_for_region(copy, "zone", 5)
+    assert got is not None and got.region.x == 2 and got.region.y == 3
+    s = got.get_statistics(1)
+    assert (s.samples, s.below, s.above, s.min, s.max, s.mean) == \
+        (30, 4, 2, 3, 900, 412.25), (s.samples, s.below, s.mean)
+    assert s.flags == H.HistogramStatisticsFlags.SUMMARY
+    assert got.get_statistics(0).samples == 48
+    assert H.buffer_get_histogram_meta(copy).region.type == "zone"
+
+
 def main():
     Gst.init(None)
     buffer = pull_one(
@@ -39,10 +86,12 @@ def main():
 
     meta = GstClHistogram.buffer_get_histogram_meta(buffer)
     assert meta is not None, "no GstHistogramMeta on the buffer"
-    assert meta.mode == GstClHistogram.HistogramMode.CHANNELS, meta.mode
-    assert meta.n_channels == 4 and meta.n_bins == BINS
+    info = meta.info
+    assert info.mode == GstClHistogram.HistogramMode.CHANNELS, info.mode
+    assert info.n_channels == 4 and info.n_bins == BINS
     assert meta.pixels == WIDTH * HEIGHT
-    assert (meta.x, meta.y, meta.width, meta.height) == (0, 0, WIDTH, HEIGHT)
+    r = meta.region
+    assert (r.x, r.y, r.width, r.height) == (0, 0, WIDTH, HEIGHT)
 
     ok, info = buffer.map(Gst.MapFlags.READ)
     assert ok
@@ -64,30 +113,32 @@ def main():
         "clhistogram mode=channels ! appsink name=sink")
     nv12 = GstClHistogram.buffer_get_histogram_meta(nv12_buffer)
     assert [nv12.get_channel_name(c) for c in range(3)] == ["Y", "U", "V"]
-    assert [nv12.get_samples(c) for c in range(3)] == [64 * 48, 32 * 24, 32 * 24]
-    assert nv12.samples == [64 * 48, 32 * 24, 32 * 24] and nv12.below == [0] * 3
-    assert nv12.channel_names == ["Y", "U", "V"]
-    assert nv12.get_below(0) == 0 and nv12.get_above(0) == 0
-    assert nv12.depth == 8 and nv12.range_max == 255
+    nv12_stats = [nv12.get_statistics(c) for c in range(3)]
+    assert [s.samples for s in nv12_stats] == [64 * 48, 32 * 24, 32 * 24]
+    assert [s.below for s in nv12_stats] == [0] * 3
+    assert nv12.info.channel_names[:nv12.info.n_channels] == ["Y", "U", "V"]
+    assert nv12_stats[0].below == 0 and nv12_stats[0].above == 0
+    assert nv12.info.depth == 8 and nv12.info.range_max == 255
 
     # hue-saturation: one flattened channel and its 2-D shape.
     hs_buffer = pull_one(
         "videotestsrc num-buffers=1 ! video/x-raw,format=RGBx,width=64,height=48 ! "
         "clhistogram mode=hue-saturation bins=30 ! appsink name=sink")
     hs = GstClHistogram.buffer_get_histogram_meta(hs_buffer)
-    assert hs.mode == GstClHistogram.HistogramMode.HUE_SATURATION
-    assert hs.get_shape() == [30, 30] and len(hs.get_counts(0)) == 900
+    assert hs.info.mode == GstClHistogram.HistogramMode.HUE_SATURATION
+    assert hs.info.shape[:hs.info.n_dims] == [30, 30]
+    assert len(hs.get_counts(0)) == 900
     assert sum(hs.get_counts(0)) == 64 * 48
 
     # Every histogram meta of a buffer, and one region's: the element's
     # full-frame histogram is region "frame", id 0.
     metas = GstClHistogram.buffer_get_histogram_metas(hs_buffer)
     assert len(metas) == 1, metas
-    assert (metas[0].region_type, metas[0].region_id) == ("frame", 0)
+    assert (metas[0].region.type, metas[0].region.id) == ("frame", 0)
     assert metas[0].get_counts(0) == hs.get_counts(0)
     frame = GstClHistogram.buffer_get_histogram_meta_for_region(
         hs_buffer, "frame", 0)
-    assert frame is not None and frame.n_bins == 900
+    assert frame is not None and frame.info.n_bins == 900
     assert GstClHistogram.buffer_get_histogram_meta_for_region(
         hs_buffer, "zone", 0) is None
     assert GstClHistogram.buffer_get_histogram_metas(Gst.Buffer.new()) == []
@@ -100,30 +151,35 @@ def main():
         f"video/x-raw,format=RGBA,width={WIDTH},height={HEIGHT} ! "
         "clhistogram mode=channels ! appsink name=sink")
     st = GstClHistogram.buffer_get_histogram_meta(stats_buffer)
-    assert st.has_statistics() and not st.has_legal_range()
-    assert st.get_percentile_points() == [1.0, 10.0, 50.0, 90.0, 99.0]
+    flags = GstClHistogram.HistogramStatisticsFlags
     for c, name in enumerate("RGBA"):
+        stats = st.get_statistics(c)
+        assert stats.flags & flags.SUMMARY, (name, stats.flags)
+        assert not stats.flags & flags.LEGAL_RANGE, (name, stats.flags)
+        assert stats.percentile_points == [1.0, 10.0, 50.0, 90.0, 99.0]
         values = sorted(data[c::4])
         n = len(values)
-        assert st.get_min(c) == values[0] and st.get_max(c) == values[-1]
-        assert st.get_mean(c) == sum(values) / n, (name, st.get_mean(c))
+        assert stats.samples == n, (name, stats.samples)
+        assert stats.min == values[0] and stats.max == values[-1]
+        assert stats.mean == sum(values) / n, (name, stats.mean)
         for p in (0.0, 10.0, 33.3, 50.0, 100.0):
             rank = round(n * p / 100)  # half to even, as lrint
             ok, value = st.get_percentile(c, p)
             assert ok and value == values[max(rank, 1) - 1], (name, p, value)
         want = [values[max(round(n * p / 100), 1) - 1]
                 for p in (1.0, 10.0, 50.0, 90.0, 99.0)]
-        assert st.get_percentiles(c) == want, (name, st.get_percentiles(c))
-        high = st.get_fraction(c, GstClHistogram.HistogramTail.CLIPPED_HIGH)
+        assert stats.percentiles == want, (name, stats.percentiles)
+        high = stats.clipped_high / stats.samples
         assert high == values.count(255) / n, (name, high)
-        assert st.get_tail(c, GstClHistogram.HistogramTail.CLIPPED_LOW) == \
-            values.count(0)
+        assert stats.clipped_low == values.count(0)
     coarse_buffer = pull_one(
         "videotestsrc num-buffers=1 ! video/x-raw,format=GRAY8,width=64,height=48 ! "
         "clhistogram bins=16 ! appsink name=sink")
     coarse = GstClHistogram.buffer_get_histogram_meta(coarse_buffer)
     assert coarse.get_percentile(0, 90.0)[0]
     assert not coarse.get_percentile(0, 42.0)[0]
+
+    check_building_a_meta()
 
     # A buffer without a histogram gives None.
     assert GstClHistogram.buffer_get_histogram_meta(Gst.Buffer.new()) is None

@@ -55,14 +55,15 @@ def main():
     buffer.unmap(info)
 
     metas = GstClHistogram.buffer_get_histogram_metas(buffer)
-    names = [(m.region_type, m.region_id) for m in metas]
+    names = [(m.region.type, m.region.id) for m in metas]
     assert names == [("frame", 0), ("zone", 0), ("zone", 1), ("zone", 2),
                      ("zone", 3), ("target", 3), ("target", 4)], names
     for kind, ident, rect in WINDOWS:
         meta = GstClHistogram.buffer_get_histogram_meta_for_region(
             buffer, kind, ident)
         counts, clipped = expected(data, *rect)
-        assert (meta.x, meta.y, meta.width, meta.height) == clipped, clipped
+        r = meta.region
+        assert (r.x, r.y, r.width, r.height) == clipped, clipped
         assert meta.get_counts(0) == counts, (kind, ident)
         print(kind, ident, clipped, counts)
     print("ok")

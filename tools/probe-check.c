@@ -77,34 +77,32 @@ static gboolean
 stats_equal_reference (const GstVideoInfo *info, GstBuffer *buffer,
     const gchar *mode, const ClhRect *rect, GstHistogramMeta *meta)
 {
+  const GstHistogramStatistics *first =
+      gst_histogram_meta_get_statistics (meta, 0);
+  const gboolean legal =
+      (first->flags & GST_HISTOGRAM_STATISTICS_FLAG_LEGAL_RANGE) != 0;
   ClhStats want[CLH_MAX_CHANNELS];
-  const gdouble *ps;
-  const gboolean legal = gst_histogram_meta_has_legal_range (meta);
-  guint n_ps, c, i;
+  guint c, i;
   gboolean equal;
 
-  if (!gst_histogram_meta_has_statistics (meta))
+  if (!(first->flags & GST_HISTOGRAM_STATISTICS_FLAG_SUMMARY))
     return TRUE;
-  ps = gst_histogram_meta_get_percentile_points (meta, &n_ps);
-  equal = meta->n_channels <= CLH_MAX_CHANNELS
-      && clh_reference_stats_of_buffer_region (info, buffer, mode, rect, ps,
-      n_ps, want);
-  for (c = 0; equal && c < meta->n_channels; c++) {
-    const guint *values = gst_histogram_meta_get_percentiles (meta, c, NULL);
+  equal = meta->info.n_channels <= CLH_MAX_CHANNELS
+      && clh_reference_stats_of_buffer_region (info, buffer, mode, rect,
+      first->percentile_points, first->n_percentiles, want);
+  for (c = 0; equal && c < meta->info.n_channels; c++) {
+    const GstHistogramStatistics *st =
+        gst_histogram_meta_get_statistics (meta, c);
 
-    equal = gst_histogram_meta_get_min (meta, c) == want[c].min
-        && gst_histogram_meta_get_max (meta, c) == want[c].max
-        && gst_histogram_meta_get_mean (meta, c) == clh_stats_mean (&want[c])
-        && gst_histogram_meta_get_tail (meta, c,
-        GST_HISTOGRAM_TAIL_CLIPPED_LOW) == want[c].clipped_low
-        && gst_histogram_meta_get_tail (meta, c,
-        GST_HISTOGRAM_TAIL_CLIPPED_HIGH) == want[c].clipped_high
-        && (!legal || (gst_histogram_meta_get_tail (meta, c,
-                GST_HISTOGRAM_TAIL_BELOW_LEGAL) == want[c].below_legal
-            && gst_histogram_meta_get_tail (meta, c,
-                GST_HISTOGRAM_TAIL_ABOVE_LEGAL) == want[c].above_legal));
-    for (i = 0; equal && i < n_ps; i++)
-      equal = values[i] == want[c].percentiles[i];
+    equal = st->min == want[c].min && st->max == want[c].max
+        && st->mean == clh_stats_mean (&want[c])
+        && st->clipped_low == want[c].clipped_low
+        && st->clipped_high == want[c].clipped_high
+        && (!legal || (st->below_legal == want[c].below_legal
+                && st->above_legal == want[c].above_legal))
+        && st->n_percentiles == first->n_percentiles;
+    for (i = 0; equal && i < st->n_percentiles; i++)
+      equal = st->percentiles[i] == want[c].percentiles[i];
   }
   return equal;
 }
@@ -113,25 +111,32 @@ static gboolean
 meta_equals_reference (const ProbeCheck *check, const GstVideoInfo *info,
     GstBuffer *buffer, GstHistogramMeta *meta)
 {
-  const ClhRect rect = { meta->x, meta->y, meta->width, meta->height };
-  const gboolean whole = g_strcmp0 (meta->region_type, "frame") == 0;
+  const ClhRect rect = { meta->region.x, meta->region.y,
+    meta->region.width, meta->region.height
+  };
+  const gboolean whole = g_strcmp0 (meta->region.type,
+      GST_HISTOGRAM_REGION_FRAME) == 0;
   ClhHistogramSpec spec;
   ClhHistogram want = { NULL };
   gboolean equal;
   guint c;
 
-  equal = meta->mode == check->mode
+  equal = meta->info.mode == check->mode
       && clh_reference_histogram_of_buffer_region (info, buffer,
       gst_histogram_mode_get_nick (check->mode), check->bins,
       check->range_min, check->range_max, whole ? NULL : &rect, &spec, &want)
-      && meta->n_channels == clh_histogram_spec_n_channels (&spec)
-      && meta->n_bins == clh_histogram_spec_n_bins (&spec)
-      && meta->pixels == (guint64) meta->width * meta->height
+      && meta->info.n_channels == clh_histogram_spec_n_channels (&spec)
+      && meta->info.n_bins == clh_histogram_spec_n_bins (&spec)
+      && meta->pixels == (guint64) meta->region.width * meta->region.height
       && memcmp (meta->counts, want.counts,
-      sizeof (guint32) * meta->n_channels * meta->n_bins) == 0;
-  for (c = 0; equal && c < meta->n_channels; c++)
-    equal = meta->samples[c] == want.samples[c]
-        && meta->below[c] == want.below[c] && meta->above[c] == want.above[c];
+      sizeof (guint32) * meta->info.n_channels * meta->info.n_bins) == 0;
+  for (c = 0; equal && c < meta->info.n_channels; c++) {
+    const GstHistogramStatistics *st =
+        gst_histogram_meta_get_statistics (meta, c);
+
+    equal = st->samples == want.samples[c] && st->below == want.below[c]
+        && st->above == want.above[c];
+  }
   g_free (want.counts);
   return equal && stats_equal_reference (info, buffer,
       gst_histogram_mode_get_nick (check->mode), whole ? NULL : &rect,
@@ -169,8 +174,8 @@ probe_check_sample (ProbeCheck *check, GstSample *sample)
 
     if (!meta_equals_reference (check, &info, buffer, l->data))
       g_string_append_printf (why, "%sthe histogram of %s %d differs from "
-          "the golden reference", why->len ? "; " : "", meta->region_type,
-          meta->region_id);
+          "the golden reference", why->len ? "; " : "", meta->region.type,
+          meta->region.id);
   }
   g_list_free (metas);
   if (n != expected && !why->len)

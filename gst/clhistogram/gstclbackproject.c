@@ -31,12 +31,14 @@
  */
 #include "gstclbackproject.h"
 
+#include "gstclhistogrammode.h"
+
 #include <math.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_backproject_debug);
 #define GST_CAT_DEFAULT gst_cl_backproject_debug
 
-#define DEFAULT_MODE GST_BACKPROJECT_MODE_HUE
+#define DEFAULT_MODE GST_HISTOGRAM_MODE_HUE
 #define DEFAULT_BINS 16
 #define DEFAULT_SCALE 1.0
 #define DEFAULT_MIN_SATURATION 0
@@ -59,7 +61,7 @@ struct _GstClBackproject {
 
   /* Properties, under the object lock; the model as set (gdouble) and as
    * OpenCV's float histogram holds it. */
-  GstBackprojectMode mode;
+  GstHistogramMode mode;
   guint bins;
   GArray *model;
   GArray *model_f;
@@ -87,32 +89,6 @@ G_DEFINE_TYPE_WITH_CODE (GstClBackproject, gst_cl_backproject,
         "OpenCL back-projection"));
 GST_ELEMENT_REGISTER_DEFINE (clbackproject, "clbackproject", GST_RANK_NONE,
     GST_TYPE_CL_BACKPROJECT);
-
-GType
-gst_backproject_mode_get_type (void)
-{
-  static const GEnumValue values[] = {
-    {GST_BACKPROJECT_MODE_HUE, "HSV hue, 0..179", "hue"},
-    {GST_BACKPROJECT_MODE_HUE_SATURATION, "Hue x saturation, hue-major",
-        "hue-saturation"},
-    {GST_BACKPROJECT_MODE_RGB, "R x G x B, R-major", "rgb"},
-    {GST_BACKPROJECT_MODE_LUMA, "BT.601 luma", "luma"},
-    {0, NULL, NULL},
-  };
-  static gsize type = 0;
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstBackprojectMode",
-            values));
-  return type;
-}
-
-static const ClhCount counts[] = {
-  [GST_BACKPROJECT_MODE_HUE] = CLH_COUNT_HUE,
-  [GST_BACKPROJECT_MODE_HUE_SATURATION] = CLH_COUNT_HUE_SATURATION,
-  [GST_BACKPROJECT_MODE_RGB] = CLH_COUNT_RGB,
-  [GST_BACKPROJECT_MODE_LUMA] = CLH_COUNT_LUMA,
-};
 
 /* The other pad's caps: GRAY8 of the same size and rate from any colour
  * format, and back. */
@@ -175,19 +151,20 @@ gst_cl_backproject_set_caps (GstBaseTransform *trans, GstCaps *incaps,
 }
 
 /* The spec of this frame from the properties, with a reference to the
- * model (NULL: none set); FALSE after posting an error for a model of the
- * wrong length or bins the mode cannot have. */
+ * model (NULL: none set); FALSE after posting an error for a mode that
+ * has no back-projection, a model of the wrong length or bins the mode
+ * cannot have. */
 static gboolean
 frame_spec (GstClBackproject *self, ClhBackprojectSpec *spec, GArray **model)
 {
   guint n_bins, n_values;
-  GstBackprojectMode mode;
+  GstHistogramMode mode;
+  const gchar *nick;
 
   memset (spec, 0, sizeof (*spec));
   gst_cl_tracker_filter_init_spec (GST_CL_TRACKER_FILTER (self), spec);
   GST_OBJECT_LOCK (self);
   mode = self->mode;
-  spec->count = counts[mode];
   spec->bins = self->bins;
   spec->scale = self->scale;
   spec->min_saturation = self->min_saturation;
@@ -196,23 +173,28 @@ frame_spec (GstClBackproject *self, ClhBackprojectSpec *spec, GArray **model)
   *model = self->model_f ? g_array_ref (self->model_f) : NULL;
   GST_OBJECT_UNLOCK (self);
 
+  nick = gst_histogram_mode_get_nick (mode);
+  if (mode == GST_HISTOGRAM_MODE_CHANNELS || mode == GST_HISTOGRAM_MODE_MAX) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("mode=%s has no back-projection: set mode to hue, hue-saturation, "
+            "rgb or luma.", nick), (NULL));
+    g_clear_pointer (model, g_array_unref);
+    return FALSE;
+  }
+  spec->count = gst_cl_histogram_mode_count (mode);
   n_bins = clh_backproject_spec_n_bins (spec);
   n_values = *model ? (*model)->len : n_bins;
-  if ((mode == GST_BACKPROJECT_MODE_HUE && spec->bins > 180)
-      || (mode == GST_BACKPROJECT_MODE_HUE_SATURATION && spec->bins > 180)
-      || (mode == GST_BACKPROJECT_MODE_RGB && spec->bins > 40)) {
+  if ((mode == GST_HISTOGRAM_MODE_HUE && spec->bins > 180)
+      || (mode == GST_HISTOGRAM_MODE_HUE_SATURATION && spec->bins > 180)
+      || (mode == GST_HISTOGRAM_MODE_RGB && spec->bins > 40)) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
         ("mode=%s cannot have %u bins: at most 180 for hue and "
-            "hue-saturation, 40 for rgb.", g_enum_get_value (g_type_class_peek
-                (GST_TYPE_BACKPROJECT_MODE), mode)->value_nick, spec->bins),
-        (NULL));
+            "hue-saturation, 40 for rgb.", nick, spec->bins), (NULL));
   } else if (n_values != n_bins) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
         ("The model has %u values, but mode=%s with bins=%u needs %u: set "
             "bins to the model's, or give a model of that many values.",
-            n_values, g_enum_get_value (g_type_class_peek
-                (GST_TYPE_BACKPROJECT_MODE), mode)->value_nick, spec->bins,
-            n_bins), (NULL));
+            n_values, nick, spec->bins, n_bins), (NULL));
   } else {
     spec->model = *model ? (const gfloat *) (*model)->data : NULL;
     return TRUE;
@@ -435,8 +417,9 @@ gst_cl_backproject_class_init (GstClBackprojectClass *klass)
   gobject_class->finalize = gst_cl_backproject_finalize;
 
   g_object_class_install_property (gobject_class, PROP_MODE,
-      g_param_spec_enum ("mode", "Mode", "Colour space of the model",
-          GST_TYPE_BACKPROJECT_MODE, DEFAULT_MODE, rw));
+      g_param_spec_enum ("mode", "Mode", "Colour space of the model: hue, "
+          "hue-saturation, rgb or luma, as clhistogram counts them",
+          GST_TYPE_HISTOGRAM_MODE, DEFAULT_MODE, rw));
   g_object_class_install_property (gobject_class, PROP_BINS,
       g_param_spec_uint ("bins", "Bins", "Bins along each axis of the model "
           "(at most 180 for hue and hue-saturation, 40 for rgb)", 1, 256,
@@ -477,7 +460,7 @@ gst_cl_backproject_class_init (GstClBackprojectClass *klass)
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_backproject_transform);
   trans_class->passthrough_on_same_caps = FALSE;
 
-  gst_type_mark_as_plugin_api (GST_TYPE_BACKPROJECT_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_HISTOGRAM_MODE, 0);
 }
 
 static void

@@ -2,6 +2,8 @@
 /* From caps and properties to what the engine counts. */
 #include "gstclhistogramrequest.h"
 
+#include "gstclhistogrammode.h"
+
 #include <string.h>
 
 static const gchar *const rgba_names[] = { "R", "G", "B", "A" };
@@ -103,14 +105,16 @@ build_spec (const GstClHistogramSettings *settings, const GstVideoInfo *info,
   spec->min_value = settings->min_value;
   spec->color = yuv ? CLH_COLOR_YUV_BT601 : CLH_COLOR_RGB;
   *names = mode_names[settings->mode];
+  spec->count = gst_cl_histogram_mode_count (settings->mode);
 
   switch (settings->mode) {
     case GST_HISTOGRAM_MODE_LUMA:
-      spec->count = rgb ? CLH_COUNT_LUMA : CLH_COUNT_COMPONENTS;
+      /* A GRAY or YUV format's luma is its stored Y plane. */
+      if (!rgb)
+        spec->count = CLH_COUNT_COMPONENTS;
       clh_histogram_spec_set_first_components (spec, rgb ? 3 : 1);
       break;
     case GST_HISTOGRAM_MODE_CHANNELS:
-      spec->count = CLH_COUNT_COMPONENTS;
       clh_histogram_spec_set_first_components (spec, format->n_components);
       *names = rgb ? rgba_names : yuv ? yuv_names : mode_names[0];
       break;
@@ -122,8 +126,6 @@ build_spec (const GstClHistogramSettings *settings, const GstVideoInfo *info,
             mode, GST_VIDEO_INFO_NAME (info));
         return FALSE;
       }
-      spec->count = settings->mode == GST_HISTOGRAM_MODE_MAX ? CLH_COUNT_MAX :
-          CLH_COUNT_RGB;
       clh_histogram_spec_set_first_components (spec,
           settings->mode == GST_HISTOGRAM_MODE_MAX ?
           format->n_components : 3);
@@ -135,8 +137,6 @@ build_spec (const GstClHistogramSettings *settings, const GstVideoInfo *info,
             "format", mode, GST_VIDEO_INFO_NAME (info));
         return FALSE;
       }
-      spec->count = settings->mode == GST_HISTOGRAM_MODE_HUE ? CLH_COUNT_HUE :
-          CLH_COUNT_HUE_SATURATION;
       clh_histogram_spec_set_first_components (spec, 3);
       break;
   }

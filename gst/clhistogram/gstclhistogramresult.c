@@ -3,6 +3,8 @@
  * them) and the GstHistogramMeta of a counted frame. */
 #include "gstclhistogramresult.h"
 
+#include <string.h>
+
 static void
 append_value (GValue *array, GType type, gconstpointer v)
 {
@@ -256,40 +258,73 @@ gst_cl_histogram_message_new (GstObject *src,
   return gst_message_new_element (src, s);
 }
 
-/* The statistics of @meta's channels from @stats. */
-static void
-set_meta_statistics (GstHistogramMeta *meta,
-    const GstClHistogramRequest *request, const ClhStats *stats)
+/* The layout of @request's histograms, the same for each region; FALSE
+ * if the meta library refuses it. */
+static gboolean
+request_info (const GstClHistogramRequest *request, GstHistogramInfo *info)
 {
-  guint c;
+  const ClhHistogramSpec *spec = &request->spec;
+  guint shape[3], n_dims = spec_shape (spec, shape);
 
-  gst_histogram_meta_set_statistics (meta, request->settings.n_percentiles,
-      request->settings.percentiles, request->legal);
-  for (c = 0; c < meta->n_channels; c++)
-    gst_histogram_meta_set_channel_statistics (meta, c, stats[c].min,
-        stats[c].max, clh_stats_mean (&stats[c]), stats[c].percentiles,
-        stats[c].clipped_low, stats[c].clipped_high, stats[c].below_legal,
-        stats[c].above_legal);
+  gst_histogram_info_init (info);
+  if (!gst_histogram_info_set_format (info, request->settings.mode,
+          clh_histogram_spec_n_channels (spec), request->channel_names,
+          n_dims, shape))
+    return FALSE;
+  info->depth = request->depth;
+  info->video_range = request->video_range;
+  spec_range (spec, &info->range_min, &info->range_max);
+  return TRUE;
+}
+
+/* Channel @c's samples outside the bins and, with @stats, the summary of
+ * its values, as the meta holds them; the percentiles are borrowed. */
+static void
+meta_statistics (GstHistogramStatistics *out,
+    const GstClHistogramRequest *request, const ClhHistogram *histogram,
+    const ClhStats *stats, guint c)
+{
+  memset (out, 0, sizeof (*out));
+  out->samples = histogram->samples[c];
+  out->below = histogram->below[c];
+  out->above = histogram->above[c];
+  if (!stats)
+    return;
+  out->flags = GST_HISTOGRAM_STATISTICS_FLAG_SUMMARY;
+  out->min = stats[c].min;
+  out->max = stats[c].max;
+  out->mean = clh_stats_mean (&stats[c]);
+  out->clipped_low = stats[c].clipped_low;
+  out->clipped_high = stats[c].clipped_high;
+  out->n_percentiles = request->settings.n_percentiles;
+  out->percentile_points = (gdouble *) request->settings.percentiles;
+  out->percentiles = (guint *) stats[c].percentiles;
+  if (request->legal) {
+    out->flags |= GST_HISTOGRAM_STATISTICS_FLAG_LEGAL_RANGE;
+    out->below_legal = stats[c].below_legal;
+    out->above_legal = stats[c].above_legal;
+  }
 }
 
 static void
 add_meta (GstBuffer *buffer, const GstClHistogramRequest *request,
-    const ClhHistogram *histogram, const ClhStats *stats, const gchar *type,
-    gint id, const ClhRect *r)
+    const GstHistogramInfo *info, const ClhHistogram *histogram,
+    const ClhStats *stats, const gchar *type, gint id, const ClhRect *r)
 {
-  const ClhHistogramSpec *spec = &request->spec;
-  guint shape[3], n_dims = spec_shape (spec, shape), range_min, range_max;
+  const GstHistogramRegion region = { type, id, (guint) r->x, (guint) r->y,
+    (guint) r->width, (guint) r->height
+  };
   GstHistogramMeta *meta;
+  guint c;
 
-  spec_range (spec, &range_min, &range_max);
-  meta = gst_buffer_add_histogram_meta_full (buffer, request->settings.mode,
-      clh_histogram_spec_n_channels (spec), request->channel_names,
-      clh_histogram_spec_n_bins (spec), histogram->counts,
-      histogram->samples, histogram->below, histogram->above, type, id,
-      r->x, r->y, r->width, r->height, request->depth,
-      request->video_range, range_min, range_max, n_dims, shape);
-  if (meta && stats)
-    set_meta_statistics (meta, request, stats);
+  meta = gst_buffer_add_histogram_meta (buffer, info, &region,
+      histogram->counts, (gsize) info->n_channels * info->n_bins);
+  for (c = 0; meta && c < info->n_channels; c++) {
+    GstHistogramStatistics statistics;
+
+    meta_statistics (&statistics, request, histogram, stats, c);
+    gst_histogram_meta_set_statistics (meta, c, &statistics);
+  }
 }
 
 /* Attaches a GstHistogramMeta per histogram of @request to @buffer, which
@@ -304,15 +339,19 @@ gst_cl_histogram_attach_metas (GstBuffer *buffer,
   const ClhRect whole = { 0, 0, (gint) request->width,
     (gint) request->height };
   const guint first = request->settings.full_frame ? 1 : 0;
+  GstHistogramInfo info;
   guint i;
 
+  if (!request_info (request, &info))
+    return;
   if (first)
-    add_meta (buffer, request, &histograms[0], stats, "frame", 0, &whole);
+    add_meta (buffer, request, &info, &histograms[0], stats,
+        GST_HISTOGRAM_REGION_FRAME, 0, &whole);
   for (i = 0; request->regions && i < request->regions->len; i++) {
     const GstClHistogramRegion *region =
         &g_array_index (request->regions, GstClHistogramRegion, i);
 
-    add_meta (buffer, request, &histograms[first + i], stats ?
+    add_meta (buffer, request, &info, &histograms[first + i], stats ?
         stats + (gsize) (first + i) * CLH_MAX_CHANNELS : NULL, region->type,
         region->id, &region->rect);
   }

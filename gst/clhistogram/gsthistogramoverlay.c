@@ -160,14 +160,14 @@ frame_is_drawn (GstHistogramOverlay *self, GstBuffer *buffer)
         buffer);
     return FALSE;
   }
-  if (meta->n_dims > 1) {
+  if (meta->info.n_dims > 1) {
     if (!self->logged_dims)
       GST_INFO_OBJECT (self, "%u-D %s histograms are not drawn",
-          meta->n_dims, gst_histogram_mode_get_nick (meta->mode));
+          meta->info.n_dims, gst_histogram_mode_get_nick (meta->info.mode));
     self->logged_dims = TRUE;
     return FALSE;
   }
-  if (meta->n_channels == 0 || meta->n_bins == 0)
+  if (meta->info.n_channels == 0 || meta->info.n_bins == 0)
     return FALSE;
   return gst_histogram_draw_clip (settings->x, settings->y, settings->width,
       settings->height, GST_VIDEO_INFO_WIDTH (info),
@@ -247,11 +247,12 @@ gst_histogram_overlay_transform_frame_ip (GstVideoFilter *filter,
   graph.height = settings->height;
   graph.alpha = settings->alpha;
   graph.log_scale = settings->log_scale;
-  graph.n_bins = meta->n_bins;
-  graph.n_channels = MIN (meta->n_channels, GST_HISTOGRAM_DRAW_MAX_CHANNELS);
-  if (graph.n_channels < meta->n_channels && !self->logged_channels) {
+  graph.n_bins = meta->info.n_bins;
+  graph.n_channels = MIN (meta->info.n_channels,
+      GST_HISTOGRAM_DRAW_MAX_CHANNELS);
+  if (graph.n_channels < meta->info.n_channels && !self->logged_channels) {
     GST_INFO_OBJECT (self, "drawing the first %u of %u channels",
-        graph.n_channels, meta->n_channels);
+        graph.n_channels, meta->info.n_channels);
     self->logged_channels = TRUE;
   }
   for (c = 0; c < graph.n_channels; c++) {

@@ -228,35 +228,38 @@ check_output (GstBuffer *out, GstBuffer *in, const GstVideoInfo *info,
 
   if (!meta)
     return;
-  for (c = 0; c < meta->n_channels; c++) {
+  for (c = 0; c < meta->info.n_channels; c++) {
     const guint32 *counts = gst_histogram_meta_get_counts (meta, c, &n_bins);
-    guint64 sum = gst_histogram_meta_get_below (meta, c)
-        + gst_histogram_meta_get_above (meta, c);
+    guint64 sum = gst_histogram_meta_get_statistics (meta, c)->below
+        + gst_histogram_meta_get_statistics (meta, c)->above;
 
     for (b = 0; b < n_bins; b++)
       sum += counts[b];
     /* Hue counts leave out pixels under the saturation and value masks. */
-    if (meta->mode == GST_HISTOGRAM_MODE_HUE
-        || meta->mode == GST_HISTOGRAM_MODE_HUE_SATURATION)
-      g_assert_cmpuint (sum, <=, gst_histogram_meta_get_samples (meta, c));
+    if (meta->info.mode == GST_HISTOGRAM_MODE_HUE
+        || meta->info.mode == GST_HISTOGRAM_MODE_HUE_SATURATION)
+      g_assert_cmpuint (sum, <=,
+          gst_histogram_meta_get_statistics (meta, c)->samples);
     else
-      g_assert_cmpuint (sum, ==, gst_histogram_meta_get_samples (meta, c));
+      g_assert_cmpuint (sum, ==,
+          gst_histogram_meta_get_statistics (meta, c)->samples);
   }
   /* The meta does not carry hue's masks: those are checked above only. */
-  if (!exact || meta->n_dims != 1 || meta->mode == GST_HISTOGRAM_MODE_HUE)
+  if (!exact || meta->info.n_dims != 1
+      || meta->info.mode == GST_HISTOGRAM_MODE_HUE)
     return;
   g_assert_true (clh_reference_histogram_of_buffer (info, in,
-          gst_histogram_mode_get_nick (meta->mode), meta->shape[0],
-          meta->range_min, meta->range_max, &spec, &want));
-  for (c = 0; c < meta->n_channels; c++) {
+          gst_histogram_mode_get_nick (meta->info.mode), meta->info.shape[0],
+          meta->info.range_min, meta->info.range_max, &spec, &want));
+  for (c = 0; c < meta->info.n_channels; c++) {
     const guint32 *counts = gst_histogram_meta_get_counts (meta, c, &n_bins);
     for (b = 0; b < n_bins; b++)
       if (counts[b] != want.counts[c * n_bins + b])
         g_error ("%s %ux%u, mode %s, %u bins over %u..%u: channel %u bin %u "
             "is %u, the reference says %u", GST_VIDEO_INFO_NAME (info),
             GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
-            gst_histogram_mode_get_nick (meta->mode), n_bins,
-            meta->range_min, meta->range_max, c, b, counts[b],
+            gst_histogram_mode_get_nick (meta->info.mode), n_bins,
+            meta->info.range_min, meta->info.range_max, c, b, counts[b],
             want.counts[c * n_bins + b]);
   }
   g_free (want.counts);
@@ -276,8 +279,8 @@ check_crop (GstBuffer *out, GstBuffer *in)
 
   if (!meta || !crop)
     return;
-  g_assert_cmpuint (meta->width, ==, crop->width);
-  g_assert_cmpuint (meta->height, ==, crop->height);
+  g_assert_cmpuint (meta->region.width, ==, crop->width);
+  g_assert_cmpuint (meta->region.height, ==, crop->height);
 }
 
 /* Pulls what came out, each against the oldest frame sent. */

@@ -97,23 +97,25 @@ check_histogram (const GstVideoInfo *info, GstBuffer *buffer,
 {
   ClhHistogramSpec spec;
   ClhHistogram want;
+  const GstHistogramStatistics *st;
   guint c, b;
 
   fail_unless (meta != NULL, "%s: no meta for %s %d", what, e->type, e->id);
   fail_unless (clh_reference_histogram_of_buffer_region (info, buffer, mode,
           bins, 0, -1, &e->counted, &spec, &want));
-  fail_unless_equals_string (meta->region_type, e->type);
-  fail_unless_equals_int (meta->region_id, e->id);
-  fail_unless (meta->x == (guint) e->reported.x
-      && meta->y == (guint) e->reported.y
-      && meta->width == (guint) e->reported.width
-      && meta->height == (guint) e->reported.height,
+  fail_unless_equals_string (meta->region.type, e->type);
+  fail_unless_equals_int (meta->region.id, e->id);
+  fail_unless (meta->region.x == (guint) e->reported.x
+      && meta->region.y == (guint) e->reported.y
+      && meta->region.width == (guint) e->reported.width
+      && meta->region.height == (guint) e->reported.height,
       "%s: %s %d reports %ux%u at (%u, %u), not %dx%d at (%d, %d)", what,
-      e->type, e->id, meta->width, meta->height, meta->x, meta->y,
-      e->reported.width, e->reported.height, e->reported.x, e->reported.y);
+      e->type, e->id, meta->region.width, meta->region.height,
+      meta->region.x, meta->region.y, e->reported.width, e->reported.height,
+      e->reported.x, e->reported.y);
   fail_unless_equals_uint64 (meta->pixels,
       (guint64) e->reported.width * e->reported.height);
-  for (c = 0; c < meta->n_channels; c++) {
+  for (c = 0; c < meta->info.n_channels; c++) {
     guint n_bins;
     const guint32 *counts = gst_histogram_meta_get_counts (meta, c, &n_bins);
     const GValue *row = entry ? gst_value_array_get_value
@@ -127,9 +129,10 @@ check_histogram (const GstVideoInfo *info, GstBuffer *buffer,
         fail_unless (g_value_get_uint (gst_value_array_get_value (row, b))
             == counts[b]);
     }
-    fail_unless_equals_uint64 (meta->samples[c], want.samples[c]);
-    fail_unless_equals_uint64 (meta->below[c], want.below[c]);
-    fail_unless_equals_uint64 (meta->above[c], want.above[c]);
+    st = gst_histogram_meta_get_statistics (meta, c);
+    fail_unless_equals_uint64 (st->samples, want.samples[c]);
+    fail_unless_equals_uint64 (st->below, want.below[c]);
+    fail_unless_equals_uint64 (st->above, want.above[c]);
   }
   g_free (want.counts);
 }
@@ -383,7 +386,7 @@ GST_START_TEST (test_zones_tile_the_frame)
       GstHistogramMeta *zone = l->data;
       const guint32 *counts = gst_histogram_meta_get_counts (zone, 0, &n_bins);
 
-      fail_unless_equals_string (zone->region_type, "zone");
+      fail_unless_equals_string (zone->region.type, "zone");
       for (b = 0; b < n_bins; b++)
         sum[b] += counts[b];
       pixels += zone->pixels;

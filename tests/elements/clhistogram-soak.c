@@ -76,10 +76,10 @@ equals_reference (GstBuffer *out, const GstVideoInfo *info, GstBuffer *in)
       * GST_VIDEO_INFO_HEIGHT (info))
     return FALSE;
   g_assert_true (clh_reference_histogram_of_buffer (info, in,
-          gst_histogram_mode_get_nick (meta->mode), meta->n_bins, 0, -1,
-          &spec, &want));
-  same = memcmp (meta->counts, want.counts, (gsize) meta->n_channels
-      * meta->n_bins * sizeof (guint32)) == 0;
+          gst_histogram_mode_get_nick (meta->info.mode), meta->info.n_bins,
+          0, -1, &spec, &want));
+  same = memcmp (meta->counts, want.counts, (gsize) meta->info.n_channels
+      * meta->info.n_bins * sizeof (guint32)) == 0;
   g_free (want.counts);
   return same;
 }

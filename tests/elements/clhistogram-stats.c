@@ -104,37 +104,43 @@ check_stats (const GstVideoInfo *info, GstBuffer *buffer, const gchar *mode,
 
   fail_unless (clh_reference_stats_of_buffer_region (info, buffer, mode,
           rect, ps, G_N_ELEMENTS (ps), want), "%s: no reference", what);
-  fail_unless (gst_histogram_meta_has_statistics (meta), "%s", what);
-  fail_unless_equals_int (gst_histogram_meta_has_legal_range (meta), legal);
   fail_unless_equals_int (gst_structure_has_field (entry, "below-legal"),
       legal);
-  for (c = 0; c < meta->n_channels; c++) {
+  for (c = 0; c < meta->info.n_channels; c++) {
+    const GstHistogramStatistics *st =
+        gst_histogram_meta_get_statistics (meta, c);
     const gdouble mean = want[c].samples ? (gdouble) want[c].sum
         / (gdouble) want[c].samples : 0.0;
     const GValue *row = gst_value_array_get_value (gst_structure_get_value
         (entry, "percentiles"), c);
-    guint n;
-    const guint *values = gst_histogram_meta_get_percentiles (meta, c, &n);
+    const guint n = st->n_percentiles;
+    const guint *values = st->percentiles;
 
-    fail_unless (gst_histogram_meta_get_min (meta, c) == want[c].min
+    fail_unless (st->flags & GST_HISTOGRAM_STATISTICS_FLAG_SUMMARY, "%s",
+        what);
+    fail_unless_equals_int (!!(st->flags
+            & GST_HISTOGRAM_STATISTICS_FLAG_LEGAL_RANGE), legal);
+    fail_unless_equals_uint64 (st->samples, want[c].samples);
+    fail_unless (st->min == want[c].min
         && uint_at (entry, "min", c) == want[c].min,
-        "%s channel %u: min %u, the reference says %u", what, c,
-        gst_histogram_meta_get_min (meta, c), want[c].min);
-    fail_unless (gst_histogram_meta_get_max (meta, c) == want[c].max
+        "%s channel %u: min %u, the reference says %u", what, c, st->min,
+        want[c].min);
+    fail_unless (st->max == want[c].max
         && uint_at (entry, "max", c) == want[c].max,
-        "%s channel %u: max %u, the reference says %u", what, c,
-        gst_histogram_meta_get_max (meta, c), want[c].max);
+        "%s channel %u: max %u, the reference says %u", what, c, st->max,
+        want[c].max);
     /* Exact: the same sum over the same count, bit for bit. */
-    fail_unless (gst_histogram_meta_get_mean (meta, c) == mean
+    fail_unless (st->mean == mean
         && g_value_get_double (gst_value_array_get_value
             (gst_structure_get_value (entry, "mean"), c)) == mean,
         "%s channel %u: mean %.17g, the reference says %.17g", what, c,
-        gst_histogram_meta_get_mean (meta, c), mean);
+        st->mean, mean);
     fail_unless_equals_int (n, G_N_ELEMENTS (ps));
     fail_unless_equals_int (gst_value_array_get_size (row), n);
     for (i = 0; i < n; i++) {
       guint any;
 
+      fail_unless (st->percentile_points[i] == ps[i]);
       fail_unless (values[i] == want[c].percentiles[i]
           && g_value_get_uint (gst_value_array_get_value (row, i))
           == want[c].percentiles[i],
@@ -147,20 +153,17 @@ check_stats (const GstVideoInfo *info, GstBuffer *buffer, const gchar *mode,
         want[c].clipped_low);
     fail_unless_equals_uint64 (uint64_at (entry, "clipped-high", c),
         want[c].clipped_high);
-    fail_unless_equals_uint64 (gst_histogram_meta_get_tail (meta, c,
-            GST_HISTOGRAM_TAIL_CLIPPED_LOW), want[c].clipped_low);
-    fail_unless_equals_uint64 (gst_histogram_meta_get_tail (meta, c,
-            GST_HISTOGRAM_TAIL_CLIPPED_HIGH), want[c].clipped_high);
+    fail_unless_equals_uint64 (st->clipped_low, want[c].clipped_low);
+    fail_unless_equals_uint64 (st->clipped_high, want[c].clipped_high);
     if (legal) {
       fail_unless_equals_uint64 (uint64_at (entry, "below-legal", c),
           want[c].below_legal);
       fail_unless_equals_uint64 (uint64_at (entry, "above-legal", c),
           want[c].above_legal);
-      fail_unless_equals_uint64 (gst_histogram_meta_get_tail (meta, c,
-              GST_HISTOGRAM_TAIL_ABOVE_LEGAL), want[c].above_legal);
+      fail_unless_equals_uint64 (st->above_legal, want[c].above_legal);
     }
-    fail_unless (want[c].samples == 0 || gst_histogram_meta_get_fraction
-        (meta, c, GST_HISTOGRAM_TAIL_CLIPPED_LOW)
+    fail_unless (want[c].samples == 0 || (gdouble) st->clipped_low
+        / (gdouble) st->samples
         == (gdouble) want[c].clipped_low / (gdouble) want[c].samples);
   }
 }
@@ -177,14 +180,17 @@ check_counts (const GstVideoInfo *info, GstBuffer *buffer, const gchar *mode,
 
   fail_unless (clh_reference_histogram_of_buffer_region (info, buffer, mode,
           bins, range_min, range_max, rect, &spec, &want));
-  fail_unless_equals_int (meta->n_bins, clh_histogram_spec_n_bins (&spec));
-  for (c = 0; c < meta->n_channels; c++) {
+  fail_unless_equals_int (meta->info.n_bins,
+      clh_histogram_spec_n_bins (&spec));
+  for (c = 0; c < meta->info.n_channels; c++) {
     fail_unless (memcmp (gst_histogram_meta_get_counts (meta, c, NULL),
-            want.counts + (gsize) c * meta->n_bins,
-            sizeof (guint32) * meta->n_bins) == 0,
+            want.counts + (gsize) c * meta->info.n_bins,
+            sizeof (guint32) * meta->info.n_bins) == 0,
         "%s channel %u: counts differ from the reference", what, c);
-    fail_unless_equals_uint64 (meta->below[c], want.below[c]);
-    fail_unless_equals_uint64 (meta->above[c], want.above[c]);
+    fail_unless_equals_uint64 (gst_histogram_meta_get_statistics (meta,
+            c)->below, want.below[c]);
+    fail_unless_equals_uint64 (gst_histogram_meta_get_statistics (meta,
+            c)->above, want.above[c]);
   }
   g_free (want.counts);
 }
@@ -244,13 +250,15 @@ check_case (const gchar *format, const gchar *mode, Content content,
   fail_unless_equals_int (g_list_length (metas), 1 + 6 + 2);
   for (i = 0, l = metas; l; l = l->next, i++) {
     GstHistogramMeta *meta = l->data;
-    const ClhRect rect = { meta->x, meta->y, meta->width, meta->height };
+    const ClhRect rect = { meta->region.x, meta->region.y,
+      meta->region.width, meta->region.height
+    };
     const GstStructure *entry = i == 0 ? s : gst_value_get_structure
         (gst_value_array_get_value (gst_structure_get_value (s, "regions"),
             i - 1));
 
     what = g_strdup_printf ("%s %s content %d binning %u, %s %d", format,
-        mode, content, binning, meta->region_type, meta->region_id);
+        mode, content, binning, meta->region.type, meta->region.id);
     check_counts (&info, buffer, mode, bins, range_min, range_max, &rect,
         meta, what);
     check_stats (&info, buffer, mode, &rect, meta, entry, what);
@@ -360,8 +368,8 @@ GST_START_TEST (test_without_statistics)
     bus = clh_check_harness_bus (h->element);
     out = gst_harness_push_and_pull (h, make_frame (&info, CONTENT_RANDOM,
             i));
-    fail_if (gst_histogram_meta_has_statistics (gst_buffer_get_histogram_meta
-            (out)));
+    fail_if (gst_histogram_meta_get_statistics (gst_buffer_get_histogram_meta
+            (out), 0)->flags & GST_HISTOGRAM_STATISTICS_FLAG_SUMMARY);
     msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
     s = gst_message_get_structure (msg);
     fail_unless (gst_structure_has_field (s, "counts"));

@@ -21,14 +21,15 @@ check_histogram (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
   guint c, b, n_bins;
 
   fail_unless (meta != NULL, "a buffer without its histogram");
-  for (c = 0; c < meta->n_channels; c++) {
+  for (c = 0; c < meta->info.n_channels; c++) {
     const guint32 *counts = gst_histogram_meta_get_counts (meta, c, &n_bins);
-    guint64 sum = gst_histogram_meta_get_below (meta, c)
-        + gst_histogram_meta_get_above (meta, c);
+    guint64 sum = gst_histogram_meta_get_statistics (meta, c)->below
+        + gst_histogram_meta_get_statistics (meta, c)->above;
 
     for (b = 0; b < n_bins; b++)
       sum += counts[b];
-    fail_unless_equals_uint64 (sum, gst_histogram_meta_get_samples (meta, c));
+    fail_unless_equals_uint64 (sum,
+        gst_histogram_meta_get_statistics (meta, c)->samples);
   }
   g_atomic_int_inc ((gint *) user_data);
   return GST_PAD_PROBE_OK;

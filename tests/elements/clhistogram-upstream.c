@@ -61,19 +61,19 @@ assert_meta_is_reference_of (GstBuffer *out, const GstVideoInfo *info,
   fail_unless (meta != NULL, "%s: no meta", what);
   fail_unless (clh_reference_histogram_of_buffer (info, frame, mode, 16, 0,
           -1, &spec, &want), "%s: no reference", what);
-  fail_unless_equals_int (meta->n_channels,
+  fail_unless_equals_int (meta->info.n_channels,
       clh_histogram_spec_n_channels (&spec));
   fail_unless_equals_uint64 (meta->pixels,
       (guint64) GST_VIDEO_INFO_WIDTH (info) * GST_VIDEO_INFO_HEIGHT (info));
-  for (c = 0; c < meta->n_channels; c++) {
+  for (c = 0; c < meta->info.n_channels; c++) {
     const guint32 *got = gst_histogram_meta_get_counts (meta, c, &n_bins);
 
     for (b = 0; b < n_bins; b++)
       fail_unless (got[b] == want.counts[c * n_bins + b],
           "%s: channel %u bin %u is %u, the reference says %u", what, c, b,
           got[b], want.counts[c * n_bins + b]);
-    fail_unless_equals_uint64 (gst_histogram_meta_get_samples (meta, c),
-        want.samples[c]);
+    fail_unless_equals_uint64 (gst_histogram_meta_get_statistics (meta,
+            c)->samples, want.samples[c]);
   }
   g_free (want.counts);
 }
@@ -158,7 +158,7 @@ record_counts (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
   fail_unless (meta != NULL);
   g_string_append_printf (record, "%s%" G_GUINT64_FORMAT ":",
       gst_buffer_get_video_crop_meta (buffer) ? "crop " : "", meta->pixels);
-  for (c = 0; c < meta->n_channels; c++) {
+  for (c = 0; c < meta->info.n_channels; c++) {
     const guint32 *counts = gst_histogram_meta_get_counts (meta, c, &n_bins);
     for (b = 0; b < n_bins; b++)
       g_string_append_printf (record, " %u", counts[b]);

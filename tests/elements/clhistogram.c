@@ -122,39 +122,37 @@ assert_meta_equals_reference (const GstVideoInfo *info, GstBuffer *out,
   GstHistogramMeta *meta = gst_buffer_get_histogram_meta (out);
   ClhHistogramSpec spec;
   ClhHistogram want;
-  guint n_channels, n_bins, c, b, n_dims;
-  const guint *shape;
+  guint n_channels, n_bins, c, b;
 
   fail_unless (meta != NULL, "%s: no meta", what);
   fail_unless (clh_reference_histogram_of_buffer (info, out, mode, bins,
           range_min, range_max, &spec, &want), "%s: no reference", what);
   n_channels = clh_histogram_spec_n_channels (&spec);
-  fail_unless_equals_int (meta->mode, mode_from_nick (mode));
-  fail_unless_equals_int (meta->n_channels, n_channels);
-  fail_unless_equals_int (meta->n_bins, clh_histogram_spec_n_bins (&spec));
+  fail_unless_equals_int (meta->info.mode, mode_from_nick (mode));
+  fail_unless_equals_int (meta->info.n_channels, n_channels);
+  fail_unless_equals_int (meta->info.n_bins, clh_histogram_spec_n_bins (&spec));
   fail_unless_equals_uint64 (meta->pixels,
       (guint64) GST_VIDEO_INFO_WIDTH (info) * GST_VIDEO_INFO_HEIGHT (info));
-  shape = gst_histogram_meta_get_shape (meta, &n_dims);
-  fail_unless_equals_int (shape[0], bins);
-  fail_unless_equals_int (n_dims, g_str_equal (mode, "rgb") ? 3 :
+  fail_unless_equals_int (meta->info.shape[0], bins);
+  fail_unless_equals_int (meta->info.n_dims, g_str_equal (mode, "rgb") ? 3 :
       g_str_equal (mode, "hue-saturation") ? 2 : 1);
-  fail_unless_equals_int (meta->depth, GST_VIDEO_INFO_COMP_DEPTH (info, 0));
+  fail_unless_equals_int (meta->info.depth,
+      GST_VIDEO_INFO_COMP_DEPTH (info, 0));
 
   for (c = 0; c < n_channels; c++) {
     const guint32 *got = gst_histogram_meta_get_counts (meta, c, &n_bins);
+    const GstHistogramStatistics *st =
+        gst_histogram_meta_get_statistics (meta, c);
 
-    fail_unless_equals_int (n_bins, meta->n_bins);
+    fail_unless_equals_int (n_bins, meta->info.n_bins);
     for (b = 0; b < n_bins; b++)
       fail_unless (got[b] == want.counts[c * n_bins + b],
           "%s: channel %s bin %u is %u, the reference says %u", what,
           gst_histogram_meta_get_channel_name (meta, c), b, got[b],
           want.counts[c * n_bins + b]);
-    fail_unless_equals_uint64 (gst_histogram_meta_get_samples (meta, c),
-        want.samples[c]);
-    fail_unless_equals_uint64 (gst_histogram_meta_get_below (meta, c),
-        want.below[c]);
-    fail_unless_equals_uint64 (gst_histogram_meta_get_above (meta, c),
-        want.above[c]);
+    fail_unless_equals_uint64 (st->samples, want.samples[c]);
+    fail_unless_equals_uint64 (st->below, want.below[c]);
+    fail_unless_equals_uint64 (st->above, want.above[c]);
   }
   g_free (want.counts);
 }
@@ -454,7 +452,6 @@ GST_START_TEST (test_meta_regions)
 {
   static const gchar *const names[] = { "Y" };
   const guint32 counts[4] = { 1, 2, 3, 4 };
-  const guint64 samples[1] = { 10 }, none[1] = { 0 };
   const guint shape[1] = { 4 };
   static const struct {
     const gchar *type;
@@ -462,22 +459,33 @@ GST_START_TEST (test_meta_regions)
   } regions[] = { {"region", 0}, {"frame", 0}, {"zone", 3}, {"region", 1} };
   GstBuffer *buffer = gst_buffer_new (), *copy;
   GstHistogramMeta *meta;
+  GstHistogramInfo info;
   GList *metas, *l;
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (regions); i++)
-    fail_unless (gst_buffer_add_histogram_meta_full (buffer,
-            GST_HISTOGRAM_MODE_LUMA, 1, names, 4, counts, samples, none, none,
-            regions[i].type, regions[i].id, i, i, 2, 5, 8,
-            GST_VIDEO_COLOR_RANGE_0_255, 0, 255, 1, shape) != NULL);
+  gst_histogram_info_init (&info);
+  fail_unless (gst_histogram_info_set_format (&info, GST_HISTOGRAM_MODE_LUMA,
+          1, names, 1, shape));
+  info.video_range = GST_VIDEO_COLOR_RANGE_0_255;
+  for (i = 0; i < G_N_ELEMENTS (regions); i++) {
+    const GstHistogramRegion region = { regions[i].type, regions[i].id, i,
+      i, 2, 5
+    };
+    const GstHistogramStatistics stats = { .samples = 10 };
+
+    meta = gst_buffer_add_histogram_meta (buffer, &info, &region, counts,
+        G_N_ELEMENTS (counts));
+    fail_unless (meta != NULL);
+    fail_unless (gst_histogram_meta_set_statistics (meta, 0, &stats));
+  }
 
   meta = gst_buffer_get_histogram_meta (buffer);
-  fail_unless_equals_string (meta->region_type, "frame");
-  fail_unless_equals_int (meta->x, 1);
+  fail_unless_equals_string (meta->region.type, "frame");
+  fail_unless_equals_int (meta->region.x, 1);
   meta = gst_buffer_get_histogram_meta_for_region (buffer, "zone", 3);
-  fail_unless (meta != NULL && meta->x == 2 && meta->region_id == 3);
+  fail_unless (meta != NULL && meta->region.x == 2 && meta->region.id == 3);
   meta = gst_buffer_get_histogram_meta_for_region (buffer, "region", 1);
-  fail_unless (meta != NULL && meta->x == 3);
+  fail_unless (meta != NULL && meta->region.x == 3);
   fail_unless (gst_buffer_get_histogram_meta_for_region (buffer, "zone",
           4) == NULL);
   fail_unless (gst_buffer_get_histogram_meta_for_region (buffer, "frame",
@@ -487,15 +495,16 @@ GST_START_TEST (test_meta_regions)
   fail_unless_equals_int (g_list_length (metas), 4);
   for (l = metas, i = 0; l; l = l->next, i++) {
     meta = l->data;
-    fail_unless_equals_string (meta->region_type, regions[i].type);
-    fail_unless_equals_int (meta->region_id, regions[i].id);
+    fail_unless_equals_string (meta->region.type, regions[i].type);
+    fail_unless_equals_int (meta->region.id, regions[i].id);
     fail_unless_equals_uint64 (meta->pixels, 10);
   }
   g_list_free (metas);
 
   copy = gst_buffer_copy (buffer);
   meta = gst_buffer_get_histogram_meta_for_region (copy, "zone", 3);
-  fail_unless (meta != NULL && meta->width == 2 && meta->height == 5);
+  fail_unless (meta != NULL && meta->region.width == 2
+      && meta->region.height == 5);
   fail_unless (memcmp (gst_histogram_meta_get_counts (meta, 0, NULL), counts,
           sizeof (counts)) == 0);
   metas = gst_buffer_get_histogram_metas (copy);
@@ -507,6 +516,160 @@ GST_START_TEST (test_meta_regions)
   fail_unless (gst_buffer_get_histogram_metas (buffer) == NULL);
   fail_unless (gst_buffer_get_histogram_meta (buffer) == NULL);
   gst_buffer_unref (buffer);
+}
+
+GST_END_TEST;
+
+/* gst-check catches the criticals of GStreamer's own log domains only:
+ * the meta library's (GstClHistogram) go through ASSERT_CRITICAL too, and
+ * fail the test anywhere else. */
+static void
+meta_library_critical (const gchar *domain, GLogLevelFlags level,
+    const gchar *message, gpointer user_data)
+{
+  if (!_gst_check_expecting_log)
+    fail ("unexpected %s critical: %s", domain, message);
+  _gst_check_raised_critical = TRUE;
+}
+
+/* The meta library's value types as an application uses them: the info's
+ * defaults, layouts and refusals; regions; the statistics set, copied with
+ * the buffer, replaced, refused when inconsistent, and the stored
+ * percentiles read back for a histogram whose bins cannot give them. */
+GST_START_TEST (test_meta_info_region_statistics)
+{
+  static const gchar *const names[] = { "hue-saturation" };
+  const guint shape[2] = { 3, 4 }, huge[2] = { 65536, 65536 };
+  const guint zero[1] = { 0 }, one[1] = { 1 };
+  guint32 counts[12] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+  gdouble points[2] = { 42.0, 90.0 };
+  guint values[2] = { 7, 11 };
+  GstHistogramStatistics stats = { GST_HISTOGRAM_STATISTICS_FLAG_SUMMARY, 80,
+    5, 9, 1, 178, 60.5, 2, 3, 0, 0, 2, points, values
+  };
+  GstHistogramInfo info, *info_copy;
+  GstHistogramRegion *region, *region_copy;
+  GstHistogramStatistics *stats_copy;
+  const GstHistogramStatistics *got;
+  GstBuffer *buffer = gst_buffer_new (), *copy;
+  GstHistogramMeta *meta, *copied;
+  guint i, value, handler;
+
+  handler = g_log_set_handler ("GstClHistogram", G_LOG_LEVEL_CRITICAL,
+      meta_library_critical, NULL);
+  gst_histogram_info_init (&info);
+  fail_unless_equals_int (info.n_dims, 1);
+  fail_unless_equals_int (info.depth, 8);
+  fail_unless_equals_int (info.range_min, 0);
+  fail_unless_equals_int (info.range_max, 255);
+  fail_unless_equals_int (info.video_range, GST_VIDEO_COLOR_RANGE_UNKNOWN);
+  for (i = 0; i < GST_HISTOGRAM_INFO_MAX_CHANNELS; i++)
+    fail_unless (info.channel_names[i] == NULL);
+
+  fail_unless (gst_histogram_info_set_format (&info,
+          GST_HISTOGRAM_MODE_HUE_SATURATION, 1, names, 2, shape));
+  fail_unless_equals_int (info.n_bins, 12);
+  fail_unless (info.shape[0] == 3 && info.shape[1] == 4 && info.shape[2] == 0);
+  fail_unless (info.channel_names[0] == g_intern_string ("hue-saturation"));
+  info.range_max = 179;
+  /* Refused layouts leave the info as it was. */
+  ASSERT_CRITICAL (fail_if (gst_histogram_info_set_format (&info,
+              GST_HISTOGRAM_MODE_LUMA, 0, names, 1, one)));
+  ASSERT_CRITICAL (fail_if (gst_histogram_info_set_format (&info,
+              GST_HISTOGRAM_MODE_LUMA, GST_HISTOGRAM_INFO_MAX_CHANNELS + 1,
+              names, 1, one)));
+  ASSERT_CRITICAL (fail_if (gst_histogram_info_set_format (&info,
+              GST_HISTOGRAM_MODE_LUMA, 1, names, 4, one)));
+  ASSERT_CRITICAL (fail_if (gst_histogram_info_set_format (&info,
+              GST_HISTOGRAM_MODE_LUMA, 1, names, 1, zero)));
+  ASSERT_CRITICAL (fail_if (gst_histogram_info_set_format (&info,
+              GST_HISTOGRAM_MODE_LUMA, 1, names, 2, huge)));
+  fail_unless (info.mode == GST_HISTOGRAM_MODE_HUE_SATURATION
+      && info.n_bins == 12 && info.n_dims == 2);
+  info_copy = gst_histogram_info_copy (&info);
+  fail_unless (memcmp (info_copy, &info, sizeof (info)) == 0);
+  gst_histogram_info_free (info_copy);
+  info_copy = gst_histogram_info_new ();
+  fail_unless (info_copy->depth == 8 && info_copy->n_bins == 0);
+  gst_histogram_info_free (info_copy);
+
+  region = gst_histogram_region_new ("zone", 7, 1, 2, 4, 20);
+  fail_unless (region->type == g_intern_string ("zone"));
+  region_copy = gst_histogram_region_copy (region);
+  fail_unless (region_copy->type == region->type && region_copy->id == 7
+      && region_copy->x == 1 && region_copy->y == 2
+      && region_copy->width == 4 && region_copy->height == 20);
+  gst_histogram_region_free (region_copy);
+
+  /* A shape whose product is not n_bins is refused, and counts of another
+   * length than the info's. */
+  info.n_bins = 13;
+  ASSERT_CRITICAL (fail_unless (gst_buffer_add_histogram_meta (buffer, &info,
+              region, counts, 13) == NULL));
+  info.n_bins = 12;
+  ASSERT_CRITICAL (fail_unless (gst_buffer_add_histogram_meta (buffer, &info,
+              region, counts, 11) == NULL));
+  fail_unless (gst_buffer_get_histogram_meta (buffer) == NULL);
+  meta = gst_buffer_add_histogram_meta (buffer, &info, region, counts,
+      G_N_ELEMENTS (counts));
+  gst_histogram_region_free (region);
+  fail_unless (meta != NULL);
+  fail_unless_equals_string (meta->region.type, "zone");
+  fail_unless_equals_uint64 (meta->pixels, 80);
+  fail_unless_equals_int (meta->info.range_max, 179);
+  got = gst_histogram_meta_get_statistics (meta, 0);
+  fail_unless (got->flags == GST_HISTOGRAM_STATISTICS_FLAG_NONE
+      && got->samples == 80 && got->below == 0 && got->above == 0
+      && got->n_percentiles == 0);
+  fail_if (gst_histogram_meta_get_percentile (meta, 0, 42.0, &value));
+
+  fail_unless (gst_histogram_meta_set_statistics (meta, 0, &stats));
+  /* Copied: the caller's arrays may change. */
+  points[0] = 1.0;
+  values[0] = 0;
+  got = gst_histogram_meta_get_statistics (meta, 0);
+  fail_unless (got->flags == GST_HISTOGRAM_STATISTICS_FLAG_SUMMARY
+      && got->samples == 80 && got->below == 5 && got->above == 9
+      && got->min == 1 && got->max == 178 && got->mean == 60.5
+      && got->clipped_low == 2 && got->clipped_high == 3);
+  fail_unless (got->n_percentiles == 2 && got->percentile_points[0] == 42.0
+      && got->percentiles[0] == 7 && got->percentile_points[1] == 90.0
+      && got->percentiles[1] == 11);
+  /* 2-D bins give no percentile but the stored ones. */
+  fail_unless (gst_histogram_meta_get_percentile (meta, 0, 42.0, &value));
+  fail_unless_equals_int (value, 7);
+  fail_if (gst_histogram_meta_get_percentile (meta, 0, 50.0, &value));
+
+  /* Inconsistent statistics change nothing. */
+  stats.below = 79;
+  ASSERT_CRITICAL (fail_if (gst_histogram_meta_set_statistics (meta, 0,
+              &stats)));
+  stats.below = 5;
+  points[0] = 101.0;
+  ASSERT_CRITICAL (fail_if (gst_histogram_meta_set_statistics (meta, 0,
+              &stats)));
+  ASSERT_CRITICAL (fail_if (gst_histogram_meta_set_statistics (meta, 1,
+              &stats)));
+  fail_unless (gst_histogram_meta_get_statistics (meta, 0)->below == 5);
+
+  stats_copy = gst_histogram_statistics_copy (got);
+  fail_unless (stats_copy->percentiles != got->percentiles
+      && stats_copy->percentiles[1] == 11 && stats_copy->mean == 60.5);
+  gst_histogram_statistics_free (stats_copy);
+
+  copy = gst_buffer_copy (buffer);
+  copied = gst_buffer_get_histogram_meta_for_region (copy, "zone", 7);
+  fail_unless (copied != NULL && copied != meta);
+  fail_unless (memcmp (&copied->info, &meta->info, sizeof (meta->info)) == 0);
+  fail_unless (memcmp (gst_histogram_meta_get_counts (copied, 0, NULL),
+          counts, sizeof (counts)) == 0);
+  got = gst_histogram_meta_get_statistics (copied, 0);
+  fail_unless (got != gst_histogram_meta_get_statistics (meta, 0)
+      && got->below == 5 && got->mean == 60.5 && got->n_percentiles == 2
+      && got->percentiles[0] == 7);
+  gst_buffer_unref (copy);
+  gst_buffer_unref (buffer);
+  g_log_remove_handler ("GstClHistogram", handler);
 }
 
 GST_END_TEST;
@@ -542,11 +705,11 @@ GST_START_TEST (test_meta_copy)
   }
   b = gst_buffer_get_histogram_meta (copy);
   fail_unless (b != NULL && b != a);
-  fail_unless_equals_int (b->n_channels, 4);
-  fail_unless_equals_int (b->n_bins, 16);
+  fail_unless_equals_int (b->info.n_channels, 4);
+  fail_unless_equals_int (b->info.n_bins, 16);
   fail_unless_equals_uint64 (b->pixels, 64 * 48);
-  fail_unless_equals_int (b->width, 64);
-  fail_unless_equals_int (b->height, 48);
+  fail_unless_equals_int (b->region.width, 64);
+  fail_unless_equals_int (b->region.height, 48);
   fail_unless (memcmp (a->counts, b->counts, 4 * 16 * sizeof (guint32)) == 0);
   fail_unless_equals_string (gst_histogram_meta_get_channel_name (b, 3), "A");
   fail_unless (gst_buffer_get_histogram_meta (deep) != NULL);
@@ -973,12 +1136,13 @@ GST_START_TEST (test_ranges_and_message_fields)
   assert_meta_equals_reference (&info, out, "channels", 877, 64, 940,
       "I420_10LE 64..940");
   meta = gst_buffer_get_histogram_meta (out);
-  fail_unless_equals_int (meta->range_min, 64);
-  fail_unless_equals_int (meta->range_max, 940);
-  fail_unless_equals_int (meta->depth, 10);
-  fail_unless_equals_int (meta->video_range, GST_VIDEO_COLOR_RANGE_16_235);
-  fail_unless (gst_histogram_meta_get_below (meta, 0) > 0);
-  fail_unless (gst_histogram_meta_get_above (meta, 0) > 0);
+  fail_unless_equals_int (meta->info.range_min, 64);
+  fail_unless_equals_int (meta->info.range_max, 940);
+  fail_unless_equals_int (meta->info.depth, 10);
+  fail_unless_equals_int (meta->info.video_range,
+      GST_VIDEO_COLOR_RANGE_16_235);
+  fail_unless (gst_histogram_meta_get_statistics (meta, 0)->below > 0);
+  fail_unless (gst_histogram_meta_get_statistics (meta, 0)->above > 0);
 
   msg = pop_histogram_message (bus);
   fail_unless (msg != NULL);
@@ -990,12 +1154,12 @@ GST_START_TEST (test_ranges_and_message_fields)
   for (c = 0; c < 3; c++) {
     fail_unless_equals_uint64 (g_value_get_uint64 (gst_value_array_get_value
             (samples, c)), n_samples[c]);
-    fail_unless_equals_uint64 (gst_histogram_meta_get_samples (meta, c),
-        n_samples[c]);
+    fail_unless_equals_uint64 (gst_histogram_meta_get_statistics (meta,
+            c)->samples, n_samples[c]);
     fail_unless_equals_uint64 (g_value_get_uint64 (gst_value_array_get_value
-            (below, c)), gst_histogram_meta_get_below (meta, c));
+            (below, c)), gst_histogram_meta_get_statistics (meta, c)->below);
     fail_unless_equals_uint64 (g_value_get_uint64 (gst_value_array_get_value
-            (above, c)), gst_histogram_meta_get_above (meta, c));
+            (above, c)), gst_histogram_meta_get_statistics (meta, c)->above);
   }
   fail_unless_equals_int (g_value_get_uint (gst_value_array_get_value (shape,
               0)), 877);
@@ -1025,7 +1189,6 @@ GST_START_TEST (test_colour_modes)
   GstBuffer *in, *out;
   GstHistogramMeta *meta;
   const guint *shape;
-  guint n_dims;
   ClhHistogramSpec spec;
   ClhHistogram unmasked;
   guint32 total = 0, all = 0, b;
@@ -1037,10 +1200,10 @@ GST_START_TEST (test_colour_modes)
   out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
   assert_meta_equals_reference (&info, out, "rgb", 16, 0, -1, "rgb 16");
   meta = gst_buffer_get_histogram_meta (out);
-  shape = gst_histogram_meta_get_shape (meta, &n_dims);
-  fail_unless_equals_int (n_dims, 3);
+  shape = meta->info.shape;
+  fail_unless_equals_int (meta->info.n_dims, 3);
   fail_unless (shape[0] == 16 && shape[1] == 16 && shape[2] == 16);
-  fail_unless_equals_int (meta->n_bins, 4096);
+  fail_unless_equals_int (meta->info.n_bins, 4096);
   fail_unless_equals_string (gst_histogram_meta_get_channel_name (meta, 0),
       "rgb");
   gst_buffer_unref (out);
@@ -1050,7 +1213,7 @@ GST_START_TEST (test_colour_modes)
       "min-saturation", 100, "min-value", 40, NULL);
   out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
   meta = gst_buffer_get_histogram_meta (out);
-  fail_unless_equals_int (meta->n_bins, 180);
+  fail_unless_equals_int (meta->info.n_bins, 180);
   for (b = 0; b < 180; b++)
     total += meta->counts[b];
   fail_unless (clh_reference_histogram_of_buffer (&info, in, "hue", 180, 0,
@@ -1660,10 +1823,10 @@ assert_same_meta (GstBuffer *a, GstBuffer *b, const gchar *what)
   GstHistogramMeta *ma = gst_buffer_get_histogram_meta (a);
   GstHistogramMeta *mb = gst_buffer_get_histogram_meta (b);
 
-  fail_unless_equals_int (ma->n_channels, mb->n_channels);
-  fail_unless_equals_int (ma->n_bins, mb->n_bins);
-  fail_unless (memcmp (ma->counts, mb->counts,
-          (gsize) ma->n_channels * ma->n_bins * sizeof (guint32)) == 0,
+  fail_unless_equals_int (ma->info.n_channels, mb->info.n_channels);
+  fail_unless_equals_int (ma->info.n_bins, mb->info.n_bins);
+  fail_unless (memcmp (ma->counts, mb->counts, (gsize) ma->info.n_channels
+          * ma->info.n_bins * sizeof (guint32)) == 0,
       "%s: pool and plain memory differ", what);
 }
 
@@ -2021,8 +2184,8 @@ GST_START_TEST (test_in_flight_caps_change)
     assert_meta_equals_reference (&gray, out, "channels", 256, 0, -1,
         "GRAY8 before the caps change");
     meta = gst_buffer_get_histogram_meta (out);
-    fail_unless_equals_int (meta->width, 64);
-    fail_unless_equals_int (meta->n_channels, 1);
+    fail_unless_equals_int (meta->region.width, 64);
+    fail_unless_equals_int (meta->info.n_channels, 1);
     gst_buffer_unref (out);
   }
 
@@ -2033,7 +2196,8 @@ GST_START_TEST (test_in_flight_caps_change)
   fail_unless (out != NULL, "RGBA frame is not out");
   assert_meta_equals_reference (&rgba, out, "channels", 256, 0, -1,
       "RGBA after the caps change");
-  fail_unless_equals_int (gst_buffer_get_histogram_meta (out)->n_channels, 4);
+  fail_unless_equals_int (gst_buffer_get_histogram_meta (out)->info.n_channels,
+      4);
   gst_buffer_unref (out);
   fail_unless_equals_string (flow->str, "caps B0 B1 caps B2 eos ");
   gst_harness_teardown (h);
@@ -2160,6 +2324,7 @@ clhistogram_suite (void)
   tcase_add_test (tc, test_one_message_per_frame);
   tcase_add_test (tc, test_meta_copy);
   tcase_add_test (tc, test_meta_regions);
+  tcase_add_test (tc, test_meta_info_region_statistics);
   tcase_add_test (tc, test_meta_dropped_by_pixel_transforms);
   tcase_add_test (tc, test_attach_meta_false);
   tcase_add_test (tc, test_post_messages_false);

@@ -14,6 +14,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/app/app.h>
 #include <gst/video/video.h>
+#include <gst/clhistogram/clhistogram.h>
 #include <math.h>
 
 #include "clh-check-util.h"
@@ -656,6 +657,52 @@ GST_START_TEST (test_backproject_model_wrong_length)
   out = gst_harness_push_and_pull (h, scene_frame (&info, GREY, NULL, 0, 9));
   assert_gray_uniform (out, SCENE_W, SCENE_H, 9, "rgb 3^3");
   gst_buffer_unref (out);
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
+/* The mode property is clhistogram's GstHistogramMode: the four nicks
+ * users type work and read back; the modes without a back-projection
+ * (channels, max) are an error that names the mode and the ones to use,
+ * and a mode that has one gives frames again. */
+GST_START_TEST (test_backproject_modes)
+{
+  const gchar *const nicks[] = { "hue", "hue-saturation", "rgb", "luma" };
+  const gchar *const refused[] = { "channels", "max" };
+  GParamSpec *pspec;
+  GstBus *bus;
+  GstHarness *h = harness_new ("clbackproject", &bus);
+  GstVideoInfo info;
+  GstBuffer *out;
+  guint i;
+
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (h->element),
+      "mode");
+  fail_unless (G_PARAM_SPEC_VALUE_TYPE (pspec) == GST_TYPE_HISTOGRAM_MODE);
+  for (i = 0; i < G_N_ELEMENTS (nicks); i++) {
+    GstHistogramMode mode;
+
+    gst_util_set_object_arg (G_OBJECT (h->element), "mode", nicks[i]);
+    g_object_get (h->element, "mode", &mode, NULL);
+    fail_unless_equals_string (gst_histogram_mode_get_nick (mode), nicks[i]);
+  }
+
+  scene_info (&info);
+  set_caps (h, "RGB", SCENE_W, SCENE_H);
+  g_object_set (h->element, "bins", 4, NULL);
+  set_flat_model (h->element, 4, 5.0);
+  for (i = 0; i < G_N_ELEMENTS (refused); i++) {
+    gst_util_set_object_arg (G_OBJECT (h->element), "mode", refused[i]);
+    push_expect_error (h, bus, scene_frame (&info, GREY, NULL, 0, i),
+        GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, refused[i]);
+    push_expect_error (h, bus, scene_frame (&info, GREY, NULL, 0, i),
+        GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS, "hue-saturation");
+  }
+  gst_util_set_object_arg (G_OBJECT (h->element), "mode", "luma");
+  out = gst_harness_push_and_pull (h, scene_frame (&info, GREY, NULL, 0, 2));
+  assert_gray_uniform (out, SCENE_W, SCENE_H, 5, "luma 4 bins");
+  gst_buffer_unref (out);
+  fail_unless_equals_int (count_messages (bus, GST_MESSAGE_ERROR), 0);
   clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
@@ -1896,6 +1943,7 @@ cltrackers_suite (void)
   tcase_add_test (tc, test_backproject_no_model);
   tcase_add_test (tc, test_backproject_model_wrong_length);
   tcase_add_test (tc, test_backproject_too_many_bins);
+  tcase_add_test (tc, test_backproject_modes);
   tcase_add_test (tc, test_camshift_window_follows);
   tcase_add_test (tc, test_camshift_no_messages);
   tcase_add_test (tc, test_camshift_roi_tracks);

@@ -83,11 +83,29 @@ frame_new (const gchar *format, gint width, gint height, gboolean padded,
 }
 
 static GstHistogramMeta *
+add_region_meta (GstBuffer *buffer, GstHistogramMode mode, guint n_channels,
+    const gchar *const *names, guint n_dims, const guint *shape,
+    const guint32 *counts, const GstHistogramRegion *region)
+{
+  GstHistogramInfo info;
+
+  gst_histogram_info_init (&info);
+  fail_unless (gst_histogram_info_set_format (&info, mode, n_channels, names,
+          n_dims, shape));
+  return gst_buffer_add_histogram_meta (buffer, &info, region, counts,
+      (gsize) info.n_channels * info.n_bins);
+}
+
+static GstHistogramMeta *
 add_meta (GstBuffer *buffer, guint n_channels, const gchar *const *names,
     guint n_bins, const guint32 *counts)
 {
-  return gst_buffer_add_histogram_meta (buffer, GST_HISTOGRAM_MODE_CHANNELS,
-      n_channels, names, n_bins, counts, 0, 0, 1, 1);
+  const GstHistogramRegion frame = { GST_HISTOGRAM_REGION_FRAME, 0, 0, 0,
+    1, 1
+  };
+
+  return add_region_meta (buffer, GST_HISTOGRAM_MODE_CHANNELS, n_channels,
+      names, 1, &n_bins, counts, &frame);
 }
 
 static GstHarness *
@@ -590,20 +608,22 @@ GST_START_TEST (test_region_meta)
   GstHarness *h = harness_new ("GRAY8", 64, 48);
   GstVideoInfo info;
   GstBuffer *in = read_only_frame_new ("GRAY8", 64, 48, &info);
-  GstHistogramMeta *meta;
+  const guint n_bins = 2;
+  const GstHistogramRegion zone = { "zone", 0, 0, 0, 1, 1 };
+  const GstHistogramRegion region = { "region", 3, 0, 0, 1, 1 };
   Rect rect = { 5, 3, 40, 30 };
 
-  meta = add_meta (in, 1, names, 2, counts);
-  gst_histogram_meta_set_region (meta, "zone", 0);
-  meta = add_meta (in, 1, names, 2, counts);
-  gst_histogram_meta_set_region (meta, "region", 3);
+  fail_unless (add_region_meta (in, GST_HISTOGRAM_MODE_CHANNELS, 1, names, 1,
+          &n_bins, counts, &zone) != NULL);
+  fail_unless (add_region_meta (in, GST_HISTOGRAM_MODE_CHANNELS, 1, names, 1,
+          &n_bins, counts, &region) != NULL);
   assert_passes_untouched (h, in);
 
   set_rectangle (h, rect.x, rect.y, rect.width, rect.height);
   g_object_set (h->element, "alpha", 1.0, NULL);
   in = frame_new ("GRAY8", 64, 48, FALSE, &info);
-  meta = add_meta (in, 1, names, 2, counts);
-  gst_histogram_meta_set_region (meta, "zone", 0);
+  fail_unless (add_region_meta (in, GST_HISTOGRAM_MODE_CHANNELS, 1, names, 1,
+          &n_bins, counts, &zone) != NULL);
   add_meta (in, 3, rgb_names, 4, rgb_counts);
   push_and_check (h, in, &info, &rect, expect_rgb_graph);
   gst_harness_teardown (h);
@@ -616,8 +636,10 @@ GST_START_TEST (test_multi_dimensional_skipped)
 {
   static const gchar *const names[] = { "hue-saturation" };
   static const guint shape[] = { 4, 4 };
+  const GstHistogramRegion frame = { GST_HISTOGRAM_REGION_FRAME, 0, 0, 0,
+    4, 4
+  };
   guint32 counts[16];
-  guint64 samples = 16, none = 0;
   GstHarness *h = harness_new ("RGB", 64, 48);
   GstVideoInfo info;
   GstBuffer *in;
@@ -627,10 +649,8 @@ GST_START_TEST (test_multi_dimensional_skipped)
     counts[i] = i;
   for (i = 0; i < 2; i++) {
     in = read_only_frame_new ("RGB", 64, 48, &info);
-    fail_unless (gst_buffer_add_histogram_meta_full (in,
-            GST_HISTOGRAM_MODE_HUE_SATURATION, 1, names, 16, counts, &samples,
-            &none, &none, "frame", 0, 0, 0, 4, 4, 8,
-            GST_VIDEO_COLOR_RANGE_0_255, 0, 255, 2, shape) != NULL);
+    fail_unless (add_region_meta (in, GST_HISTOGRAM_MODE_HUE_SATURATION, 1,
+            names, 2, shape, counts, &frame) != NULL);
     assert_passes_untouched (h, in);
   }
   gst_harness_teardown (h);
@@ -643,6 +663,10 @@ GST_END_TEST;
 GST_START_TEST (test_hue_colours)
 {
   static const gchar *const names[] = { "hue" };
+  const guint n_bins = 180;
+  const GstHistogramRegion frame = { GST_HISTOGRAM_REGION_FRAME, 0, 0, 0,
+    180, 10
+  };
   guint32 counts[180];
   GstHarness *h = harness_new ("RGB", 180, 10);
   GstBuffer *in = gst_buffer_new_allocate (NULL, 180 * 3 * 10, NULL);
@@ -655,8 +679,8 @@ GST_START_TEST (test_hue_colours)
   gst_buffer_memset (in, 0, 0, 180 * 3 * 10);
   set_rectangle (h, 0, 0, 180, 10);
   g_object_set (h->element, "alpha", 1.0, NULL);
-  gst_buffer_add_histogram_meta (in, GST_HISTOGRAM_MODE_HUE, 1, names, 180,
-      counts, 0, 0, 180, 10);
+  add_region_meta (in, GST_HISTOGRAM_MODE_HUE, 1, names, 1, &n_bins, counts,
+      &frame);
   out = gst_harness_push_and_pull (h, in);
   gst_buffer_map (out, &map, GST_MAP_READ);
   fail_unless_equals_int (map.data[9 * 540 + 0], 255);

@@ -2,4 +2,6 @@
 /* Everything the clhistogram library offers applications. */
 #pragma once
 
+#include <gst/clhistogram/clhistogram-prelude.h>
+#include <gst/clhistogram/gsthistograminfo.h>
 #include <gst/clhistogram/gsthistogrammeta.h>

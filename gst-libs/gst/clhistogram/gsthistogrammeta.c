@@ -9,8 +9,14 @@
  *
  * |[<!-- language="C" -->
  * GstHistogramMeta *meta = gst_buffer_get_histogram_meta (buffer);
+ * const GstHistogramStatistics *stats;
  * guint n_bins;
  * const guint32 *y = gst_histogram_meta_get_counts (meta, 0, &n_bins);
+ *
+ * stats = gst_histogram_meta_get_statistics (meta, 0);
+ * if (stats->flags & GST_HISTOGRAM_STATISTICS_FLAG_SUMMARY)
+ *   g_print ("mean %f of %" G_GUINT64_FORMAT " samples\n", stats->mean,
+ *       stats->samples);
  * ]|
  *
  * or in Python, through the `GstClHistogram-1.0` typelib:
@@ -18,89 +24,211 @@
  * |[<!-- language="Python" -->
  * meta = GstClHistogram.buffer_get_histogram_meta(buffer)
  * counts = meta.get_counts(0)
+ * mean = meta.get_statistics(0).mean
+ * ]|
+ *
+ * To attach one, describe the histograms once with a #GstHistogramInfo
+ * and give each its #GstHistogramRegion and counts:
+ *
+ * |[<!-- language="C" -->
+ * GstHistogramRegion region = { GST_HISTOGRAM_REGION_FRAME, 0, 0, 0,
+ *   width, height };
+ * meta = gst_buffer_add_histogram_meta (buffer, &info, &region, counts,
+ *     info.n_channels * info.n_bins);
  * ]|
  */
 #include "gsthistogrammeta.h"
 
-#include <gst/video/video.h>
-
 #include <math.h>
 #include <string.h>
 
-static const GEnumValue histogram_modes[] = {
-  {GST_HISTOGRAM_MODE_LUMA,
-      "Luma: the gray sample, the stored Y plane, or BT.601 luma of RGB",
-      "luma"},
-  {GST_HISTOGRAM_MODE_CHANNELS,
-      "One histogram per channel: R, G, B[, A], Y, or Y, U, V", "channels"},
-  {GST_HISTOGRAM_MODE_MAX, "Max (R, G, B[, A]) of each pixel (RGB formats)",
-      "max"},
-  {GST_HISTOGRAM_MODE_HUE, "OpenCV HSV hue, 0..179 (RGB and 8-bit YUV)",
-      "hue"},
-  {GST_HISTOGRAM_MODE_HUE_SATURATION,
-      "2-D hue x saturation, bins per axis, H-major", "hue-saturation"},
-  {GST_HISTOGRAM_MODE_RGB, "Joint 3-D R x G x B, bins per axis, R-major "
-        "(RGB formats)", "rgb"},
-  {0, NULL, NULL},
-};
-
-GType
-gst_histogram_mode_get_type (void)
+/**
+ * gst_histogram_region_new:
+ * @type: what the rectangle is: %GST_HISTOGRAM_REGION_FRAME for the full
+ *   frame
+ * @id: which one of its type
+ * @x: left edge, in pixels
+ * @y: top edge, in pixels
+ * @width: width, in pixels
+ * @height: height, in pixels
+ *
+ * Returns: (transfer full): a #GstHistogramRegion with @type interned;
+ *   free it with gst_histogram_region_free()
+ *
+ * Since: 1.0
+ */
+GstHistogramRegion *
+gst_histogram_region_new (const gchar *type, gint id, guint x, guint y,
+    guint width, guint height)
 {
-  static gsize id = 0;
+  GstHistogramRegion *region;
 
-  if (g_once_init_enter (&id)) {
-    GType type = g_enum_register_static ("GstHistogramMode", histogram_modes);
-    g_once_init_leave (&id, type);
-  }
-  return (GType) id;
+  g_return_val_if_fail (type != NULL, NULL);
+
+  region = g_new0 (GstHistogramRegion, 1);
+  region->type = g_intern_string (type);
+  region->id = id;
+  region->x = x;
+  region->y = y;
+  region->width = width;
+  region->height = height;
+  return region;
 }
 
 /**
- * gst_histogram_mode_get_nick:
- * @mode: a mode
+ * gst_histogram_region_copy:
+ * @region: a #GstHistogramRegion
  *
- * Returns: (transfer none) (nullable): @mode's nick (`"luma"`,
- *   `"channels"`, `"max"`, `"hue"`, `"hue-saturation"`, `"rgb"`), as
- *   properties and messages spell it
+ * Returns: (transfer full): a copy of @region, its type interned; free it
+ *   with gst_histogram_region_free()
+ *
+ * Since: 1.0
  */
-const gchar *
-gst_histogram_mode_get_nick (GstHistogramMode mode)
+GstHistogramRegion *
+gst_histogram_region_copy (const GstHistogramRegion *region)
 {
-  guint i;
+  GstHistogramRegion *copy;
 
-  for (i = 0; histogram_modes[i].value_nick; i++)
-    if (histogram_modes[i].value == (gint) mode)
-      return histogram_modes[i].value_nick;
-  return NULL;
+  g_return_val_if_fail (region != NULL, NULL);
+
+  copy = g_memdup2 (region, sizeof (*region));
+  copy->type = g_intern_string (region->type);
+  return copy;
 }
 
-static const GEnumValue histogram_tails[] = {
-  {GST_HISTOGRAM_TAIL_CLIPPED_LOW, "Samples equal to 0", "clipped-low"},
-  {GST_HISTOGRAM_TAIL_CLIPPED_HIGH, "Samples equal to 2^depth - 1",
-      "clipped-high"},
-  {GST_HISTOGRAM_TAIL_BELOW_LEGAL, "Samples under the legal range",
-      "below-legal"},
-  {GST_HISTOGRAM_TAIL_ABOVE_LEGAL, "Samples over the legal range",
-      "above-legal"},
-  {GST_HISTOGRAM_TAIL_BELOW_RANGE, "Samples under the binned range",
-      "below"},
-  {GST_HISTOGRAM_TAIL_ABOVE_RANGE, "Samples over the binned range", "above"},
-  {0, NULL, NULL},
-};
-
-GType
-gst_histogram_tail_get_type (void)
+/**
+ * gst_histogram_region_free:
+ * @region: (transfer full): a #GstHistogramRegion from
+ *   gst_histogram_region_new() or gst_histogram_region_copy()
+ *
+ * Frees @region.
+ *
+ * Since: 1.0
+ */
+void
+gst_histogram_region_free (GstHistogramRegion *region)
 {
+  g_free (region);
+}
+
+/**
+ * gst_histogram_region_get_type:
+ *
+ * Returns: the #GType of the boxed #GstHistogramRegion
+ *
+ * Since: 1.0
+ */
+G_DEFINE_BOXED_TYPE (GstHistogramRegion, gst_histogram_region,
+    (GBoxedCopyFunc) gst_histogram_region_copy,
+    (GBoxedFreeFunc) gst_histogram_region_free);
+
+/**
+ * gst_histogram_statistics_flags_get_type:
+ *
+ * Returns: the #GType of #GstHistogramStatisticsFlags
+ *
+ * Since: 1.0
+ */
+GType
+gst_histogram_statistics_flags_get_type (void)
+{
+  static const GFlagsValue values[] = {
+    {GST_HISTOGRAM_STATISTICS_FLAG_NONE, "Samples, below and above only",
+        "none"},
+    {GST_HISTOGRAM_STATISTICS_FLAG_SUMMARY,
+        "Min, max, mean, percentiles, clipped samples", "summary"},
+    {GST_HISTOGRAM_STATISTICS_FLAG_LEGAL_RANGE,
+        "Samples under and over the legal range", "legal-range"},
+    {0, NULL, NULL},
+  };
   static gsize id = 0;
 
   if (g_once_init_enter (&id)) {
-    GType type = g_enum_register_static ("GstHistogramTail", histogram_tails);
+    GType type = g_flags_register_static ("GstHistogramStatisticsFlags",
+        values);
     g_once_init_leave (&id, type);
   }
   return (GType) id;
 }
 
+/* @dest as @src, with @dest's percentile points and values in one block
+ * of its own (the points first), or none; @dest holds nothing before. */
+static void
+statistics_copy_into (GstHistogramStatistics *dest,
+    const GstHistogramStatistics *src)
+{
+  const gsize n = src->n_percentiles;
+
+  *dest = *src;
+  dest->percentile_points = NULL;
+  dest->percentiles = NULL;
+  if (n == 0)
+    return;
+  dest->percentile_points = g_malloc (n * (sizeof (gdouble) + sizeof (guint)));
+  dest->percentiles = (guint *) (dest->percentile_points + n);
+  memcpy (dest->percentile_points, src->percentile_points,
+      n * sizeof (gdouble));
+  memcpy (dest->percentiles, src->percentiles, n * sizeof (guint));
+}
+
+/**
+ * gst_histogram_statistics_copy:
+ * @statistics: a #GstHistogramStatistics
+ *
+ * Returns: (transfer full): a copy of @statistics holding its own
+ *   percentiles; free it with gst_histogram_statistics_free()
+ *
+ * Since: 1.0
+ */
+GstHistogramStatistics *
+gst_histogram_statistics_copy (const GstHistogramStatistics *statistics)
+{
+  GstHistogramStatistics *copy;
+
+  g_return_val_if_fail (statistics != NULL, NULL);
+
+  copy = g_new (GstHistogramStatistics, 1);
+  statistics_copy_into (copy, statistics);
+  return copy;
+}
+
+/**
+ * gst_histogram_statistics_free:
+ * @statistics: (transfer full): a #GstHistogramStatistics from
+ *   gst_histogram_statistics_copy()
+ *
+ * Frees @statistics and its percentiles.
+ *
+ * Since: 1.0
+ */
+void
+gst_histogram_statistics_free (GstHistogramStatistics *statistics)
+{
+  if (!statistics)
+    return;
+  g_free (statistics->percentile_points);
+  g_free (statistics);
+}
+
+/**
+ * gst_histogram_statistics_get_type:
+ *
+ * Returns: the #GType of the boxed #GstHistogramStatistics
+ *
+ * Since: 1.0
+ */
+G_DEFINE_BOXED_TYPE (GstHistogramStatistics, gst_histogram_statistics,
+    (GBoxedCopyFunc) gst_histogram_statistics_copy,
+    (GBoxedFreeFunc) gst_histogram_statistics_free);
+
+/**
+ * gst_histogram_meta_api_get_type:
+ *
+ * Returns: the #GType of the `"GstHistogramMetaAPI"` meta API, tagged
+ *   `video`, `colorspace` and `size`
+ *
+ * Since: 1.0
+ */
 GType
 gst_histogram_meta_api_get_type (void)
 {
@@ -123,81 +251,25 @@ histogram_meta_init (GstMeta *meta, gpointer params, GstBuffer *buffer)
 {
   GstHistogramMeta *hmeta = (GstHistogramMeta *) meta;
 
-  hmeta->mode = GST_HISTOGRAM_MODE_LUMA;
-  hmeta->n_channels = 0;
-  hmeta->channel_names = NULL;
-  hmeta->n_bins = 0;
-  hmeta->counts = NULL;
+  gst_histogram_info_init (&hmeta->info);
+  memset (&hmeta->region, 0, sizeof (hmeta->region));
+  hmeta->region.type = GST_HISTOGRAM_REGION_FRAME;
   hmeta->pixels = 0;
-  hmeta->x = hmeta->y = hmeta->width = hmeta->height = 0;
-  hmeta->samples = hmeta->below = hmeta->above = NULL;
-  hmeta->depth = 8;
-  hmeta->video_range = GST_VIDEO_COLOR_RANGE_UNKNOWN;
-  hmeta->range_min = 0;
-  hmeta->range_max = 255;
-  hmeta->n_dims = 1;
-  hmeta->shape[0] = hmeta->shape[1] = hmeta->shape[2] = 0;
-  hmeta->region_type = NULL;
-  hmeta->region_id = 0;
-  hmeta->has_statistics = hmeta->has_legal = FALSE;
-  hmeta->n_percentiles = 0;
-  hmeta->percentile_points = NULL;
-  hmeta->min = hmeta->max = hmeta->percentiles = NULL;
-  hmeta->mean = NULL;
-  hmeta->clipped_low = hmeta->clipped_high = NULL;
-  hmeta->below_legal = hmeta->above_legal = NULL;
+  hmeta->counts = NULL;
+  hmeta->statistics = NULL;
   return TRUE;
-}
-
-static void
-free_statistics (GstHistogramMeta *meta)
-{
-  g_clear_pointer (&meta->percentile_points, g_free);
-  g_clear_pointer (&meta->min, g_free);
-  g_clear_pointer (&meta->max, g_free);
-  g_clear_pointer (&meta->mean, g_free);
-  g_clear_pointer (&meta->percentiles, g_free);
-  g_clear_pointer (&meta->clipped_low, g_free);
-  g_clear_pointer (&meta->clipped_high, g_free);
-  g_clear_pointer (&meta->below_legal, g_free);
-  g_clear_pointer (&meta->above_legal, g_free);
-  meta->has_statistics = meta->has_legal = FALSE;
-  meta->n_percentiles = 0;
 }
 
 static void
 histogram_meta_free (GstMeta *meta, GstBuffer *buffer)
 {
   GstHistogramMeta *hmeta = (GstHistogramMeta *) meta;
+  guint c;
 
-  g_strfreev (hmeta->channel_names);
+  for (c = 0; hmeta->statistics && c < hmeta->info.n_channels; c++)
+    g_free (hmeta->statistics[c].percentile_points);
+  g_free (hmeta->statistics);
   g_free (hmeta->counts);
-  g_free (hmeta->samples);
-  g_free (hmeta->below);
-  g_free (hmeta->above);
-  g_free (hmeta->region_type);
-  free_statistics (hmeta);
-}
-
-/* @dest's statistics as @src's. */
-static void
-copy_statistics (GstHistogramMeta *dest, const GstHistogramMeta *src)
-{
-  const gsize n = src->n_channels;
-
-  if (!src->has_statistics)
-    return;
-  gst_histogram_meta_set_statistics (dest, src->n_percentiles,
-      src->percentile_points, src->has_legal);
-  memcpy (dest->min, src->min, n * sizeof (guint));
-  memcpy (dest->max, src->max, n * sizeof (guint));
-  memcpy (dest->mean, src->mean, n * sizeof (gdouble));
-  memcpy (dest->percentiles, src->percentiles,
-      n * src->n_percentiles * sizeof (guint));
-  memcpy (dest->clipped_low, src->clipped_low, n * sizeof (guint64));
-  memcpy (dest->clipped_high, src->clipped_high, n * sizeof (guint64));
-  memcpy (dest->below_legal, src->below_legal, n * sizeof (guint64));
-  memcpy (dest->above_legal, src->above_legal, n * sizeof (guint64));
 }
 
 static gboolean
@@ -207,6 +279,7 @@ histogram_meta_transform (GstBuffer *dest, GstMeta *meta, GstBuffer *buffer,
   GstHistogramMeta *smeta = (GstHistogramMeta *) meta;
   GstHistogramMeta *dmeta;
   GstMetaTransformCopy *copy = data;
+  guint c;
 
   /* A copy of the whole frame keeps its histogram; no other transform
    * does. A part of the frame is a copy that succeeds without the meta, as
@@ -217,17 +290,22 @@ histogram_meta_transform (GstBuffer *dest, GstMeta *meta, GstBuffer *buffer,
   if (copy->region)
     return TRUE;
 
-  dmeta = gst_buffer_add_histogram_meta_full (dest, smeta->mode,
-      smeta->n_channels, (const gchar * const *) smeta->channel_names,
-      smeta->n_bins, smeta->counts, smeta->samples, smeta->below,
-      smeta->above, smeta->region_type, smeta->region_id, smeta->x, smeta->y,
-      smeta->width, smeta->height, smeta->depth, smeta->video_range,
-      smeta->range_min, smeta->range_max, smeta->n_dims, smeta->shape);
-  if (dmeta)
-    copy_statistics (dmeta, smeta);
-  return dmeta != NULL;
+  dmeta = gst_buffer_add_histogram_meta (dest, &smeta->info, &smeta->region,
+      smeta->counts, (gsize) smeta->info.n_channels * smeta->info.n_bins);
+  if (!dmeta)
+    return FALSE;
+  for (c = 0; c < smeta->info.n_channels; c++)
+    gst_histogram_meta_set_statistics (dmeta, c, &smeta->statistics[c]);
+  return TRUE;
 }
 
+/**
+ * gst_histogram_meta_get_info:
+ *
+ * Returns: (transfer none): the #GstMetaInfo of #GstHistogramMeta
+ *
+ * Since: 1.0
+ */
 const GstMetaInfo *
 gst_histogram_meta_get_info (void)
 {
@@ -242,132 +320,75 @@ gst_histogram_meta_get_info (void)
   return info;
 }
 
+/* Whether @info describes histograms a meta can hold. */
+static gboolean
+info_is_valid (const GstHistogramInfo *info)
+{
+  guint64 n_bins = 1;
+  guint i;
+
+  if (info->n_channels < 1 || info->n_channels > GST_HISTOGRAM_INFO_MAX_CHANNELS
+      || info->n_dims < 1 || info->n_dims > GST_HISTOGRAM_INFO_MAX_DIMS)
+    return FALSE;
+  for (i = 0; i < info->n_channels; i++)
+    if (!info->channel_names[i])
+      return FALSE;
+  for (i = 0; i < info->n_dims; i++)
+    n_bins *= info->shape[i];
+  return n_bins >= 1 && n_bins == info->n_bins
+      && n_bins <= G_MAXSIZE / sizeof (guint32) / info->n_channels;
+}
+
 /**
- * gst_buffer_add_histogram_meta: (skip)
+ * gst_buffer_add_histogram_meta:
  * @buffer: a writable #GstBuffer
- * @mode: what was counted
- * @n_channels: number of histograms, at least 1
- * @channel_names: (array length=n_channels): name of each channel
- * @n_bins: bins per channel, at least 1
- * @counts: `n_channels * n_bins` counts, channel-major; copied
- * @x: left edge of the analysed rectangle, in pixels
- * @y: top edge of the analysed rectangle, in pixels
- * @width: width of the analysed rectangle, in pixels
- * @height: height of the analysed rectangle, in pixels
+ * @info: the histogram's mode, channels, shape and sample range: at least
+ *   one channel, @info->n_bins the product of its shape (as
+ *   gst_histogram_info_set_format() sets it)
+ * @region: the rectangle counted
+ * @counts: (array length=n_counts): the counts, channel-major; copied
+ * @n_counts: how many: `info->n_channels * info->n_bins`
  *
- * Attaches a histogram to @buffer. Each channel is taken to have examined
- * @width x @height samples with none out of range, of 8-bit samples binned
- * over 0..255 in one dimension of @n_bins, of the full frame (region type
- * `"frame"`, id 0): the setters below say otherwise.
+ * Attaches a histogram to @buffer. Until gst_histogram_meta_set_statistics()
+ * says otherwise, each channel is taken to have examined the @region's
+ * pixels, none of them out of the binned range, with no summary.
  *
- * Returns: (transfer none): the #GstHistogramMeta on @buffer
+ * Returns: (transfer none) (nullable): the #GstHistogramMeta on @buffer,
+ *   or %NULL if @info is inconsistent or @n_counts is not the number of
+ *   counts it describes
+ *
+ * Since: 1.0
  */
 GstHistogramMeta *
-gst_buffer_add_histogram_meta (GstBuffer *buffer, GstHistogramMode mode,
-    guint n_channels, const gchar * const *channel_names, guint n_bins,
-    const guint32 *counts, guint x, guint y, guint width, guint height)
+gst_buffer_add_histogram_meta (GstBuffer *buffer,
+    const GstHistogramInfo *info, const GstHistogramRegion *region,
+    const guint32 *counts, gsize n_counts)
 {
   GstHistogramMeta *meta;
   guint c;
 
   g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
-  g_return_val_if_fail (n_channels > 0 && n_bins > 0, NULL);
-  g_return_val_if_fail (channel_names != NULL && counts != NULL, NULL);
+  g_return_val_if_fail (info != NULL && info_is_valid (info), NULL);
+  g_return_val_if_fail (region != NULL && region->type != NULL, NULL);
+  g_return_val_if_fail (counts != NULL
+      && n_counts == (gsize) info->n_channels * info->n_bins, NULL);
 
   meta = (GstHistogramMeta *) gst_buffer_add_meta (buffer,
       GST_HISTOGRAM_META_INFO, NULL);
   if (!meta)
     return NULL;
 
-  meta->mode = mode;
-  meta->n_channels = n_channels;
-  meta->channel_names = g_new0 (gchar *, n_channels + 1);
-  for (c = 0; c < n_channels; c++)
-    meta->channel_names[c] = g_strdup (channel_names[c]);
-  meta->n_bins = n_bins;
-  meta->counts = g_memdup2 (counts, sizeof (guint32) * n_channels * n_bins);
-  meta->x = x;
-  meta->y = y;
-  meta->width = width;
-  meta->height = height;
-  meta->pixels = (guint64) width * height;
-  meta->samples = g_new (guint64, n_channels);
-  meta->below = g_new0 (guint64, n_channels);
-  meta->above = g_new0 (guint64, n_channels);
-  for (c = 0; c < n_channels; c++)
-    meta->samples[c] = meta->pixels;
-  meta->shape[0] = n_bins;
-  meta->region_type = g_strdup ("frame");
-  return meta;
-}
-
-/**
- * gst_buffer_add_histogram_meta_full: (skip)
- * @buffer: a writable #GstBuffer
- * @mode: what was counted
- * @n_channels: number of histograms, at least 1
- * @channel_names: (array length=n_channels): name of each channel
- * @n_bins: bins per channel, at least 1: the product of @shape
- * @counts: `n_channels * n_bins` counts, channel-major; copied
- * @samples: (array length=n_channels): samples each channel examined
- * @below: (array length=n_channels): samples of each channel under the
- *   binned range, in no bin
- * @above: (array length=n_channels): samples over it, in no bin
- * @region_type: what the rectangle is: `"frame"` for the full frame
- * @region_id: which one of its type (0 for the full frame)
- * @x: left edge of the analysed rectangle, in pixels
- * @y: top edge of the analysed rectangle, in pixels
- * @width: width of the analysed rectangle, in pixels
- * @height: height of the analysed rectangle, in pixels
- * @depth: significant bits per sample
- * @video_range: the frame's colour range, from its caps
- * @range_min: smallest value binned (first dimension)
- * @range_max: largest value binned, inclusive
- * @n_dims: 1, 2 or 3
- * @shape: (array length=n_dims): bins along each dimension
- *
- * Attaches a histogram to @buffer with every field given, as
- * gst_buffer_add_video_meta_full() does for video.
- *
- * Returns: (transfer none) (nullable): the #GstHistogramMeta on @buffer,
- *   or %NULL if the arguments are inconsistent
- */
-GstHistogramMeta *
-gst_buffer_add_histogram_meta_full (GstBuffer *buffer, GstHistogramMode mode,
-    guint n_channels, const gchar * const *channel_names, guint n_bins,
-    const guint32 *counts, const guint64 *samples, const guint64 *below,
-    const guint64 *above, const gchar *region_type, gint region_id, guint x,
-    guint y, guint width, guint height, guint depth,
-    GstVideoColorRange video_range, guint range_min, guint range_max,
-    guint n_dims, const guint *shape)
-{
-  GstHistogramMeta *meta;
-  guint64 product = 1;
-  guint d;
-
-  g_return_val_if_fail (samples != NULL && below != NULL && above != NULL,
-      NULL);
-  g_return_val_if_fail (region_type != NULL, NULL);
-  g_return_val_if_fail (n_dims >= 1 && n_dims <= 3 && shape != NULL, NULL);
-  for (d = 0; d < n_dims; d++)
-    product *= shape[d];
-  g_return_val_if_fail (product == n_bins, NULL);
-
-  meta = gst_buffer_add_histogram_meta (buffer, mode, n_channels,
-      channel_names, n_bins, counts, x, y, width, height);
-  if (!meta)
-    return NULL;
-  memcpy (meta->samples, samples, sizeof (guint64) * n_channels);
-  memcpy (meta->below, below, sizeof (guint64) * n_channels);
-  memcpy (meta->above, above, sizeof (guint64) * n_channels);
-  meta->depth = depth;
-  meta->video_range = video_range;
-  meta->range_min = range_min;
-  meta->range_max = range_max;
-  meta->n_dims = n_dims;
-  for (d = 0; d < 3; d++)
-    meta->shape[d] = d < n_dims ? shape[d] : 0;
-  gst_histogram_meta_set_region (meta, region_type, region_id);
+  meta->info = *info;
+  for (c = 0; c < GST_HISTOGRAM_INFO_MAX_CHANNELS; c++)
+    meta->info.channel_names[c] = c < info->n_channels ?
+        g_intern_string (info->channel_names[c]) : NULL;
+  meta->region = *region;
+  meta->region.type = g_intern_string (region->type);
+  meta->pixels = (guint64) region->width * region->height;
+  meta->counts = g_memdup2 (counts, sizeof (guint32) * n_counts);
+  meta->statistics = g_new0 (GstHistogramStatistics, info->n_channels);
+  for (c = 0; c < info->n_channels; c++)
+    meta->statistics[c].samples = meta->pixels;
   return meta;
 }
 
@@ -376,8 +397,10 @@ gst_buffer_add_histogram_meta_full (GstBuffer *buffer, GstHistogramMode mode,
  * @buffer: a #GstBuffer
  *
  * Returns: (transfer none) (nullable): the full frame's #GstHistogramMeta
- *   on @buffer (region type `"frame"`), else the first, or %NULL if it has
- *   none
+ *   on @buffer (region type %GST_HISTOGRAM_REGION_FRAME), else the first,
+ *   or %NULL if it has none
+ *
+ * Since: 1.0
  */
 GstHistogramMeta *
 gst_buffer_get_histogram_meta (GstBuffer *buffer)
@@ -386,7 +409,8 @@ gst_buffer_get_histogram_meta (GstBuffer *buffer)
 
   g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
 
-  frame = gst_buffer_get_histogram_meta_for_region (buffer, "frame", 0);
+  frame = gst_buffer_get_histogram_meta_for_region (buffer,
+      GST_HISTOGRAM_REGION_FRAME, 0);
   return frame ? frame : (GstHistogramMeta *) gst_buffer_get_meta (buffer,
       GST_HISTOGRAM_META_API_TYPE);
 }
@@ -394,11 +418,14 @@ gst_buffer_get_histogram_meta (GstBuffer *buffer)
 /**
  * gst_buffer_get_histogram_meta_for_region:
  * @buffer: a #GstBuffer
- * @region_type: the region's type: `"frame"` for the full frame
+ * @region_type: the region's type: %GST_HISTOGRAM_REGION_FRAME for the
+ *   full frame
  * @region_id: its id (0 for the full frame)
  *
  * Returns: (transfer none) (nullable): the #GstHistogramMeta of that
  *   region on @buffer, or %NULL if it has none
+ *
+ * Since: 1.0
  */
 GstHistogramMeta *
 gst_buffer_get_histogram_meta_for_region (GstBuffer *buffer,
@@ -414,8 +441,8 @@ gst_buffer_get_histogram_meta_for_region (GstBuffer *buffer,
               GST_HISTOGRAM_META_API_TYPE))) {
     GstHistogramMeta *hmeta = (GstHistogramMeta *) meta;
 
-    if (hmeta->region_id == region_id
-        && g_strcmp0 (hmeta->region_type, region_type) == 0)
+    if (hmeta->region.id == region_id
+        && g_strcmp0 (hmeta->region.type, region_type) == 0)
       return hmeta;
   }
   return NULL;
@@ -428,6 +455,8 @@ gst_buffer_get_histogram_meta_for_region (GstBuffer *buffer,
  * Returns: (transfer container) (element-type GstHistogramMeta): every
  *   #GstHistogramMeta on @buffer, in the order they were added; free the
  *   list with g_list_free()
+ *
+ * Since: 1.0
  */
 GList *
 gst_buffer_get_histogram_metas (GstBuffer *buffer)
@@ -445,376 +474,104 @@ gst_buffer_get_histogram_metas (GstBuffer *buffer)
 }
 
 /**
- * gst_histogram_meta_set_region:
- * @meta: a #GstHistogramMeta
- * @region_type: what the rectangle is: `"frame"` for the full frame
- * @region_id: which one of its type
- *
- * Records which region the histogram is of.
- */
-void
-gst_histogram_meta_set_region (GstHistogramMeta *meta,
-    const gchar *region_type, gint region_id)
-{
-  g_return_if_fail (meta != NULL && region_type != NULL);
-  g_free (meta->region_type);
-  meta->region_type = g_strdup (region_type);
-  meta->region_id = region_id;
-}
-
-/**
  * gst_histogram_meta_get_counts:
  * @meta: a #GstHistogramMeta
- * @channel: channel index, below @meta->n_channels
- * @n_bins: (out): bins of the channel
+ * @channel: channel index, below @meta->info.n_channels
+ * @n_bins: (out) (optional): bins of the channel
  *
  * Returns: (transfer none) (array length=n_bins): the channel's counts,
- *   @n_bins guint32 values, bin 0 first
+ *   @n_bins guint32 values, bin 0 first (for 2-D and 3-D histograms
+ *   flattened, the outermost dimension slowest)
+ *
+ * Since: 1.0
  */
 const guint32 *
 gst_histogram_meta_get_counts (GstHistogramMeta *meta, guint channel,
     guint *n_bins)
 {
   g_return_val_if_fail (meta != NULL, NULL);
-  g_return_val_if_fail (channel < meta->n_channels, NULL);
+  g_return_val_if_fail (channel < meta->info.n_channels, NULL);
 
   if (n_bins)
-    *n_bins = meta->n_bins;
-  return meta->counts + (gsize) channel * meta->n_bins;
+    *n_bins = meta->info.n_bins;
+  return meta->counts + (gsize) channel * meta->info.n_bins;
 }
 
 /**
  * gst_histogram_meta_get_channel_name:
  * @meta: a #GstHistogramMeta
- * @channel: channel index, below @meta->n_channels
+ * @channel: channel index, below @meta->info.n_channels
  *
  * Returns: (transfer none): the channel's name (`"Y"`, `"R"`, ...)
+ *
+ * Since: 1.0
  */
 const gchar *
 gst_histogram_meta_get_channel_name (GstHistogramMeta *meta, guint channel)
 {
   g_return_val_if_fail (meta != NULL, NULL);
-  g_return_val_if_fail (channel < meta->n_channels, NULL);
+  g_return_val_if_fail (channel < meta->info.n_channels, NULL);
 
-  return meta->channel_names[channel];
+  return meta->info.channel_names[channel];
 }
 
 /**
- * gst_histogram_meta_get_samples:
+ * gst_histogram_meta_get_statistics:
  * @meta: a #GstHistogramMeta
- * @channel: channel index, below @meta->n_channels
+ * @channel: channel index, below @meta->info.n_channels
  *
- * Returns: samples the channel examined: its plane's width x height (for
- *   4:2:0 chroma a quarter of the pixels), or the pixels for colour modes
- */
-guint64
-gst_histogram_meta_get_samples (GstHistogramMeta *meta, guint channel)
-{
-  g_return_val_if_fail (meta != NULL && channel < meta->n_channels, 0);
-  return meta->samples[channel];
-}
-
-/**
- * gst_histogram_meta_get_below:
- * @meta: a #GstHistogramMeta
- * @channel: channel index, below @meta->n_channels
+ * Returns: (transfer none): the channel's samples, those outside the
+ *   binned range, and, as its `flags` say, the summary of its sample
+ *   values; valid as long as @meta
  *
- * Returns: samples of the channel under @meta->range_min, counted in no bin
+ * Since: 1.0
  */
-guint64
-gst_histogram_meta_get_below (GstHistogramMeta *meta, guint channel)
-{
-  g_return_val_if_fail (meta != NULL && channel < meta->n_channels, 0);
-  return meta->below[channel];
-}
-
-/**
- * gst_histogram_meta_get_above:
- * @meta: a #GstHistogramMeta
- * @channel: channel index, below @meta->n_channels
- *
- * Returns: samples of the channel over @meta->range_max, counted in no bin
- */
-guint64
-gst_histogram_meta_get_above (GstHistogramMeta *meta, guint channel)
-{
-  g_return_val_if_fail (meta != NULL && channel < meta->n_channels, 0);
-  return meta->above[channel];
-}
-
-/**
- * gst_histogram_meta_get_shape:
- * @meta: a #GstHistogramMeta
- * @n_dims: (out): dimensions of each channel's histogram
- *
- * Returns: (transfer none) (array length=n_dims): bins along each
- *   dimension, outermost first (hue then saturation; R, G, B); their
- *   product is @meta->n_bins
- */
-const guint *
-gst_histogram_meta_get_shape (GstHistogramMeta *meta, guint *n_dims)
+const GstHistogramStatistics *
+gst_histogram_meta_get_statistics (GstHistogramMeta *meta, guint channel)
 {
   g_return_val_if_fail (meta != NULL, NULL);
-  if (n_dims)
-    *n_dims = meta->n_dims;
-  return meta->shape;
+  g_return_val_if_fail (channel < meta->info.n_channels, NULL);
+
+  return &meta->statistics[channel];
 }
 
 /**
- * gst_histogram_meta_set_channel_stats:
+ * gst_histogram_meta_set_statistics:
  * @meta: a #GstHistogramMeta
- * @channel: channel index, below @meta->n_channels
- * @samples: samples the channel examined
- * @below: samples under the range, in no bin
- * @above: samples over the range, in no bin
+ * @channel: channel index, below @meta->info.n_channels
+ * @statistics: the channel's statistics; copied, percentiles included
  *
- * Records what a channel examined besides its bins.
- */
-void
-gst_histogram_meta_set_channel_stats (GstHistogramMeta *meta, guint channel,
-    guint64 samples, guint64 below, guint64 above)
-{
-  g_return_if_fail (meta != NULL && channel < meta->n_channels);
-  meta->samples[channel] = samples;
-  meta->below[channel] = below;
-  meta->above[channel] = above;
-}
-
-/**
- * gst_histogram_meta_set_sample_format:
- * @meta: a #GstHistogramMeta
- * @depth: significant bits per sample
- * @video_range: the frame's colour range, from its caps
- * @range_min: smallest value binned
- * @range_max: largest value binned, inclusive
+ * Records what a channel examined besides its bins and the summary of its
+ * sample values, replacing what @meta held for it.
  *
- * Records the samples' depth and range and the binned range.
- */
-void
-gst_histogram_meta_set_sample_format (GstHistogramMeta *meta, guint depth,
-    GstVideoColorRange video_range, guint range_min, guint range_max)
-{
-  g_return_if_fail (meta != NULL);
-  meta->depth = depth;
-  meta->video_range = video_range;
-  meta->range_min = range_min;
-  meta->range_max = range_max;
-}
-
-/**
- * gst_histogram_meta_set_shape:
- * @meta: a #GstHistogramMeta
- * @n_dims: 1, 2 or 3
- * @shape: (array length=n_dims): bins along each dimension; their product
- *   must be @meta->n_bins
+ * Returns: %TRUE; %FALSE, changing nothing, if @statistics counts fewer
+ *   samples than lie outside the binned range, or lists percentiles
+ *   without their points or values or with a point outside 0..100
  *
- * Records the shape of a multi-dimensional histogram.
- */
-void
-gst_histogram_meta_set_shape (GstHistogramMeta *meta, guint n_dims,
-    const guint *shape)
-{
-  guint d, product = 1;
-
-  g_return_if_fail (meta != NULL && n_dims >= 1 && n_dims <= 3);
-  for (d = 0; d < n_dims; d++)
-    product *= shape[d];
-  g_return_if_fail (product == meta->n_bins);
-  meta->n_dims = n_dims;
-  for (d = 0; d < 3; d++)
-    meta->shape[d] = d < n_dims ? shape[d] : 0;
-}
-
-/**
- * gst_histogram_meta_set_statistics: (skip)
- * @meta: a #GstHistogramMeta of a 1-D mode
- * @n_percentiles: percentiles reported per channel
- * @percentile_points: (array length=n_percentiles): each p, 0..100
- * @has_legal: whether the legal-range counts are known (limited-range
- *   video)
- *
- * Makes room for the statistics, zeroed; fill each channel's with
- * gst_histogram_meta_set_channel_statistics().
- */
-void
-gst_histogram_meta_set_statistics (GstHistogramMeta *meta,
-    guint n_percentiles, const gdouble *percentile_points,
-    gboolean has_legal)
-{
-  const gsize n = meta->n_channels;
-
-  g_return_if_fail (meta != NULL);
-  g_return_if_fail (n_percentiles == 0 || percentile_points != NULL);
-
-  free_statistics (meta);
-  meta->has_statistics = TRUE;
-  meta->has_legal = has_legal;
-  meta->n_percentiles = n_percentiles;
-  meta->percentile_points = g_memdup2 (percentile_points,
-      sizeof (gdouble) * n_percentiles);
-  meta->min = g_new0 (guint, n);
-  meta->max = g_new0 (guint, n);
-  meta->mean = g_new0 (gdouble, n);
-  meta->percentiles = g_new0 (guint, n * MAX (n_percentiles, 1));
-  meta->clipped_low = g_new0 (guint64, n);
-  meta->clipped_high = g_new0 (guint64, n);
-  meta->below_legal = g_new0 (guint64, n);
-  meta->above_legal = g_new0 (guint64, n);
-}
-
-/**
- * gst_histogram_meta_set_channel_statistics: (skip)
- * @meta: a #GstHistogramMeta after gst_histogram_meta_set_statistics()
- * @channel: channel index, below @meta->n_channels
- * @min: the smallest sample value
- * @max: the largest
- * @mean: the mean sample value
- * @percentiles: (array): one value per percentile point
- * @clipped_low: samples equal to 0
- * @clipped_high: samples equal to 2^depth - 1
- * @below_legal: samples under the legal range
- * @above_legal: samples over it
- *
- * Records one channel's statistics.
- */
-void
-gst_histogram_meta_set_channel_statistics (GstHistogramMeta *meta,
-    guint channel, guint min, guint max, gdouble mean,
-    const guint *percentiles, guint64 clipped_low, guint64 clipped_high,
-    guint64 below_legal, guint64 above_legal)
-{
-  g_return_if_fail (meta != NULL && meta->has_statistics);
-  g_return_if_fail (channel < meta->n_channels);
-
-  meta->min[channel] = min;
-  meta->max[channel] = max;
-  meta->mean[channel] = mean;
-  if (meta->n_percentiles)
-    memcpy (meta->percentiles + (gsize) channel * meta->n_percentiles,
-        percentiles, sizeof (guint) * meta->n_percentiles);
-  meta->clipped_low[channel] = clipped_low;
-  meta->clipped_high[channel] = clipped_high;
-  meta->below_legal[channel] = below_legal;
-  meta->above_legal[channel] = above_legal;
-}
-
-/**
- * gst_histogram_meta_has_statistics:
- * @meta: a #GstHistogramMeta
- *
- * Returns: whether @meta carries statistics: `clhistogram` computes them
- *   for the modes `luma`, `channels` and `max` unless its `statistics`
- *   property is %FALSE
+ * Since: 1.0
  */
 gboolean
-gst_histogram_meta_has_statistics (GstHistogramMeta *meta)
+gst_histogram_meta_set_statistics (GstHistogramMeta *meta, guint channel,
+    const GstHistogramStatistics *statistics)
 {
-  g_return_val_if_fail (meta != NULL, FALSE);
-  return meta->has_statistics;
-}
+  GstHistogramStatistics *dest;
+  guint i;
 
-/**
- * gst_histogram_meta_has_legal_range:
- * @meta: a #GstHistogramMeta
- *
- * Returns: whether the legal-range counts are known: statistics of
- *   limited-range video (the caps' `colorimetry`)
- */
-gboolean
-gst_histogram_meta_has_legal_range (GstHistogramMeta *meta)
-{
-  g_return_val_if_fail (meta != NULL, FALSE);
-  return meta->has_statistics && meta->has_legal;
-}
+  g_return_val_if_fail (meta != NULL && statistics != NULL, FALSE);
+  g_return_val_if_fail (channel < meta->info.n_channels, FALSE);
+  g_return_val_if_fail (statistics->below <= statistics->samples
+      && statistics->above <= statistics->samples - statistics->below,
+      FALSE);
+  g_return_val_if_fail (statistics->n_percentiles == 0
+      || (statistics->percentile_points && statistics->percentiles), FALSE);
+  for (i = 0; i < statistics->n_percentiles; i++)
+    g_return_val_if_fail (statistics->percentile_points[i] >= 0.0
+        && statistics->percentile_points[i] <= 100.0, FALSE);
 
-static gboolean
-check_statistics (GstHistogramMeta *meta, guint channel)
-{
-  g_return_val_if_fail (meta != NULL, FALSE);
-  g_return_val_if_fail (channel < meta->n_channels, FALSE);
-  g_return_val_if_fail (meta->has_statistics, FALSE);
+  dest = &meta->statistics[channel];
+  g_free (dest->percentile_points);
+  statistics_copy_into (dest, statistics);
   return TRUE;
-}
-
-/**
- * gst_histogram_meta_get_min:
- * @meta: a #GstHistogramMeta with statistics
- * @channel: channel index, below @meta->n_channels
- *
- * Returns: the channel's smallest sample value (0 without samples)
- */
-guint
-gst_histogram_meta_get_min (GstHistogramMeta *meta, guint channel)
-{
-  return check_statistics (meta, channel) ? meta->min[channel] : 0;
-}
-
-/**
- * gst_histogram_meta_get_max:
- * @meta: a #GstHistogramMeta with statistics
- * @channel: channel index, below @meta->n_channels
- *
- * Returns: the channel's largest sample value (0 without samples)
- */
-guint
-gst_histogram_meta_get_max (GstHistogramMeta *meta, guint channel)
-{
-  return check_statistics (meta, channel) ? meta->max[channel] : 0;
-}
-
-/**
- * gst_histogram_meta_get_mean:
- * @meta: a #GstHistogramMeta with statistics
- * @channel: channel index, below @meta->n_channels
- *
- * Returns: the exact mean of the channel's sample values (the sum of the
- *   values over the samples, not of bin centres; 0.0 without samples)
- */
-gdouble
-gst_histogram_meta_get_mean (GstHistogramMeta *meta, guint channel)
-{
-  return check_statistics (meta, channel) ? meta->mean[channel] : 0.0;
-}
-
-/**
- * gst_histogram_meta_get_percentile_points:
- * @meta: a #GstHistogramMeta
- * @n_percentiles: (out): how many
- *
- * Returns: (transfer none) (array length=n_percentiles): the percentiles
- *   computed when the frame was counted (`clhistogram`'s `percentiles`),
- *   each 0..100
- */
-const gdouble *
-gst_histogram_meta_get_percentile_points (GstHistogramMeta *meta,
-    guint *n_percentiles)
-{
-  g_return_val_if_fail (meta != NULL, NULL);
-  if (n_percentiles)
-    *n_percentiles = meta->n_percentiles;
-  return meta->percentile_points;
-}
-
-/**
- * gst_histogram_meta_get_percentiles:
- * @meta: a #GstHistogramMeta with statistics
- * @channel: channel index, below @meta->n_channels
- * @n_percentiles: (out): how many
- *
- * Returns: (transfer none) (array length=n_percentiles): the channel's
- *   value at each of gst_histogram_meta_get_percentile_points()
- */
-const guint *
-gst_histogram_meta_get_percentiles (GstHistogramMeta *meta, guint channel,
-    guint *n_percentiles)
-{
-  if (n_percentiles)
-    *n_percentiles = 0;
-  if (!check_statistics (meta, channel))
-    return NULL;
-  if (n_percentiles)
-    *n_percentiles = meta->n_percentiles;
-  return meta->percentiles + (gsize) channel * meta->n_percentiles;
 }
 
 /* The percentile from bins of one value each, walking up from the
@@ -824,18 +581,19 @@ static gboolean
 percentile_from_bins (GstHistogramMeta *meta, guint channel, guint64 rank,
     guint *value)
 {
-  const guint32 *counts = meta->counts + (gsize) channel * meta->n_bins;
-  guint64 cumulative = meta->below[channel];
+  const guint32 *counts = meta->counts + (gsize) channel * meta->info.n_bins;
+  const guint64 below = meta->statistics[channel].below;
+  guint64 cumulative = below;
   guint b;
 
-  if (rank <= cumulative && meta->below[channel] > 0)
+  if (rank <= cumulative && below > 0)
     return FALSE;
-  for (b = 0; b < meta->n_bins; b++) {
+  for (b = 0; b < meta->info.n_bins; b++) {
     if (counts[b] == 0)
       continue;
     cumulative += counts[b];
     if (cumulative >= rank) {
-      *value = meta->range_min + b;
+      *value = meta->info.range_min + b;
       return TRUE;
     }
   }
@@ -845,109 +603,54 @@ percentile_from_bins (GstHistogramMeta *meta, guint channel, guint64 rank,
 /**
  * gst_histogram_meta_get_percentile:
  * @meta: a #GstHistogramMeta
- * @channel: channel index, below @meta->n_channels
+ * @channel: channel index, below @meta->info.n_channels
  * @p: the percentile, 0..100
  * @value: (out): the smallest sample value v such that the samples <= v
  *   number at least `lrint (N * p / 100)`, N the channel's samples (FFmpeg
  *   signalstats' rule, its YLOW and YHIGH at p = 10 and 90; a rank of 0
  *   gives the smallest sample, no samples give 0)
  *
- * Any percentile, exactly: one of gst_histogram_meta_get_percentile_points()
- * from the statistics, any other from the counts when each bin holds one
+ * Any percentile, exactly: one of the statistics' `percentile_points` from
+ * the statistics, any other from the counts when each bin holds one
  * sample value (the default for 8-bit samples: 256 bins over 0..255).
  *
  * Returns: %TRUE if @value is known; %FALSE for a p that was not computed
  *   when the bins are coarser than the samples (ask `clhistogram` for it
  *   with its `percentiles` property)
+ *
+ * Since: 1.0
  */
 gboolean
 gst_histogram_meta_get_percentile (GstHistogramMeta *meta, guint channel,
     gdouble p, guint *value)
 {
+  const GstHistogramStatistics *stats;
+  gboolean summary;
   guint64 rank;
   guint i;
 
   g_return_val_if_fail (meta != NULL && value != NULL, FALSE);
-  g_return_val_if_fail (channel < meta->n_channels, FALSE);
+  g_return_val_if_fail (channel < meta->info.n_channels, FALSE);
   g_return_val_if_fail (p >= 0.0 && p <= 100.0, FALSE);
 
-  for (i = 0; meta->has_statistics && i < meta->n_percentiles; i++) {
-    if (meta->percentile_points[i] == p) {
-      *value = meta->percentiles[(gsize) channel * meta->n_percentiles + i];
+  stats = &meta->statistics[channel];
+  summary = (stats->flags & GST_HISTOGRAM_STATISTICS_FLAG_SUMMARY) != 0;
+  for (i = 0; summary && i < stats->n_percentiles; i++) {
+    if (stats->percentile_points[i] == p) {
+      *value = stats->percentiles[i];
       return TRUE;
     }
   }
-  if (meta->n_dims != 1
-      || meta->n_bins != meta->range_max - meta->range_min + 1)
+  if (meta->info.n_dims != 1
+      || meta->info.n_bins != meta->info.range_max - meta->info.range_min + 1)
     return FALSE;
   *value = 0;
-  if (meta->samples[channel] == 0)
+  if (stats->samples == 0)
     return TRUE;
-  rank = (guint64) llrint ((gdouble) meta->samples[channel] * p / 100.0);
-  if (rank == 0 && meta->has_statistics) {
-    *value = meta->min[channel];
+  rank = (guint64) llrint ((gdouble) stats->samples * p / 100.0);
+  if (rank == 0 && summary) {
+    *value = stats->min;
     return TRUE;
   }
   return percentile_from_bins (meta, channel, MAX (rank, 1), value);
-}
-
-/**
- * gst_histogram_meta_get_tail:
- * @meta: a #GstHistogramMeta
- * @channel: channel index, below @meta->n_channels
- * @tail: which samples
- *
- * Returns: how many of the channel's samples @tail counts; 0 for the
- *   clipped and legal-range counts of a meta without them (see
- *   gst_histogram_meta_has_statistics() and
- *   gst_histogram_meta_has_legal_range())
- */
-guint64
-gst_histogram_meta_get_tail (GstHistogramMeta *meta, guint channel,
-    GstHistogramTail tail)
-{
-  g_return_val_if_fail (meta != NULL && channel < meta->n_channels, 0);
-
-  switch (tail) {
-    case GST_HISTOGRAM_TAIL_BELOW_RANGE:
-      return meta->below[channel];
-    case GST_HISTOGRAM_TAIL_ABOVE_RANGE:
-      return meta->above[channel];
-    default:
-      break;
-  }
-  if (!meta->has_statistics)
-    return 0;
-  switch (tail) {
-    case GST_HISTOGRAM_TAIL_CLIPPED_LOW:
-      return meta->clipped_low[channel];
-    case GST_HISTOGRAM_TAIL_CLIPPED_HIGH:
-      return meta->clipped_high[channel];
-    case GST_HISTOGRAM_TAIL_BELOW_LEGAL:
-      return meta->has_legal ? meta->below_legal[channel] : 0;
-    case GST_HISTOGRAM_TAIL_ABOVE_LEGAL:
-      return meta->has_legal ? meta->above_legal[channel] : 0;
-    default:
-      g_return_val_if_reached (0);
-  }
-}
-
-/**
- * gst_histogram_meta_get_fraction:
- * @meta: a #GstHistogramMeta
- * @channel: channel index, below @meta->n_channels
- * @tail: which samples
- *
- * Returns: gst_histogram_meta_get_tail() over the channel's samples,
- *   0..1 (0.0 without samples): e.g. the share of clipped highlights
- */
-gdouble
-gst_histogram_meta_get_fraction (GstHistogramMeta *meta, guint channel,
-    GstHistogramTail tail)
-{
-  g_return_val_if_fail (meta != NULL && channel < meta->n_channels, 0.0);
-  if (meta->samples[channel] == 0)
-    return 0.0;
-  return (gdouble) gst_histogram_meta_get_tail (meta, channel, tail)
-      / (gdouble) meta->samples[channel];
 }
