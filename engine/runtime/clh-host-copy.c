@@ -17,7 +17,8 @@
 
 /* Chunks smaller than this are not worth a thread's wake-up. 128 KiB
  * chunks and 7 helpers carried pageable frames through the element faster
- * than 256 KiB and 3 (measured: see docs/performance.md). */
+ * than 256 KiB and 3 (measured: see docs/performance.md, "Why the defaults
+ * are what they are"). */
 #define MIN_CHUNK (128 * 1024)
 #define MAX_CHUNKS 16
 
