@@ -112,11 +112,11 @@ model_launch (ClhDispatch *d, ClhKernelId id, guint n_channels,
 /* The configuration of kernel @id over @units (samples, or words): the
  * model's K for what the caller did not fix, but fewer groups than the
  * model's L = B x compute units: every group merges its copies into the
- * global bins with one atomic per non-zero counter, and on a GPU the
- * model's L made that merge cost more than the counting. The K x L sweep
- * (measured: see docs/performance.md) was fastest with about
- * UNITS_PER_WORK_ITEM loads per work-item, at least one group per compute
- * unit and at most half the
+ * global bins with one atomic per non-zero counter, so each group more is
+ * a merge more, and on a GPU the model's L was slower than fewer groups.
+ * The K x L sweep (measured: see docs/performance.md, "Why the defaults
+ * are what they are") was fastest with about UNITS_PER_WORK_ITEM loads per
+ * work-item, at least one group per compute unit and at most half the
  * model's L; and never more groups than give each work-item a load. */
 static void
 plan_launch (ClhDispatch *d, ClhKernelId id, guint n_channels, guint window,

@@ -9,7 +9,7 @@
 G_BEGIN_DECLS
 
 /* The variant the engine uses unless asked otherwise: the fastest measured
- * (docs/performance.md). */
+ * (docs/performance.md, "Why the defaults are what they are"). */
 #define CLH_DEFAULT_VARIANT CLH_VARIANT_LOCAL_ATOMICS
 
 typedef enum {

@@ -3,11 +3,13 @@
  *
  * On a CPU device the kernels run on the same cores as this code, behind a
  * launch: starting PoCL's worker threads, waiting for them and mapping
- * the counters back costs, on top of counting, about as much as counting a
- * small frame in a plain loop (measured: see docs/performance.md, "CPU
- * device"). So the frames of the common requests, 8-bit components (GRAY8,
- * a Y plane, the channels of RGB formats, chroma planes) and the luma or
- * maximum of 8-bit RGB, are counted here, where they lie, into the slot's
+ * the counters back, on top of counting, costs more than counting a small
+ * frame in a plain loop. Counted here, a GRAY8 frame in a pipeline takes a
+ * fraction of its time through PoCL's kernels (measured: see
+ * docs/performance.md, "CPU-only hosts"). So the frames of the common
+ * requests, 8-bit components (GRAY8, a Y plane, the channels of RGB
+ * formats, chroma planes) and the luma or maximum of 8-bit RGB, are
+ * counted here, where they lie, into the slot's
  * host counters, in the layout the kernels read back: per channel [bins...,
  * below, above], the whole frame's then each region's. Colour counts
  * (hue, hue-saturation, rgb), YUV-derived colours and 16-bit samples still
@@ -16,8 +18,8 @@
  * Samples are counted by their stored byte, 256 counters per channel, and
  * the 256 counts then added to the bins, below and above (a table of each
  * byte's counter): a sample costs one load and one increment, with no
- * lookup between them, which cost more (measured: see
- * docs/performance.md).
+ * lookup between them; the table is read 256 times a channel, not once a
+ * sample.
  * Pixels go round-robin into COPIES sub-histograms: consecutive samples of
  * one value then increment different counters, and a frame of one value
  * does not serialize every increment on the previous one's store (the

@@ -11,8 +11,8 @@
 #include <string.h>
 
 /* Pixels a region's work-group aims at: a 64 x 64 window is one group,
- * whose work-items count 16 pixels each before the group merges its bins
- * (docs/performance.md has the measurement). */
+ * whose work-items count 16 pixels each before the group merges its bins,
+ * a merge whose cost grows with the bins, not with the pixels counted. */
 #define REGION_PIXELS_PER_GROUP_DEFAULT 4096
 
 /* Work-groups for a region of @pixels: none for an empty one, at most one
@@ -115,9 +115,10 @@ build_table (const ClhDispatch *d, ClhSlot *slot, const ClhFrame *frame,
 
 /* 16-bit counters widened into @n 32-bit ones, 16 at a time: a loop of a
  * fixed count is one the compiler turns into vector instructions at -O2
- * (GCC 12's cheap vectorizer model), which a loop of @n is not; element by
- * element the widening cost more than the readback of the bytes it saves
- * (measured: see docs/performance.md). */
+ * (GCC 12's cheap vectorizer model), which a loop of @n is not. Even
+ * vectorized, the widening costs about what the shorter readback saves
+ * (measured: see docs/performance.md, "Why the defaults are what they
+ * are"), so a slower loop would make the 16-bit counters a loss. */
 static void
 widen_counters (guint32 *restrict counts, const guint16 *restrict narrow,
     gsize n)

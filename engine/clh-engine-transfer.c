@@ -274,7 +274,7 @@ stage_frame (const ClhQueues *q, ClhSlot *slot, const ClhFrame *frame,
  * STAGE_LIMIT bytes. The device's DMA from pinned memory runs several
  * times faster than its copy from ordinary memory, so the frame is ready
  * sooner when a few threads copy it there first (measured: see
- * docs/performance.md, "Frames from ordinary memory"). */
+ * docs/performance.md, "Why the defaults are what they are"). */
 static gboolean
 stages (const ClhTransferPlan *plan, const ClhQueues *q,
     const ClhFrame *frame, guint used)

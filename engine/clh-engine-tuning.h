@@ -18,7 +18,7 @@ G_BEGIN_DECLS
  * @CLH_TRANSFER_AUTO: on a CPU device the kernels read the frame where it
  *   lies; on others the frame is copied to the device, by DMA from
  *   clh_engine_alloc_host() memory, which is fastest there
- *   (docs/performance.md)
+ *   (docs/performance.md, "Why the defaults are what they are")
  * @CLH_TRANSFER_COPY: always copy the frame's rows to a device buffer
  *   (clEnqueueWriteBuffer, from wherever they are)
  * @CLH_TRANSFER_STAGE: a frame in ordinary memory is first copied on the

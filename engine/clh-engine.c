@@ -593,7 +593,7 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
    * Alone, a stream submits itself and waits for its frames itself,
    * without handing them over: through the thread a stream alone runs a
    * little slower and waits longer for its frames (measured: see
-   * docs/performance.md, "One stream"). */
+   * docs/performance.md, "One stream: where its time goes"). */
   if (engine->q.submitter && !sub.on_host
       && clh_context_use_thread (engine->q.ctx, engine, engine->submission,
           &engine->shared_until))

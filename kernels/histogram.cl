@@ -42,9 +42,10 @@
  * group privatizing the region's bins in local memory, and merge into the
  * region's own counters. A pixel inside several regions is read once for
  * each. The region groups run beside the band's instead of after them, so
- * a few small regions cost the device little more than the whole frame: a
- * second launch for them cost a fixed time whatever it counted (measured:
- * see docs/performance.md).
+ * a few small regions cost the device little more than the whole frame;
+ * with a second launch for them, as a first version had, a frame's kernels
+ * took several times the whole frame's alone (measured: see
+ * docs/performance.md, "Why the defaults are what they are").
  */
 
 /* The constants and per-launch parameter structs shared with the engine. */

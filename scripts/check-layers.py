@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Checks that the engine's layers point one way (docs/design.md, "Layers").
+"""Checks that the engine's layers point one way (docs/design.md, "The
+engine's layers").
 
 The layers, lowest first:
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copies on the host, split over a few threads, for frames in ordinary
  * (pageable) memory on their way into pinned memory, from where the device
- * copies them by DMA at full bus speed. One thread's memcpy out of pageable
- * memory runs at about the driver's own pageable upload rate (measured:
- * see docs/performance.md), so the gain is the threads.
+ * copies them by DMA at full bus speed. On one thread, staging would only
+ * put a host copy in front of the DMA; what makes it pay is sharing that
+ * copy among threads (the staging row of docs/performance.md, "Why the
+ * defaults are what they are"), so the gain is the threads.
  *
  * The caller copies chunks itself, and so do the helpers of a process-wide
  * GLib thread pool, each claiming the next chunk not yet taken: when the
@@ -17,7 +18,8 @@
 
 /* Chunks smaller than this are not worth a thread's wake-up. 128 KiB
  * chunks and 7 helpers carried pageable frames through the element faster
- * than 256 KiB and 3 (measured: see docs/performance.md). */
+ * than 256 KiB and 3 (measured: see docs/performance.md, "Why the defaults
+ * are what they are"). */
 #define MIN_CHUNK (128 * 1024)
 #define MAX_CHUNKS 16
 

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 /**
  * ClhVariant:
  * @CLH_VARIANT_AUTO: the engine's default, the variant measured fastest
- *   (docs/performance.md)
+ *   (docs/performance.md, "Why the defaults are what they are")
  * @CLH_VARIANT_LOCAL_ATOMICS: one sub-histogram per work-group in local
  *   memory, counted with local atomics (the OpenCL
  *   tutorials' local histogram)

@@ -7,10 +7,10 @@
  * stream's best than with one pair of queues shared by all, but many
  * threads calling into one queue made NVIDIA's driver spin on its locks,
  * and taking turns on a mutex gave the throughput back (measured: see
- * docs/performance.md, "Many streams"). Here nothing but
- * this thread calls the driver for counting: a stream posts its frame as a
- * job and goes on; it sleeps only when it needs the frame's histograms,
- * until this thread has seen the frame's readback complete.
+ * docs/performance.md, "Why the defaults are what they are"). Here
+ * nothing but this thread calls the driver for counting: a stream posts
+ * its frame as a job and goes on; it sleeps only when it needs the frame's
+ * histograms, until this thread has seen the frame's readback complete.
  *
  * The thread takes every job posted while it was busy as one batch: it
  * enqueues them one after the other and flushes the counting queue once
@@ -22,8 +22,9 @@
  * queue is in order), so the thread asks the driver about the oldest one
  * only, without waiting (clGetEventInfo): after each batch, and when it
  * has none to run after 5 us, then at doubling intervals up to 200 us,
- * about a frame's device time on a GPU (measured: see
- * docs/performance.md). */
+ * longer than a 600x480 frame's whole device time on a GPU (its upload,
+ * kernel and readback: docs/performance.md, "One frame, engine alone,
+ * against NVIDIA CUB"). */
 #include "clh-submitter.h"
 
 #include <string.h>
@@ -35,7 +36,8 @@
  * on its first frames while the thread enqueues the rest; its frames of
  * the 8-bit kernel are one batched launch (clh-batch.c). With many GRAY8
  * streams, 16 gave more frames a second at less host CPU a frame than 8
- * (measured: see docs/performance.md). */
+ * (measured: see docs/performance.md, "Why the defaults are what they
+ * are"). */
 #define FLUSH_EVERY 16
 /* Queues a batch defers its flush of: a context has two. */
 #define MAX_DEFERRED 4

@@ -9,8 +9,8 @@ G_BEGIN_DECLS
 
 /* Frames in flight for a source that is not live when the property is 0:
  * enough for the upload of one frame to overlap the counting and readback
- * of the one before; more gained nothing on the H100
- * (docs/performance.md: 4 and 8 ran at the same rate). */
+ * of the one before; more gained nothing on a GPU (docs/performance.md,
+ * "Why the defaults are what they are": 4 and 8 ran at the same rate). */
 #define GST_CL_HISTOGRAM_DEFAULT_IN_FLIGHT 4
 #define GST_CL_HISTOGRAM_MAX_IN_FLIGHT 16
 

@@ -24,8 +24,8 @@ append_value (GValue *array, GType type, gconstpointer v)
 
 /* One channel's bins as an array of guint. A GValue of a fundamental type
  * holds no pointer, so a copy of one initialised once stands for a
- * g_value_init() per bin: a third of a 4 x 256-bin message's cost
- * (docs/performance.md). */
+ * g_value_init() per bin, of which a 4 x 256-bin message would make 1024
+ * every frame. */
 static void
 init_bins_array (GValue *array, const guint32 *counts, guint n_bins)
 {

@@ -7,9 +7,10 @@
  *
  * A `histogram` message is one GValue per bin: for 4 channels of 256 bins
  * it takes longer to build than the frame takes to count on a GPU
- * (docs/performance.md). With frames in flight, clhistogram hands each
- * frame's report to a #GstClPoster, whose thread builds and posts the
- * messages in the frames' order while the streaming thread goes on.
+ * (docs/performance.md, "Messages and statistics"). With frames in flight,
+ * clhistogram hands each frame's report to a #GstClPoster, whose thread
+ * builds and posts the messages in the frames' order while the streaming
+ * thread goes on.
  * gst_cl_poster_flush() waits until every message handed over is posted:
  * the element calls it before any serialized event or query goes on, so
  * a frame's message is on the bus before the EOS that follows it, and

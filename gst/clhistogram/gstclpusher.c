@@ -18,9 +18,10 @@
  * sink pad's stream lock (only if free: a streaming thread back in the
  * element, or an event on its way, does the work then) and has the frames
  * that are counted pushed. It asks the driver without waiting
- * (clh_engine_next_is_ready()): NVIDIA's event callbacks cost about
- * 100 us of host CPU a frame and sometimes came 20 ms late
- * (docs/performance.md), where a look costs a microsecond.
+ * (clh_engine_next_is_ready()): NVIDIA's event callbacks cost several
+ * times the host CPU a frame, and a paced stream's worst latencies grew to
+ * milliseconds (docs/performance.md, "Why the defaults are what they
+ * are"), where a look is one query that does not wait.
  */
 #include "gstclpusher.h"
 
@@ -32,8 +33,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_pusher_debug);
 #define GST_CAT_DEFAULT gst_cl_pusher_debug
 
 /* While frames are held and the streaming thread is away, the thread
- * first looks after POLL_US (about a GRAY8 600x480 frame's device time on
- * an H100), then after twice as long each time, up to POLL_MAX_US: a frame
+ * first looks after POLL_US (less than a GRAY8 600x480 frame's device time
+ * on a GPU: docs/performance.md, "One frame, engine alone, against NVIDIA
+ * CUB"), then after twice as long each time, up to POLL_MAX_US: a frame
  * counted T after the streaming thread left goes on within about T of
  * being counted, and a slow device (PoCL on the CPU the thread shares) is
  * not asked thousands of times a frame. */

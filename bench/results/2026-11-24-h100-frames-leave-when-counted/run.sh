@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The device call behind docs/performance.md "Frames leave when counted" (run from the repository root with .device/ carried).
+# The device call behind docs/performance.md, "Why the defaults are what they are" (a frame leaves when counted) and its History (run from the repository root with .device/ carried).
 source .device/env.sh
 export CLHISTOGRAM_CACHE_DIR=/tmp/cc LD_LIBRARY_PATH=$PWD/build/gst-libs/gst/clhistogram:$LD_LIBRARY_PATH
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
