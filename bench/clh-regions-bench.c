@@ -295,6 +295,13 @@ frame_new (ClhContext *ctx, const gchar *format, guint width, guint height,
   return block;
 }
 
+/* @part / @whole, 0 where @whole is 0 (so that the JSON holds no NaN). */
+static gdouble
+ratio (gdouble part, gdouble whole)
+{
+  return whole > 0 ? part / whole : 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -359,9 +366,10 @@ main (int argc, char **argv)
         g_print ("%4ux%-5u %-6s %-14s %10.1f %6.2f %9.1f %9.1f %9.1f %9.1f "
             "%10.1f %6.2f %9.1f\n", sizes[s][0], sizes[s][1],
             formats[f][0], sets[r].name, row.kernel_us,
-            row.kernel_us / base.kernel_us, row.readback_us, row.span_us,
-            row.submit_us, row.collect_us, row.e2e_us,
-            row.e2e_us / base.e2e_us, row.cpu_us);
+            ratio (row.kernel_us, base.kernel_us), row.readback_us,
+            row.span_us, row.submit_us, row.collect_us, row.e2e_us,
+            ratio (row.e2e_us, base.e2e_us), row.cpu_us);
+        /* A device without profiling times no kernel: a ratio of 0 us, 0. */
         g_string_append_printf (json, "%s\n {\"width\": %u, \"height\": %u, "
             "\"format\": \"%s\", \"histograms\": \"%s\", \"kernel_us\": %.2f,"
             " \"kernel_ratio\": %.3f, \"readback_us\": %.2f, "
@@ -369,9 +377,9 @@ main (int argc, char **argv)
             "\"e2e_us\": %.2f, \"e2e_ratio\": %.3f, "
             "\"cpu_us\": %.2f}", json->len > 1 ? "," : "", sizes[s][0],
             sizes[s][1], formats[f][0], sets[r].name, row.kernel_us,
-            row.kernel_us / base.kernel_us, row.readback_us, row.span_us,
-            row.submit_us, row.collect_us, row.e2e_us,
-            row.e2e_us / base.e2e_us, row.cpu_us);
+            ratio (row.kernel_us, base.kernel_us), row.readback_us,
+            row.span_us, row.submit_us, row.collect_us, row.e2e_us,
+            ratio (row.e2e_us, base.e2e_us), row.cpu_us);
       }
       clh_host_block_free (block);
     }
