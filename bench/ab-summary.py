@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Reads what bench/ab-bench.sh wrote into OUT_DIR and prints, for each row
 of the streams and regions benchmarks, the median of each build over its
-rounds, the spread of one build's rounds (max / min - 1: the noise), and
-after / before.
+rounds (over every timed run, for frames/s), the spread of one build's
+values (max / min - 1: the noise), and after / before.
 
     bench/ab-summary.py OUT_DIR
 """
@@ -27,7 +27,9 @@ def streams_rows(path):
             continue
         key = (f'{row["streams"]} {row["format"]} msgs '
                f'{"on" if row["post_messages"] else "off"}')
-        yield key + " fps", row["aggregate_fps"]
+        # Every timed run of the row, so that the noise is the runs' spread.
+        for fps in row.get("aggregate_fps_runs") or [row["aggregate_fps"]]:
+            yield key + " fps", fps
         yield key + " cpu us", row["cpu_us_per_frame"]
 
 
