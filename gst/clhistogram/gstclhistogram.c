@@ -40,10 +40,10 @@
  * device's alignment.
  *
  * With #GstClHistogram:max-frames-in-flight above 1 the upload of one
- * frame overlaps the counting of the ones before: a frame leaves with its
- * meta once that many - 1 later frames have come in, or at EOS, a caps
- * change or any other serialized event, which push every pending frame
- * first; a flush drops them. The latency query reports the frames' delay.
+ * frame overlaps the counting of the ones before. Each frame leaves with
+ * its meta, and its message is posted, from the element's own thread as
+ * soon as it is counted; EOS, a caps change or any other serialized event
+ * waits until every pending frame has left; a flush drops them.
  *
  * ## Example launch line
  * |[
