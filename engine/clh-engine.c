@@ -820,6 +820,40 @@ clh_engine_next_is_ready (ClhEngine *engine)
 }
 
 /**
+ * clh_engine_wait_counted:
+ * @engine: an engine with a frame pending
+ *
+ * Blocks until the oldest pending frame is counted, so that a thread that
+ * hands frames on as they are counted sleeps until there is one, and
+ * clh_engine_collect_regions() then takes it without waiting. A frame
+ * posted to the submission thread is waited for on its watch, which that
+ * thread's polling tells; a frame the caller submitted itself, in the
+ * driver on its readback's event (clWaitForEvents(): an event callback
+ * would cost far more host CPU a frame, see docs/performance.md). Returns
+ * at once for a frame the host counted or the device failed on (collecting
+ * it reports the error). The wait ends when the device has done the work
+ * already submitted; nothing cancels it.
+ *
+ * Unlike the engine's other calls, it may run on another thread than the
+ * one submitting, at the same time as clh_engine_submit_regions(), which
+ * only fills slots after the oldest pending frame's: the caller must know
+ * a frame is pending (it submitted it, and no collect or discard can run
+ * meanwhile), and must not run clh_engine_collect_regions(),
+ * clh_engine_discard(), clh_engine_set_max_in_flight() or
+ * clh_engine_free() until it returns.
+ */
+void
+clh_engine_wait_counted (ClhEngine *engine)
+{
+  ClhSlot *slot = &engine->slots[engine->head];
+
+  if (slot->watched)
+    clh_watch_wait (&slot->watch);
+  else if (slot->done)
+    clWaitForEvents (1, &slot->done);
+}
+
+/**
  * clh_engine_histogram:
  * @engine: an engine with no frame pending
  * @frame: the frame, read and not modified; it must stay unchanged until

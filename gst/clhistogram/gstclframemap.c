@@ -160,7 +160,7 @@ map_frame (GstElement *self, const GstVideoInfo *info,
  *   gst_cl_frame_map_clear()
  * @element: the element errors are posted on
  * @info: the negotiated format
- * @format: @info's planes and components (gst_cl_histogram_frame_format())
+ * @format: @info's planes and components (gst_cl_frame_format())
  * @buffer: (transfer none): the frame; it must outlive the mapping
  * @frame: (out): the frame as its memory holds it: the GstVideoMeta's size
  *   (which may exceed the caps', as videocrop's crop meta leaves it) and

@@ -40,10 +40,10 @@
  * device's alignment.
  *
  * With #GstClHistogram:max-frames-in-flight above 1 the upload of one
- * frame overlaps the counting of the ones before: a frame leaves with its
- * meta once that many - 1 later frames have come in, or at EOS, a caps
- * change or any other serialized event, which push every pending frame
- * first; a flush drops them. The latency query reports the frames' delay.
+ * frame overlaps the counting of the ones before. Each frame leaves with
+ * its meta, and its message is posted, from the element's own thread as
+ * soon as it is counted; EOS, a caps change or any other serialized event
+ * waits until every pending frame has left; a flush drops them.
  *
  * ## Example launch line
  * |[
@@ -63,11 +63,17 @@
 #include "gstclhistogram.h"
 #include "gstclbufferpool.h"
 #include "gstclcontext.h"
-#include "gstclhistogramdevice.h"
-#include "gstclhistograminflight.h"
+#include "gstclframemap.h"
+#include "gstclhistograminterval.h"
+#include "gstclhistogramregions.h"
+#include "gstclhistogramrequest.h"
 #include "gstclhistogramresult.h"
+#include "gstclhistogramstats.h"
 #include "gstclhostmemory.h"
-#include "gstclpendingframe.h"
+#include "gstclutils.h"
+#include "clh-engine.h"
+
+#include <string.h>
 
 GST_DEBUG_CATEGORY (gst_cl_histogram_debug);
 #define GST_CAT_DEFAULT gst_cl_histogram_debug
@@ -82,6 +88,12 @@ GST_DEBUG_CATEGORY (gst_cl_histogram_debug);
 #define DEFAULT_ATTACH_META TRUE
 #define DEFAULT_DEVICE "auto"
 #define DEFAULT_MAX_FRAMES_IN_FLIGHT 0
+/* Frames in flight for a source that is not live when the property is 0:
+ * enough for the upload of one frame to overlap the counting and readback
+ * of the one before; more gained nothing on the H100
+ * (docs/performance.md: 4 and 8 ran at the same rate). */
+#define DEFAULT_IN_FLIGHT 4
+#define MAX_IN_FLIGHT 16
 #define DEFAULT_FULL_FRAME TRUE
 #define DEFAULT_ZONES ""
 #define DEFAULT_ROI_META TRUE
@@ -130,12 +142,310 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (CAPS_STR));
 
+/* A buffer between submit_input_buffer and the output thread's push:
+ * mapped as the frame the engine reads until it is collected, with what its
+ * meta and message will say. */
+typedef struct {
+  GstBuffer *buffer;
+  /* Submitted to the engine; FALSE for a frame nothing is counted for,
+   * queued only to keep its place. */
+  gboolean counted;
+  GstClFrameMap map;
+
+  GstClHistogramRequest request;
+  GstClockTime running_time;
+  GstClockTime stream_time;
+} GstClPendingFrame;
+
+struct _GstClHistogram {
+  GstBaseTransform parent;
+
+  /* Properties and the negotiated format, under the object lock. */
+  GstClHistogramSettings settings;
+  gchar *device;
+  gchar *device_name;
+  guint max_frames_in_flight;
+  GstVideoInfo info;
+  /* The negotiated format's planes and components; plane pointers unset. */
+  ClhFrame frame_format;
+  /* Upstream answered the latency query as live when the caps came. */
+  gboolean upstream_live;
+
+  /* The shared device context, under the object lock: from set_context
+   * (in any state) or NULL->READY, to READY->NULL. */
+  ClhContext *context;
+  /* From NULL->READY to READY->NULL: our own engine (queues, buffers) on
+   * that context, and the allocator of the pool we propose. */
+  ClhEngine *engine;
+  GstAllocator *allocator;
+  /* Frames the engine keeps at once (streaming thread). */
+  guint in_flight;
+
+  /* Serialises the engine's calls: the streaming thread submits, the
+   * output thread collects (it waits for the device without it). Taken
+   * before @lock. */
+  GMutex engine_lock;
+  /* Between the streaming thread and the output thread, under @lock,
+   * signalled on @cond: the frames submitted and not yet pushed, oldest
+   * first (GstClPendingFrame), the head being the output thread's until
+   * its push returned; what the last push returned unless OK, which the
+   * next frame returns upstream, until a flush or stop; a flush under way;
+   * the thread asked to stop. */
+  GMutex lock;
+  GCond cond;
+  GQueue pending;
+  GstFlowReturn flow;
+  gboolean flushing;
+  gboolean output_stopping;
+  /* The output thread (streaming thread), started with the first frame. */
+  GThread *output_thread;
+
+  /* The last frame's histograms as the engine counted them and, with
+   * statistics, as the request asked for them (output thread). */
+  GstClHistogramSet counted;
+  GstClHistogramSet results;
+  /* What the messages of the current interval sum: the output thread's
+   * while frames are pending, else the streaming thread's. */
+  GstClHistogramInterval *interval;
+  /* Zones and fixed regions reported outside the frame, under the object
+   * lock. */
+  GstClRegionReports reports;
+  /* Why the last regions or zones value was ignored, until it is posted
+   * (set from gst-launch, the element has no bus yet); under the object
+   * lock. */
+  gchar *settings_warning;
+  /* Why the last caps were refused (streaming thread), so that the
+   * retries of one negotiation post its error once. */
+  gchar *refusal;
+};
+
 #define gst_cl_histogram_parent_class parent_class
 G_DEFINE_TYPE (GstClHistogram, gst_cl_histogram, GST_TYPE_BASE_TRANSFORM);
 GST_ELEMENT_REGISTER_DEFINE (clhistogram, "clhistogram", GST_RANK_NONE,
     GST_TYPE_CL_HISTOGRAM);
 
 static void post_settings_warning (GstClHistogram *self);
+
+/* Frames the engine keeps at once: the property, or when it is 0 one for
+ * live sources (each frame goes on at once) and DEFAULT_IN_FLIGHT for
+ * others. */
+static guint
+in_flight_for (guint property, gboolean live)
+{
+  if (property > 0)
+    return property;
+  return live ? 1 : DEFAULT_IN_FLIGHT;
+}
+
+/* The frames in flight wanted now, from the property and upstream's
+ * liveness; any thread. */
+static guint
+wanted_in_flight (GstClHistogram *self)
+{
+  guint n;
+
+  GST_OBJECT_LOCK (self);
+  n = in_flight_for (self->max_frames_in_flight, self->upstream_live);
+  GST_OBJECT_UNLOCK (self);
+  return n;
+}
+
+/* Gives the engine the frames in flight wanted now; streaming thread,
+ * with nothing pending, which the engine requires. */
+static void
+apply_in_flight (GstClHistogram *self)
+{
+  const guint n = wanted_in_flight (self);
+  GError *err = NULL;
+
+  if (n == self->in_flight)
+    return;
+  g_mutex_lock (&self->engine_lock);
+  if (!clh_engine_set_max_in_flight (self->engine, n, &err)) {
+    g_mutex_unlock (&self->engine_lock);
+    GST_WARNING_OBJECT (self, "keeping %u frames in flight: %s",
+        self->in_flight, err->message);
+    g_clear_error (&err);
+    return;
+  }
+  g_mutex_unlock (&self->engine_lock);
+  GST_DEBUG_OBJECT (self, "%u frames in flight (was %u)", n, self->in_flight);
+  self->in_flight = n;
+}
+
+/* Whether upstream is live, for the automatic frames in flight; unknown
+ * counts as live, which keeps one frame in flight as before. */
+static gboolean
+query_upstream_live (GstClHistogram *self)
+{
+  GstQuery *query = gst_query_new_latency ();
+  gboolean live = TRUE;
+
+  if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), query))
+    gst_query_parse_latency (query, &live, NULL, NULL);
+  else
+    GST_DEBUG_OBJECT (self, "upstream answered no latency query");
+  gst_query_unref (query);
+  return live;
+}
+
+/* A pending frame for @buffer (taken), with its times in @segment now;
+ * its request is the caller's to fill. */
+static GstClPendingFrame *
+pending_frame_new (GstBuffer *buffer, const GstSegment *segment)
+{
+  GstClPendingFrame *pending = g_new0 (GstClPendingFrame, 1);
+  const GstClockTime ts = GST_BUFFER_PTS (buffer);
+
+  pending->buffer = buffer;
+  pending->running_time = pending->stream_time = GST_CLOCK_TIME_NONE;
+  if (segment->format == GST_FORMAT_TIME) {
+    pending->running_time = gst_segment_to_running_time (segment,
+        GST_FORMAT_TIME, ts);
+    pending->stream_time = gst_segment_to_stream_time (segment,
+        GST_FORMAT_TIME, ts);
+  }
+  return pending;
+}
+
+/* Only once the engine has collected or discarded the frame. */
+static void
+pending_frame_free (GstClPendingFrame *pending)
+{
+  gst_cl_frame_map_clear (&pending->map);
+  gst_clear_buffer (&pending->buffer);
+  gst_cl_histogram_request_clear (&pending->request);
+  g_free (pending);
+}
+
+/* Narrows @frame (the memory's frame) to what is counted: the
+ * GstVideoCropMeta's rectangle, or the caps' size from the top-left; FALSE
+ * after posting a STREAM error for a rectangle that cannot be read. */
+static gboolean
+crop_frame (GstClHistogram *self, GstClPendingFrame *pending, ClhFrame *frame)
+{
+  GstVideoCropMeta *crop = gst_buffer_get_video_crop_meta (pending->buffer);
+  GstClHistogramRequest *request = &pending->request;
+  guint x = 0, y = 0, width = request->width, height = request->height;
+  GError *err = NULL;
+
+  if (crop) {
+    x = crop->x;
+    y = crop->y;
+    width = crop->width;
+    height = crop->height;
+  }
+  if (clh_frame_crop (frame, x, y, width, height, &request->spec, &err)) {
+    request->width = width;
+    request->height = height;
+    return TRUE;
+  }
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+      ("A %s frame's GstVideoCropMeta cannot be counted in place: %s.",
+          GST_VIDEO_INFO_NAME (&self->info), err->message),
+      ("crop %ux%u at (%u, %u) of a %ux%u frame; a crop on the chroma grid "
+          "(even x and y for 4:2:0), or mode=luma, can be counted", width,
+          height, x, y, frame->width, frame->height));
+  g_error_free (err);
+  return FALSE;
+}
+
+/* Maps @pending's buffer as @frame: its GstVideoMeta checked against the
+ * caps and the buffer's size, its GstVideoCropMeta applied; the mapping
+ * lasts until the frame is freed. FALSE after posting an element error. */
+static gboolean
+map_frame (GstClHistogram *self, GstClPendingFrame *pending, ClhFrame *frame)
+{
+  return gst_cl_frame_map_read (&pending->map, GST_ELEMENT (self),
+      &self->info, &self->frame_format, pending->buffer, frame)
+      && crop_frame (self, pending, frame);
+}
+
+/* Posts the element error for an engine failure on a frame; any thread. */
+static void
+post_engine_error (GstClHistogram *self, const GError *err)
+{
+  const gchar *format;
+
+  GST_OBJECT_LOCK (self);
+  format = GST_VIDEO_INFO_NAME (&self->info);
+  GST_OBJECT_UNLOCK (self);
+  if (g_error_matches (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID))
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("The %s frame cannot be read as its caps and GstVideoMeta describe "
+            "it: %s.", format, err->message), ("%s", err->message));
+  else
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("OpenCL failed while counting a frame on %s: %s. The device may be "
+            "out of memory or lost; restart the pipeline or choose another "
+            "device.", clh_engine_get_device_name (self->engine),
+            err->message), ("%s", err->message));
+}
+
+/* Frees our engine and lets go of the device context and the allocator of
+ * the pool we propose; any pending frame must be discarded first. */
+static void
+close_device (GstClHistogram *self)
+{
+  GstAllocator *allocator;
+  ClhContext *context;
+
+  g_clear_pointer (&self->engine, clh_engine_free);
+  GST_OBJECT_LOCK (self);
+  g_clear_pointer (&self->device_name, g_free);
+  allocator = g_steal_pointer (&self->allocator);
+  context = g_steal_pointer (&self->context);
+  GST_OBJECT_UNLOCK (self);
+  /* The last references may close the device: not under the lock. */
+  gst_clear_object (&allocator);
+  g_clear_pointer (&context, gst_cl_context_handle_unref);
+}
+
+/* Finds the device context shared with the other elements on the device
+ * (gstclcontext.c) and makes our own engine on it; FALSE after posting an
+ * element error that says what to do. */
+static gboolean
+open_device (GstClHistogram *self)
+{
+  GstElement *element = GST_ELEMENT (self);
+  GError *err = NULL;
+  ClhContext *context = NULL;
+  ClhEngine *engine = NULL;
+  gchar *device_spec;
+
+  GST_OBJECT_LOCK (self);
+  device_spec = g_strdup (self->device);
+  GST_OBJECT_UNLOCK (self);
+
+  if (gst_cl_ensure_element_context (element, device_spec, &self->context,
+          &err)) {
+    GST_OBJECT_LOCK (self);
+    context = gst_cl_context_handle_ref (self->context);
+    GST_OBJECT_UNLOCK (self);
+    engine = clh_engine_new_for_context (context, &err);
+  }
+  if (!engine) {
+    gst_cl_post_open_error (element, device_spec, err);
+    g_clear_error (&err);
+    g_clear_pointer (&context, gst_cl_context_handle_unref);
+    close_device (self);
+    g_free (device_spec);
+    return FALSE;
+  }
+
+  GST_INFO_OBJECT (self, "using OpenCL device %s (%s)",
+      clh_engine_get_device_name (engine),
+      clh_engine_get_platform_name (engine));
+  self->in_flight = clh_engine_get_max_in_flight (engine);
+  GST_OBJECT_LOCK (self);
+  self->engine = engine;
+  self->device_name = g_strdup (clh_context_get_device_name (context));
+  self->allocator = gst_cl_host_allocator_new (context);
+  GST_OBJECT_UNLOCK (self);
+  gst_cl_context_handle_unref (context);
+  g_free (device_spec);
+  return TRUE;
+}
 
 /* The host block of a buffer in our pool's memory (or that of another
  * element on our context), which the engine reads without a host copy;
@@ -168,7 +478,7 @@ region_rects (const GstClHistogramRequest *request)
 }
 
 /* Maps the frame, lists its regions and enqueues the counting of every
- * histogram; FALSE after posting an element error. */
+ * histogram; with the engine lock. FALSE after posting an element error. */
 static gboolean
 submit_frame (GstClHistogram *self, GstClPendingFrame *pending)
 {
@@ -180,8 +490,7 @@ submit_frame (GstClHistogram *self, GstClPendingFrame *pending)
   GError *err = NULL;
   gboolean ok;
 
-  if (!gst_cl_pending_frame_map (pending, GST_ELEMENT (self), &self->info,
-          &self->frame_format, &frame))
+  if (!map_frame (self, pending, &frame))
     return FALSE;
   request->regions = gst_cl_histogram_frame_regions (GST_ELEMENT (self),
       &self->reports, settings->zone_cols, settings->zone_rows,
@@ -197,7 +506,7 @@ submit_frame (GstClHistogram *self, GstClPendingFrame *pending)
       settings->full_frame, rects, request->regions->len, block, &err);
   g_free (rects);
   if (!ok) {
-    gst_cl_histogram_post_engine_error (self, err);
+    post_engine_error (self, err);
     g_clear_error (&err);
     return FALSE;
   }
@@ -205,82 +514,35 @@ submit_frame (GstClHistogram *self, GstClPendingFrame *pending)
   return TRUE;
 }
 
-/* Drops every pending frame unpushed, once the device is done with it. */
+/* Drops every pending frame unpushed, once the device is done with it,
+ * and notes @flow as what pushing returned (GST_FLOW_OK: nothing). From the
+ * streaming thread with the output thread stopped, or from the output
+ * thread between frames: never while the output thread waits for the
+ * device, which clh_engine_discard() forbids. */
 static void
-discard_pending (GstClHistogram *self)
+discard_pending (GstClHistogram *self, GstFlowReturn flow)
 {
-  GstClPendingFrame *pending;
+  GQueue dropped;
 
+  g_mutex_lock (&self->engine_lock);
   if (self->engine && clh_engine_get_n_pending (self->engine) > 0)
     clh_engine_discard (self->engine);
-  if (!g_queue_is_empty (&self->pending))
+  g_mutex_lock (&self->lock);
+  dropped = self->pending;
+  g_queue_init (&self->pending);
+  self->flow = flow;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  g_mutex_unlock (&self->engine_lock);
+
+  if (!g_queue_is_empty (&dropped))
     GST_DEBUG_OBJECT (self, "discarding %u pending frames",
-        g_queue_get_length (&self->pending));
-  while ((pending = g_queue_pop_head (&self->pending)))
-    gst_cl_pending_frame_free (pending);
-  gst_cl_pusher_note_held (self->pusher, FALSE);
+        g_queue_get_length (&dropped));
+  g_queue_clear_full (&dropped, (GDestroyNotify) pending_frame_free);
 }
 
-static GstFlowReturn
-gst_cl_histogram_submit_input_buffer (GstBaseTransform *trans,
-    gboolean is_discont, GstBuffer *input)
-{
-  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
-  GstClPendingFrame *pending;
-  GError *err = NULL;
-  gboolean count, valid = TRUE;
-  GstFlowReturn ret;
-
-  /* What downstream said to frames the pusher pushed. */
-  if (self->pushed_flow != GST_FLOW_OK) {
-    gst_buffer_unref (input);
-    return self->pushed_flow;
-  }
-  gst_cl_pusher_enter (self->pusher);
-
-  /* The parent negotiates, applies QoS and leaves the buffer queued. */
-  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (trans,
-      is_discont, input);
-  if (ret != GST_FLOW_OK || !trans->queued_buf)
-    return ret;
-
-  pending = gst_cl_pending_frame_new (trans->queued_buf, &trans->segment);
-  trans->queued_buf = NULL;
-  if (g_queue_is_empty (&self->pending))
-    gst_cl_histogram_apply_in_flight (self);
-
-  GST_OBJECT_LOCK (self);
-  count = self->settings.post_messages || self->settings.attach_meta;
-  if (count)
-    valid = gst_cl_histogram_request_init (&pending->request,
-        &self->settings, &self->info, &self->frame_format, &err);
-  GST_OBJECT_UNLOCK (self);
-
-  if (!valid) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s.", err->message), (NULL));
-    g_clear_error (&err);
-    ret = GST_FLOW_NOT_NEGOTIATED;
-  } else if (count && !submit_frame (self, pending)) {
-    ret = GST_FLOW_ERROR;
-  }
-  if (ret != GST_FLOW_OK) {
-    gst_cl_pending_frame_free (pending);
-    discard_pending (self);
-    return ret;
-  }
-  g_queue_push_tail (&self->pending, pending);
-  return GST_FLOW_OK;
-}
-
-/* Posts a message from this thread, after those the poster holds. */
-static void
-post_in_order (GstClHistogram *self, GstMessage *message)
-{
-  gst_cl_poster_flush (self->poster);
-  gst_element_post_message (GST_ELEMENT (self), message);
-}
-
-/* Posts the message of the interval that ended, if any. */
+/* Posts the message of the interval that ended, if any: from the output
+ * thread, or from the streaming thread with nothing pending. */
 static void
 post_interval_end (GstClHistogram *self)
 {
@@ -288,14 +550,13 @@ post_interval_end (GstClHistogram *self)
       GST_OBJECT (self));
 
   if (message)
-    post_in_order (self, message);
+    gst_element_post_message (GST_ELEMENT (self), message);
 }
 
 /* Posts a frame's `histogram` message, or sums it into the interval's;
  * @counted as the engine counted them, @histograms and @stats as the
  * message gives them. A frame without a running time has no interval and
- * gets its own message. With frames in flight the poster's thread builds
- * and posts it, and takes the frame's request. */
+ * gets its own message. Output thread. */
 static void
 post_frame (GstClHistogram *self, GstClPendingFrame *pending,
     GstBuffer *buffer, const ClhHistogram *counted,
@@ -328,22 +589,18 @@ post_frame (GstClHistogram *self, GstClPendingFrame *pending,
     message = gst_cl_histogram_interval_add (self->interval,
         GST_OBJECT (self), &frame);
     if (message)
-      post_in_order (self, message);
+      gst_element_post_message (GST_ELEMENT (self), message);
     return;
   }
   post_interval_end (self);
-  if (self->in_flight > 1)
-    gst_cl_poster_post (self->poster, &pending->request, &report);
-  else
-    gst_element_post_message (GST_ELEMENT (self),
-        gst_cl_histogram_message_new (GST_OBJECT (self), request, &report));
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_cl_histogram_message_new (GST_OBJECT (self), request, &report));
 }
 
-/* Collects the oldest frame's histogram, attaches and posts it and hands
- * back its buffer; frees @pending. */
+/* Output thread: waits until the oldest frame is counted, collects its
+ * histograms, attaches and posts them and pushes its buffer. */
 static GstFlowReturn
-finish_frame (GstClHistogram *self, GstClPendingFrame *pending,
-    GstBuffer **outbuf)
+output_frame (GstClHistogram *self, GstClPendingFrame *pending)
 {
   const GstClHistogramRequest *request = &pending->request;
   const gboolean counted = pending->counted;
@@ -356,19 +613,26 @@ finish_frame (GstClHistogram *self, GstClPendingFrame *pending,
   GstBuffer *buffer;
 
   if (counted) {
+    gboolean ok;
+
+    /* Without the engine lock: the streaming thread submits the next
+     * frames meanwhile. */
+    clh_engine_wait_counted (self->engine);
     hist = values = gst_cl_histogram_set_prepare (&self->counted,
         &request->count, n);
-    if (!clh_engine_collect_regions (self->engine, values, n, &err)) {
-      gst_cl_histogram_post_engine_error (self, err);
+    g_mutex_lock (&self->engine_lock);
+    ok = clh_engine_collect_regions (self->engine, values, n, &err);
+    g_mutex_unlock (&self->engine_lock);
+    if (!ok) {
+      post_engine_error (self, err);
       g_clear_error (&err);
-      gst_cl_pending_frame_free (pending);
       return GST_FLOW_ERROR;
     }
     if (request->statistics)
       hist = gst_cl_histogram_read_values (request, &self->results, values,
           n, &stats);
   }
-  gst_cl_pending_frame_unmap (pending);
+  gst_cl_frame_map_clear (&pending->map);
   buffer = g_steal_pointer (&pending->buffer);
 
   /* In place, as GstBaseTransform makes a buffer writable for
@@ -379,116 +643,211 @@ finish_frame (GstClHistogram *self, GstClPendingFrame *pending,
   }
   if (counted && request->settings.post_messages)
     post_frame (self, pending, buffer, values, hist, stats);
-  gst_cl_pending_frame_free (pending);
-  *outbuf = buffer;
-  return GST_FLOW_OK;
+  return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buffer);
 }
 
-/* Whether @head, the oldest frame, can go without waiting: counted for
- * nothing, or its histograms are back. */
+/* The output thread: pushes the pending frames, oldest first, each as soon
+ * as the engine says it is counted; sleeps while none is pending, while
+ * flushing, or after a push failed until a flush or stop. A frame stays
+ * at the queue's head (counting as pending for back-pressure and drains)
+ * until its push returned. */
+static gpointer
+output_loop (gpointer data)
+{
+  GstClHistogram *self = data;
+  GstClPendingFrame *head;
+  GstFlowReturn ret;
+
+  g_mutex_lock (&self->lock);
+  while (!self->output_stopping) {
+    head = g_queue_peek_head (&self->pending);
+    if (!head || self->flushing || self->flow != GST_FLOW_OK) {
+      g_cond_wait (&self->cond, &self->lock);
+      continue;
+    }
+    g_mutex_unlock (&self->lock);
+
+    ret = output_frame (self, head);
+    if (ret != GST_FLOW_OK) {
+      GST_DEBUG_OBJECT (self, "pushing stopped: %s", gst_flow_get_name (ret));
+      discard_pending (self, ret);
+      g_mutex_lock (&self->lock);
+      continue;
+    }
+
+    g_mutex_lock (&self->lock);
+    g_queue_pop_head (&self->pending);
+    g_cond_broadcast (&self->cond);
+    g_mutex_unlock (&self->lock);
+    pending_frame_free (head);
+    g_mutex_lock (&self->lock);
+  }
+  g_mutex_unlock (&self->lock);
+  return NULL;
+}
+
+/* Starts the output thread if it does not run; streaming thread. FALSE
+ * after posting an element error. */
 static gboolean
-head_is_counted (GstClHistogram *self, const GstClPendingFrame *head)
+start_output (GstClHistogram *self)
 {
-  return !head->counted || clh_engine_next_is_ready (self->engine);
-}
+  GError *err = NULL;
 
-/* Whether the oldest frame goes on now: when it can without waiting, when
- * the engine keeps as many as it may (the streaming thread then waits for
- * it), and all of them when the frames in flight wanted changed, so that
- * the change applies from the next frame. The driver is asked last. */
-static gboolean
-head_is_due (GstClHistogram *self)
-{
-  GstClPendingFrame *head = g_queue_peek_head (&self->pending);
-
-  return head && (clh_engine_get_n_pending (self->engine) >= self->in_flight
-      || gst_cl_histogram_wanted_in_flight (self) != self->in_flight
-      || head_is_counted (self, head));
-}
-
-/* Leaves the frames still being counted to the pusher. */
-static GstFlowReturn
-leave_to_pusher (GstClHistogram *self)
-{
-  if (gst_cl_pusher_leave (self->pusher, !g_queue_is_empty (&self->pending)))
-    return GST_FLOW_OK;
+  if (self->output_thread)
+    return TRUE;
+  self->output_thread = g_thread_try_new ("clh-output", output_loop, self,
+      &err);
+  if (self->output_thread)
+    return TRUE;
   GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-      ("Could not start a thread to push counted frames."),
-      ("set max-frames-in-flight=1 to hold none"));
-  discard_pending (self);
-  return GST_FLOW_ERROR;
+      ("Could not start the thread that pushes counted frames: %s.",
+          err->message), (NULL));
+  g_error_free (err);
+  return FALSE;
 }
 
+/* Stops and joins the output thread, once it is done with the frame it
+ * is pushing; streaming thread, or with streaming stopped. */
+static void
+stop_output (GstClHistogram *self)
+{
+  GThread *thread = g_steal_pointer (&self->output_thread);
+
+  if (!thread)
+    return;
+  g_mutex_lock (&self->lock);
+  self->output_stopping = TRUE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  g_thread_join (thread);
+  self->output_stopping = FALSE;
+}
+
+/* Wakes every wait on the output thread, which then starts no frame,
+ * until stop_output() or a flush stop; any thread. */
+static void
+set_flushing (GstClHistogram *self, gboolean flushing)
+{
+  g_mutex_lock (&self->lock);
+  self->flushing = flushing;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+/* Drops what is pending and what the output thread said, with the thread
+ * stopped: after a flush, at stop and when the streaming thread failed. */
+static void
+reset_output (GstClHistogram *self)
+{
+  stop_output (self);
+  discard_pending (self, GST_FLOW_OK);
+}
+
+static GstFlowReturn
+gst_cl_histogram_submit_input_buffer (GstBaseTransform *trans,
+    gboolean is_discont, GstBuffer *input)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+  GstClPendingFrame *pending;
+  GError *err = NULL;
+  gboolean count, valid = TRUE, idle;
+  GstFlowReturn ret;
+
+  /* What downstream said to the frames the output thread pushed. */
+  g_mutex_lock (&self->lock);
+  ret = self->flow;
+  idle = g_queue_is_empty (&self->pending);
+  g_mutex_unlock (&self->lock);
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (input);
+    return ret;
+  }
+
+  /* The parent negotiates, applies QoS and leaves the buffer queued. */
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (trans,
+      is_discont, input);
+  if (ret != GST_FLOW_OK || !trans->queued_buf)
+    return ret;
+
+  pending = pending_frame_new (trans->queued_buf, &trans->segment);
+  trans->queued_buf = NULL;
+  if (idle)
+    apply_in_flight (self);
+
+  GST_OBJECT_LOCK (self);
+  count = self->settings.post_messages || self->settings.attach_meta;
+  if (count)
+    valid = gst_cl_histogram_request_init (&pending->request,
+        &self->settings, &self->info, &self->frame_format, &err);
+  GST_OBJECT_UNLOCK (self);
+
+  if (!valid) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s.", err->message), (NULL));
+    g_clear_error (&err);
+    ret = GST_FLOW_NOT_NEGOTIATED;
+  } else if (!start_output (self)) {
+    ret = GST_FLOW_ERROR;
+  }
+  /* Submitted and queued under the engine lock, so that no discard comes
+   * between. */
+  g_mutex_lock (&self->engine_lock);
+  if (ret == GST_FLOW_OK && count && !submit_frame (self, pending))
+    ret = GST_FLOW_ERROR;
+  if (ret == GST_FLOW_OK) {
+    g_mutex_lock (&self->lock);
+    g_queue_push_tail (&self->pending, pending);
+    g_cond_broadcast (&self->cond);
+    g_mutex_unlock (&self->lock);
+  }
+  g_mutex_unlock (&self->engine_lock);
+  if (ret != GST_FLOW_OK) {
+    pending_frame_free (pending);
+    reset_output (self);
+  }
+  return ret;
+}
+
+/* Returns once the element can take another frame: fewer than its frames
+ * in flight pending (all of them pushed when fewer are wanted now, so that
+ * the change applies from the next frame). Returns what the output
+ * thread's pushes returned: a failure goes upstream from the next chain
+ * call. The output thread pushes every buffer, so none is given back. */
 static GstFlowReturn
 gst_cl_histogram_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+  const guint limit = MIN (self->in_flight, wanted_in_flight (self));
   GstFlowReturn ret;
 
   *outbuf = NULL;
-  if (!head_is_due (self))
-    return leave_to_pusher (self);
-  ret = finish_frame (self, g_queue_pop_head (&self->pending), outbuf);
-  if (ret != GST_FLOW_OK)
-    discard_pending (self);
+  g_mutex_lock (&self->lock);
+  while (g_queue_get_length (&self->pending) >= limit && !self->flushing
+      && self->flow == GST_FLOW_OK)
+    g_cond_wait (&self->cond, &self->lock);
+  ret = self->flushing ? GST_FLOW_FLUSHING : self->flow;
+  g_mutex_unlock (&self->lock);
   return ret;
 }
 
-/* Pushes the pending frames, oldest first: all of them, or with
- * @only_counted those up to the first still being counted; on a flow
- * error drops the rest. */
-static GstFlowReturn
-push_pending (GstClHistogram *self, gboolean only_counted)
-{
-  GstClPendingFrame *head;
-  GstFlowReturn ret = GST_FLOW_OK;
-
-  while (ret == GST_FLOW_OK && (head = g_queue_peek_head (&self->pending))
-      && (!only_counted || head_is_counted (self, head))) {
-    GstBuffer *out = NULL;
-
-    ret = finish_frame (self, g_queue_pop_head (&self->pending), &out);
-    if (ret == GST_FLOW_OK)
-      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
-  }
-  if (ret != GST_FLOW_OK) {
-    GST_DEBUG_OBJECT (self, "pushing stopped: %s", gst_flow_get_name (ret));
-    discard_pending (self);
-  }
-  gst_cl_pusher_note_held (self->pusher, !g_queue_is_empty (&self->pending));
-  return ret;
-}
-
-/* Pushes every pending frame, oldest first, from the streaming thread:
- * before a serialized event or query, so that nothing overtakes them, nor
- * their messages. */
-static GstFlowReturn
+/* Waits until the output thread pushed every pending frame and posted its
+ * message: before a serialized event or query goes on, so that nothing
+ * overtakes them. Streaming thread. */
+static void
 drain (GstClHistogram *self)
 {
-  GstFlowReturn ret;
-
+  g_mutex_lock (&self->lock);
   if (!g_queue_is_empty (&self->pending))
     GST_DEBUG_OBJECT (self, "draining %u frames",
         g_queue_get_length (&self->pending));
-  ret = push_pending (self, FALSE);
-  gst_cl_poster_flush (self->poster);
-  return ret;
-}
-
-/* From the pusher's thread, with the stream lock: the frames whose
- * histograms are back go on; the next frame returns upstream what
- * downstream said. */
-static void
-push_counted (GstElement *element)
-{
-  GstClHistogram *self = GST_CL_HISTOGRAM (element);
-
-  self->pushed_flow = push_pending (self, TRUE);
+  while (!g_queue_is_empty (&self->pending) && !self->flushing
+      && self->flow == GST_FLOW_OK)
+    g_cond_wait (&self->cond, &self->lock);
+  g_mutex_unlock (&self->lock);
 }
 
 /* Never called: submit_input_buffer and generate_output replace the
- * default path, but GstBaseTransform works in place only for an element
- * that has transform_ip. */
+ * default path, but GstBaseTransform works in place (and passes the
+ * allocation query downstream) only for an element that has transform_ip. */
 static GstFlowReturn
 gst_cl_histogram_transform_ip (GstBaseTransform *trans, GstBuffer *buffer)
 {
@@ -500,17 +859,26 @@ gst_cl_histogram_sink_event (GstBaseTransform *trans, GstEvent *event)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
 
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
-    discard_pending (self);
-    self->pushed_flow = GST_FLOW_OK;
-    /* What was pushed before the flush is posted; the next frame starts
-     * a new interval. */
-    post_interval_end (self);
-  } else if (GST_EVENT_IS_SERIALIZED (event)) {
-    drain (self);
-    /* The partial interval at EOS is posted, as `level` posts it. */
-    if (GST_EVENT_TYPE (event) == GST_EVENT_EOS)
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_START:
+      /* Wakes the streaming thread if it waits for room or a drain. */
+      set_flushing (self, TRUE);
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      reset_output (self);
+      set_flushing (self, FALSE);
+      /* What was pushed before the flush is posted; the next frame starts
+       * a new interval. */
       post_interval_end (self);
+      break;
+    default:
+      if (!GST_EVENT_IS_SERIALIZED (event))
+        break;
+      drain (self);
+      /* The partial interval at EOS is posted, as `level` posts it. */
+      if (GST_EVENT_TYPE (event) == GST_EVENT_EOS)
+        post_interval_end (self);
+      break;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
@@ -569,7 +937,7 @@ gst_cl_histogram_propose_allocation (GstBaseTransform *trans,
   GST_OBJECT_UNLOCK (self);
   if (allocator) {
     gst_cl_buffer_pool_propose (GST_ELEMENT (self), query, caps, allocator,
-        gst_cl_histogram_wanted_in_flight (self) + 1);
+        wanted_in_flight (self) + 1);
     gst_object_unref (allocator);
   }
   return TRUE;
@@ -603,12 +971,15 @@ gst_cl_histogram_set_caps (GstBaseTransform *trans, GstCaps *incaps,
   GError *err = NULL;
   gboolean valid, live;
 
+  /* The frames of the old caps leave first (the caps may come with a
+   * frame, when downstream asks to renegotiate), and their messages. */
+  drain (self);
   if (!gst_video_info_from_caps (&info, incaps)
-      || !gst_cl_histogram_frame_format (&info, &format)) {
+      || !gst_cl_frame_format (&info, &format)) {
     GST_WARNING_OBJECT (self, "unsupported caps %" GST_PTR_FORMAT, incaps);
     return FALSE;
   }
-  live = gst_cl_histogram_query_upstream_live (self);
+  live = query_upstream_live (self);
 
   GST_OBJECT_LOCK (self);
   valid = gst_cl_histogram_request_init (&request, &self->settings, &info,
@@ -640,15 +1011,19 @@ gst_cl_histogram_change_state (GstElement *element, GstStateChange transition)
 
   if (transition == GST_STATE_CHANGE_NULL_TO_READY) {
     post_settings_warning (self);
-    if (!gst_cl_histogram_open_device (self))
+    if (!open_device (self))
       return GST_STATE_CHANGE_FAILURE;
   }
+  /* The streaming thread may wait for the output thread: it must leave
+   * before the sink pad can be deactivated. */
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    set_flushing (self, TRUE);
 
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 
   if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
-    discard_pending (self);
-    gst_cl_histogram_close_device (self);
+    reset_output (self);
+    close_device (self);
   }
   return ret;
 }
@@ -681,10 +1056,8 @@ gst_cl_histogram_stop (GstBaseTransform *trans)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
 
-  gst_cl_pusher_stop (self->pusher);
-  discard_pending (self);
-  gst_cl_poster_stop (self->poster);
-  self->pushed_flow = GST_FLOW_OK;
+  reset_output (self);
+  set_flushing (self, FALSE);
   gst_cl_histogram_interval_drop (self->interval);
   g_clear_pointer (&self->refusal, g_free);
   return TRUE;
@@ -1005,10 +1378,11 @@ gst_cl_histogram_finalize (GObject *object)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (object);
 
-  discard_pending (self);
-  gst_cl_histogram_close_device (self);
-  gst_cl_pusher_free (self->pusher);
-  gst_cl_poster_free (self->poster);
+  reset_output (self);
+  close_device (self);
+  g_mutex_clear (&self->engine_lock);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
   g_free (self->device);
   gst_cl_histogram_set_clear (&self->counted);
   gst_cl_histogram_set_clear (&self->results);
@@ -1079,8 +1453,8 @@ install_properties (GObjectClass *gobject_class)
           "counting of the ones before; each frame leaves as soon as its "
           "histogram is back, never waiting for later frames (0: automatic: "
           "1 when upstream is live, else "
-          G_STRINGIFY (GST_CL_HISTOGRAM_DEFAULT_IN_FLIGHT) ")", 0,
-          GST_CL_HISTOGRAM_MAX_IN_FLIGHT, DEFAULT_MAX_FRAMES_IN_FLIGHT,
+          G_STRINGIFY (DEFAULT_IN_FLIGHT) ")", 0,
+          MAX_IN_FLIGHT, DEFAULT_MAX_FRAMES_IN_FLIGHT,
           PLAYING_PROPERTY));
   g_object_class_install_property (gobject_class, PROP_FULL_FRAME,
       g_param_spec_boolean ("full-frame", "Full frame",
@@ -1202,9 +1576,9 @@ gst_cl_histogram_init (GstClHistogram *self)
   gst_video_info_init (&self->info);
   g_queue_init (&self->pending);
   self->interval = gst_cl_histogram_interval_new ();
-  self->pusher = gst_cl_pusher_new (GST_ELEMENT (self),
-      GST_BASE_TRANSFORM_SINK_PAD (self), push_counted);
-  self->poster = gst_cl_poster_new (GST_ELEMENT (self));
+  g_mutex_init (&self->engine_lock);
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
 
   gst_base_transform_set_in_place (trans, TRUE);
   gst_base_transform_set_passthrough (trans, !DEFAULT_ATTACH_META);

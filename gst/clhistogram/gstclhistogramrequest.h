@@ -60,8 +60,6 @@ typedef struct {
   GstVideoColorRange video_range;
 } GstClHistogramRequest;
 
-gboolean gst_cl_histogram_frame_format (const GstVideoInfo *info,
-    ClhFrame *format);
 guint gst_cl_histogram_settings_bins (const GstClHistogramSettings *settings);
 gboolean gst_cl_histogram_request_init (GstClHistogramRequest *request,
     const GstClHistogramSettings *settings, const GstVideoInfo *info,

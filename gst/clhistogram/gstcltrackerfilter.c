@@ -8,8 +8,7 @@
  */
 #include "gstcltrackerfilter.h"
 #include "gstclcontext.h"
-#include "gstclhistogramdevice.h"
-#include "gstclhistogramrequest.h"
+#include "gstclutils.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_tracker_filter_debug);
 #define GST_CAT_DEFAULT gst_cl_tracker_filter_debug
@@ -237,7 +236,7 @@ gst_cl_tracker_filter_set_caps (GstBaseTransform *trans, GstCaps *incaps,
   ClhFrame format;
 
   if (!gst_video_info_from_caps (&info, incaps)
-      || !gst_cl_histogram_frame_format (&info, &format)) {
+      || !gst_cl_frame_format (&info, &format)) {
     GST_WARNING_OBJECT (trans, "cannot read %" GST_PTR_FORMAT, incaps);
     return FALSE;
   }

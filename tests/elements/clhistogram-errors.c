@@ -93,6 +93,50 @@ GST_START_TEST (test_opencl_failure_while_streaming)
 }
 GST_END_TEST;
 
+/* With frames in flight, the device fails on the second frame's readback
+ * (its clWaitForEvents in the engine's collect, on the element's output
+ * thread): an element error naming it, a flow error returned upstream by
+ * a later push, only the frame before it out, nothing leaked. */
+GST_START_TEST (test_opencl_failure_on_output_thread)
+{
+  GstHarness *h;
+  GstBus *bus = gst_bus_new ();
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstBuffer *buffer;
+  guint i;
+
+  require_env ("CLFAULT_FAIL");
+  h = gst_harness_new_parse ("clhistogram mode=hue max-frames-in-flight=4");
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_live (h, FALSE);
+  gst_harness_set_src_caps_str (h,
+      "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1");
+
+  /* The fourth frame after the failing one waits for room, which the
+   * failure ends: by then the flow error has come back. */
+  for (i = 0; i < 6 && ret == GST_FLOW_OK; i++) {
+    buffer = gst_buffer_new_allocate (NULL, 64 * 48 * 4, NULL);
+    gst_buffer_memset (buffer, 0, 7 * i, 64 * 48 * 4);
+    ret = gst_harness_push (h, buffer);
+  }
+  fail_unless_equals_int (ret, GST_FLOW_ERROR);
+  clh_check_expect_error (bus, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+      "OpenCL failed", "clWaitForEvents");
+  buffer = gst_harness_try_pull (h);
+  fail_unless (buffer != NULL, "the frame before the failure is not out");
+  fail_unless (gst_buffer_get_histogram_meta (buffer) != NULL);
+  gst_buffer_unref (buffer);
+  fail_unless (gst_harness_try_pull (h) == NULL);
+  /* The error stays until a flush. */
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
+              64 * 48 * 4, NULL)), GST_FLOW_ERROR);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 static Suite *
 clhistogram_errors_suite (void)
 {
@@ -103,6 +147,7 @@ clhistogram_errors_suite (void)
   tcase_add_test (tc, test_no_opencl);
   tcase_add_test (tc, test_build_failure);
   tcase_add_test (tc, test_opencl_failure_while_streaming);
+  tcase_add_test (tc, test_opencl_failure_on_output_thread);
   return s;
 }
 

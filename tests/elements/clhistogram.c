@@ -2205,6 +2205,163 @@ GST_START_TEST (test_in_flight_caps_change)
 }
 GST_END_TEST;
 
+/* Holds the buffers reaching the harness's sink pad until released, as a
+ * sink that blocks (prerolling, or a full queue) holds the thread pushing
+ * them. */
+typedef struct {
+  GMutex lock;
+  GCond cond;
+  gboolean released;
+  guint n_held;
+} DownstreamGate;
+
+static GstPadProbeReturn
+gate_buffer (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
+{
+  DownstreamGate *gate = user_data;
+
+  g_mutex_lock (&gate->lock);
+  gate->n_held++;
+  g_cond_broadcast (&gate->cond);
+  while (!gate->released)
+    g_cond_wait (&gate->cond, &gate->lock);
+  g_mutex_unlock (&gate->lock);
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+gate_release (DownstreamGate *gate)
+{
+  g_mutex_lock (&gate->lock);
+  gate->released = TRUE;
+  g_cond_broadcast (&gate->cond);
+  g_mutex_unlock (&gate->lock);
+}
+
+/* Pushes frame @seed from a thread of its own, as upstream's streaming
+ * thread would, and returns what the push returned. */
+typedef struct {
+  GstHarness *h;
+  const GstVideoInfo *info;
+  guint seed;
+  gint returned;
+} LatePush;
+
+static gpointer
+late_push (gpointer data)
+{
+  LatePush *push = data;
+  const GstFlowReturn ret = gst_harness_push (push->h,
+      frame_new (push->info, CLH_TEST_RANDOM, push->seed, 0));
+
+  g_atomic_int_set (&push->returned, 1);
+  return GINT_TO_POINTER (ret);
+}
+
+/* While downstream holds the first frame (the element's output thread
+ * blocked in its push), the streaming thread still takes frames up to the
+ * frames in flight without waiting, and the next one waits for room; a
+ * flush then wakes it with FLUSHING, drops the frames held and the
+ * element streams on. */
+GST_START_TEST (test_in_flight_output_blocked)
+{
+  GString *flow = g_string_new (NULL);
+  GstHarness *h = harness_in_flight ("GRAY8", 64, 48, 4, flow);
+  DownstreamGate gate = { 0 };
+  LatePush push = { h, NULL, 3, 0 };
+  GstVideoInfo info;
+  GstSegment segment;
+  GThread *thread;
+  gulong probe;
+  guint i;
+
+  g_mutex_init (&gate.lock);
+  g_cond_init (&gate.cond);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  push.info = &info;
+  probe = gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
+      gate_buffer, &gate, NULL);
+
+  /* Frame 0 is held downstream; 1 and 2 go in without waiting. */
+  push_frames (h, &info, 0, 3);
+  g_mutex_lock (&gate.lock);
+  while (gate.n_held == 0)
+    g_cond_wait (&gate.cond, &gate.lock);
+  g_mutex_unlock (&gate.lock);
+  /* The fourth fills the frames in flight: its push waits for room. */
+  thread = g_thread_new ("late-push", late_push, &push);
+  g_usleep (200 * 1000);
+  fail_if (g_atomic_int_get (&push.returned), "a push did not wait for "
+      "room with 4 frames in flight");
+
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless_equals_int (GPOINTER_TO_INT (g_thread_join (thread)),
+      GST_FLOW_FLUSHING);
+  /* Downstream lets go once flushing, as a sink does. */
+  gate_release (&gate);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_pad_remove_probe (h->sinkpad, probe);
+
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  push_frames (h, &info, 10, 2);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  /* Frame 0 was in the push already; 1 to 3 were dropped unpushed. */
+  fail_unless_equals_string (flow->str, "caps B0 B10 B11 eos ");
+  pull_frame_checked (h, &info, 0);
+  for (i = 10; i < 12; i++)
+    pull_frame_checked (h, &info, i);
+  gst_harness_teardown (h);
+  g_mutex_clear (&gate.lock);
+  g_cond_clear (&gate.cond);
+  g_string_free (flow, TRUE);
+}
+GST_END_TEST;
+
+static GstBusSyncReply
+count_histogram_message (GstBus *bus, GstMessage *message, gpointer data)
+{
+  if (gst_message_has_name (message, "histogram"))
+    g_atomic_int_inc ((gint *) data);
+  return GST_BUS_PASS;
+}
+
+static GstPadProbeReturn
+note_messages_at_eos (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  gint *counts = data;
+
+  if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_EOS)
+    g_atomic_int_set (&counts[1], g_atomic_int_get (&counts[0]));
+  return GST_PAD_PROBE_OK;
+}
+
+/* Every frame's message is on the bus before the EOS that follows the
+ * frame leaves the element, though the frames were pushed and their
+ * messages posted from the element's output thread. */
+GST_START_TEST (test_in_flight_messages_before_eos)
+{
+  GString *flow = g_string_new (NULL);
+  GstHarness *h = harness_in_flight ("GRAY8", 64, 48, 4, flow);
+  GstBus *bus = clh_check_harness_bus (h->element);
+  gint counts[2] = { 0, -1 };
+  GstVideoInfo info;
+
+  gst_bus_set_sync_handler (bus, count_histogram_message, &counts[0], NULL);
+  gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+      note_messages_at_eos, counts, NULL);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  push_frames (h, &info, 0, 7);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (g_atomic_int_get (&counts[1]), 7);
+  fail_unless_equals_string (flow->str,
+      "caps B0 B1 B2 B3 B4 B5 B6 eos ");
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  clh_check_harness_teardown (h, bus);
+  g_string_free (flow, TRUE);
+}
+GST_END_TEST;
+
 static GstClockTime
 query_min_latency (GstHarness *h)
 {
@@ -2349,6 +2506,8 @@ clhistogram_suite (void)
   tcase_add_test (tc, test_in_flight_flush);
   tcase_add_test (tc, test_in_flight_error);
   tcase_add_test (tc, test_in_flight_caps_change);
+  tcase_add_test (tc, test_in_flight_output_blocked);
+  tcase_add_test (tc, test_in_flight_messages_before_eos);
   tcase_add_test (tc, test_in_flight_latency_and_changes);
   tcase_add_test (tc, test_in_flight_pipeline);
   return s;
