@@ -2,17 +2,24 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """clhistogram-probe: its JSON Lines equal the bus messages of the same
 pipeline run here through Gst Python, field by field (regions included);
---no-counts, --check, --interval, a file name in any characters, and the
-exit status and one-line message of every kind of bad option and bad input.
+--no-counts, --check, --interval, a file name in any characters, the
+exit status and one-line message of every kind of bad option and bad input,
+and the probe as a Unix tool: stdout closed, full or its reader gone, and
+SIGINT or SIGTERM at start-up, mid-run and while stdout takes nothing.
 
     test_probe.py CLHISTOGRAM_PROBE VIDEO
 """
+import array
+import fcntl
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import termios
+import time
 import unittest
 import wave
 
@@ -286,6 +293,210 @@ class Errors(unittest.TestCase):
 
     def test_bad_option_before_bad_input(self):
         self.fails(2, "--mode", "lumen", "/nonexistent/vtest.avi")
+
+
+# Exit statuses of the README: stdout could not be written; stopped at
+# once by SIGINT or SIGTERM (128 + its number).
+EXIT_OUTPUT = 3
+EXIT_SIGINT = 128 + signal.SIGINT
+EXIT_SIGTERM = 128 + signal.SIGTERM
+# How long a stop may take on this slow shared machine: the probe waits 5 s
+# for the stream to end after a first signal, 1 s for a line in progress.
+PROMPT_S = 15
+# Lines of about 18 KB, each longer than what a pipe takes at once
+# (PIPE_BUF, 4096 bytes): a write of one can be cut short.
+LONG_LINES = ["--zones", "4x4"]
+
+
+def start(*args, stdout=subprocess.PIPE):
+    env = dict(os.environ, GST_DEBUG="0")
+    return subprocess.Popen([PROBE, *args], stdout=stdout,
+                            stderr=subprocess.PIPE, env=env)
+
+
+def finish(proc, timeout=PROMPT_S):
+    """The exit status, stdout and stderr of a started probe; one still
+    running after `timeout` s is killed and fails the test."""
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        stdout, stderr = proc.communicate()
+        raise AssertionError(f"still running after {timeout} s; stderr: "
+                             f"{stderr.decode()!r}") from None
+    return proc.returncode, (stdout or b"").decode(), stderr.decode()
+
+
+def fill_pipe(proc, limit=PROMPT_S):
+    """Waits while the probe fills stdout's pipe, which no one reads, until
+    it waits for the reader: the pipe's content stops growing."""
+    size = last = -1
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        buf = array.array("i", [0])
+        fcntl.ioctl(proc.stdout.fileno(), termios.FIONREAD, buf)
+        last, size = size, buf[0]
+        if size > 0 and size == last:
+            return size
+    raise AssertionError("the probe did not fill its stdout pipe")
+
+
+class Unix(unittest.TestCase):
+    """stdout and signals: every line that comes out is whole JSON, and
+    each way of ending has its exit status and one line on stderr."""
+
+    def assert_whole_lines(self, stdout, cut_allowed=False):
+        lines = stdout.split("\n")
+        tail = lines.pop()
+        if not cut_allowed:
+            self.assertEqual(tail, "", "the last line is cut")
+        objects = [json.loads(line) for line in lines]
+        self.assertTrue(all(o["pts"] == i * 100000000
+                            for i, o in enumerate(objects)), "a line is lost")
+        return objects
+
+    def assert_one_line(self, stderr, text):
+        lines = stderr.splitlines()
+        self.assertEqual(len(lines), 1, stderr)
+        self.assertTrue(lines[0].startswith("clhistogram-probe: "), stderr)
+        self.assertIn(text, lines[0])
+
+    def test_full_disk(self):
+        with open("/dev/full", "wb") as full:
+            status, _, stderr = finish(start("-n", "3", VIDEO, stdout=full))
+        self.assertEqual(status, EXIT_OUTPUT, stderr)
+        self.assert_one_line(stderr, "No space left on device")
+
+    def test_closed_stdout(self):
+        env = dict(os.environ, GST_DEBUG="0")
+        for quiet, want in (([], EXIT_OUTPUT), (["-q"], 0)):
+            proc = subprocess.Popen(
+                ["sh", "-c", 'exec "$0" "$@" >&-', PROBE, *quiet, "-n", "3",
+                 VIDEO], stderr=subprocess.PIPE, env=env)
+            status, _, stderr = finish(proc)
+            self.assertEqual(status, want, stderr)
+            if want:
+                self.assert_one_line(stderr, "stdout is closed")
+            else:
+                self.assertEqual(stderr, "")
+
+    def test_stdout_read_only(self):
+        with open(os.devnull, "rb") as null:
+            status, _, stderr = finish(start("-n", "3", VIDEO, stdout=null))
+        self.assertEqual(status, EXIT_OUTPUT, stderr)
+        self.assert_one_line(stderr, "Bad file descriptor")
+
+    def test_reader_takes_one_line(self):
+        """| head -1: the reader goes away; the probe says so and fails."""
+        proc = start("-n", "100", *LONG_LINES, VIDEO)
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        proc.stdout = None
+        status, _, stderr = finish(proc)
+        self.assertEqual(json.loads(first)["pts"], 0)
+        self.assertEqual(status, EXIT_OUTPUT, stderr)
+        self.assert_one_line(stderr, "Broken pipe")
+
+    def test_signal_at_start_up(self):
+        """A FIFO no one writes to: the source waits in open() inside the
+        state change; one that is open but stays empty: in read()."""
+        with tempfile.TemporaryDirectory() as folder:
+            fifo = os.path.join(folder, "stalled.avi")
+            os.mkfifo(fifo)
+            for sig, want in ((signal.SIGINT, EXIT_SIGINT),
+                              (signal.SIGTERM, EXIT_SIGTERM)):
+                for writer in (False, True):
+                    with self.subTest(sig=sig, writer=writer):
+                        # O_RDWR: a writer that never writes, without
+                        # waiting for a reader.
+                        fd = os.open(fifo, os.O_RDWR) if writer else None
+                        proc = start(fifo)
+                        time.sleep(1)
+                        proc.send_signal(sig)
+                        status, stdout, stderr = finish(proc)
+                        if fd is not None:
+                            os.close(fd)
+                        self.assertEqual((status, stdout), (want, ""), stderr)
+                        self.assert_one_line(stderr, "while starting")
+
+    def test_sigint_while_a_file_starts(self):
+        """Never the demuxer's error for an EOS during its start: either
+        stopped while starting, or the stream ended at once."""
+        for delay in (0.05, 0.2, 0.4):
+            with self.subTest(delay=delay):
+                proc = start(*LONG_LINES, VIDEO)
+                time.sleep(delay)
+                proc.send_signal(signal.SIGINT)
+                status, stdout, stderr = finish(proc)
+                self.assertIn(status, (0, EXIT_SIGINT), stderr)
+                self.assertNotIn("stream error", stderr)
+                self.assertNotIn("demultiplex", stderr)
+                self.assert_whole_lines(stdout)
+                if status:
+                    self.assert_one_line(stderr, "while starting")
+                else:
+                    self.assertEqual(stderr, "")
+
+    def test_sigint_mid_run(self):
+        """A reader slower than the stream: SIGINT while the probe waits
+        for it (a write that a signal would interrupt) ends the stream; the
+        lines up to its end come out whole."""
+        proc = start(*LONG_LINES, VIDEO)
+        fill_pipe(proc)
+        proc.send_signal(signal.SIGINT)
+        status, stdout, stderr = finish(proc)
+        self.assertEqual(status, 0, stderr)
+        self.assertEqual(stderr, "")
+        objects = self.assert_whole_lines(stdout)
+        self.assertLess(len(objects), 795)
+
+    def test_two_signals_stdout_blocked(self):
+        """Stdout taking nothing: a second SIGINT stops at once; a reader
+        that comes back after it gets every line whole."""
+        proc = start(*LONG_LINES, VIDEO)
+        fill_pipe(proc)
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        status, stdout, stderr = finish(proc)
+        self.assertEqual(status, EXIT_SIGINT, stderr)
+        self.assert_one_line(stderr, "stopped by SIGINT (a second signal)")
+        self.assert_whole_lines(stdout)
+
+    def test_sigterm_stdout_never_read(self):
+        """A reader that never reads: SIGTERM ends the probe within its
+        5 s wait for the stream's end, and a second signal at once; a line
+        the reader never took is the only one cut, and stderr says so."""
+        for second in (False, True):
+            with self.subTest(second=second):
+                proc = start(*LONG_LINES, VIDEO)
+                fill_pipe(proc)
+                began = time.monotonic()
+                proc.send_signal(signal.SIGTERM)
+                if second:
+                    time.sleep(0.3)
+                    proc.send_signal(signal.SIGINT)
+                try:
+                    proc.wait(timeout=PROMPT_S)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+                    self.fail("still running while stdout is not read")
+                took = time.monotonic() - began
+                status, stdout, stderr = finish(proc)
+                if second:
+                    self.assertEqual(status, EXIT_SIGINT, stderr)
+                    self.assertLess(took, 4)
+                else:
+                    self.assertEqual(status, EXIT_SIGTERM, stderr)
+                    self.assertIn("did not end within 5 s", stderr)
+                    self.assertLess(took, 10)
+                cut = not stdout.endswith("\n")
+                self.assertEqual(cut, "its last line is cut" in stderr,
+                                 stderr)
+                self.assert_one_line(stderr, "stopped by SIG")
+                self.assert_whole_lines(stdout, cut_allowed=True)
 
 
 if __name__ == "__main__":

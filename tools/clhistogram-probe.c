@@ -8,25 +8,26 @@
  *
  * Exit status: 0 done; 1 the input could not be read or decoded, the
  * element failed, or --check or --expect-frames found a difference; 2 bad
- * options. */
-#include <stdio.h>
+ * options; 3 stdout could not be written; 128 + the signal's number when
+ * SIGINT or SIGTERM stopped it at once (probe-stop.c). */
 #include <unistd.h>
-#include <glib-unix.h>
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 
 #include "probe-check.h"
 #include "probe-json.h"
 #include "probe-options.h"
+#include "probe-output.h"
 #include "probe-pipeline.h"
+#include "probe-stop.h"
 
 enum
 {
   EXIT_DONE = 0,
   EXIT_FAILED = 1,
   EXIT_USAGE = 2,
-  /* A second Ctrl-C, as shells report a process that SIGINT ended. */
-  EXIT_INTERRUPTED = 130,
+  /* Closed, full, its reader gone: the JSON cannot go out. */
+  EXIT_OUTPUT = 3,
 };
 
 typedef struct
@@ -58,7 +59,10 @@ typedef struct
   const gchar *input;
   ProbePipeline *pipe;
   ProbeCheck *check;
+  /* The JSON's writer; NULL with --quiet. */
+  ProbeOutput *out;
   GMainLoop *loop;
+  gboolean ending;
   /* Frames that reached the sink: counted on the streaming thread, read
    * once the pipeline is down. */
   guint frames;
@@ -67,7 +71,10 @@ typedef struct
   gboolean progress_shown;
   gchar *device_name;
   gchar *error;
-  guint interrupts;
+  /* The errno of stdout's failed write or close, 0. */
+  gint output_error;
+  /* Descriptor 1 is stderr's by now: whether the JSON's is a terminal. */
+  gboolean stdout_is_tty;
 } Probe;
 
 static void
@@ -139,18 +146,75 @@ one_line (const gchar *text)
   return line;
 }
 
+/* A line at a time, at once, so that a script reading a camera's output
+ * sees each frame as it is counted. */
 static void
 print_histogram (Probe *probe, const GstStructure *s)
 {
-  gchar *line = probe_json_of_message (s, probe->opt->no_counts ? "counts" :
+  gchar *json = probe_json_of_message (s, probe->opt->no_counts ? "counts" :
       NULL);
 
-  /* A line at a time, at once, so that a script reading a camera's
-   * output sees each frame as it is counted. */
-  fputs (line, stdout);
-  fputc ('\n', stdout);
-  fflush (stdout);
-  g_free (line);
+  probe_output_push (probe->out, g_strconcat (json, "\n", NULL));
+  g_free (json);
+}
+
+/* Histogram messages become lines on the thread that posts them, in the
+ * order it posts them, and that thread waits while the writer is behind:
+ * the bus would keep them without bound, and its watch runs on the main
+ * thread, which must stay free for the end of the stream. */
+static GstBusSyncReply
+on_sync_message (GstBus *bus, GstMessage *msg, gpointer user_data)
+{
+  Probe *probe = user_data;
+  const GstStructure *s;
+
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_ELEMENT:
+      s = gst_message_get_structure (msg);
+      if (GST_MESSAGE_SRC (msg) != GST_OBJECT (probe->pipe->histogram)
+          || !gst_structure_has_name (s, "histogram"))
+        break;
+      if (probe->out)
+        print_histogram (probe, s);
+      /* A sync handler that drops a message owns it. */
+      gst_message_unref (msg);
+      return GST_BUS_DROP;
+    case GST_MESSAGE_STATE_CHANGED:
+      if (GST_MESSAGE_SRC (msg) == GST_OBJECT (probe->pipe->pipeline)) {
+        GstState state;
+
+        gst_message_parse_state_changed (msg, NULL, &state, NULL);
+        if (state == GST_STATE_PLAYING)
+          probe_stop_running (probe->pipe->pipeline);
+      }
+      break;
+    default:
+      break;
+  }
+  return GST_BUS_PASS;
+}
+
+static gboolean
+quit_loop (gpointer user_data)
+{
+  Probe *probe = user_data;
+
+  g_main_loop_quit (probe->loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* The stream ended, by its end or an error: the lines queued still go
+ * out, and the loop ends once they have (the writer's on_end). */
+static void
+end_stream (Probe *probe)
+{
+  if (probe->ending)
+    return;
+  probe->ending = TRUE;
+  if (probe->out)
+    probe_output_finish (probe->out);
+  else
+    g_idle_add (quit_loop, probe);
 }
 
 static void
@@ -188,25 +252,17 @@ static gboolean
 on_message (GstBus *bus, GstMessage *msg, gpointer user_data)
 {
   Probe *probe = user_data;
-  const GstStructure *s;
 
   switch (GST_MESSAGE_TYPE (msg)) {
-    case GST_MESSAGE_ELEMENT:
-      s = gst_message_get_structure (msg);
-      if (!probe->opt->quiet
-          && GST_MESSAGE_SRC (msg) == GST_OBJECT (probe->pipe->histogram)
-          && gst_structure_has_name (s, "histogram"))
-        print_histogram (probe, s);
-      break;
     case GST_MESSAGE_ERROR:
       take_error (probe, msg);
-      g_main_loop_quit (probe->loop);
+      end_stream (probe);
       break;
     case GST_MESSAGE_WARNING:
       print_warning (probe, msg);
       break;
     case GST_MESSAGE_EOS:
-      g_main_loop_quit (probe->loop);
+      end_stream (probe);
       break;
     default:
       break;
@@ -214,19 +270,12 @@ on_message (GstBus *bus, GstMessage *msg, gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* Ctrl-C ends a camera's stream as its end would: the frames in flight
- * and a partial interval are still counted and printed. A second one
- * stops at once. */
+/* The writer wrote every line, or failed: in both cases the run is over,
+ * and a failed writer stops the stream at once. */
 static gboolean
-on_interrupt (gpointer user_data)
+on_output_end (gpointer user_data)
 {
-  Probe *probe = user_data;
-
-  if (probe->interrupts++ == 0)
-    gst_element_send_event (probe->pipe->pipeline, gst_event_new_eos ());
-  else
-    g_main_loop_quit (probe->loop);
-  return G_SOURCE_CONTINUE;
+  return quit_loop (user_data);
 }
 
 static GstFlowReturn
@@ -281,9 +330,10 @@ on_progress (gpointer user_data)
 /* Shows progress only where someone watches it and JSON does not fill the
  * same terminal. */
 static gboolean
-wants_progress (const Options *opt)
+wants_progress (const Probe *probe)
 {
-  return isatty (STDERR_FILENO) && (opt->quiet || !isatty (STDOUT_FILENO));
+  return isatty (STDERR_FILENO) && (probe->opt->quiet
+      || !probe->stdout_is_tty);
 }
 
 static void
@@ -299,31 +349,33 @@ run (Probe *probe)
 {
   GstAppSinkCallbacks callbacks = { NULL };
   GstBus *bus = gst_element_get_bus (probe->pipe->pipeline);
-  guint bus_watch, sigint, progress = 0;
+  guint bus_watch, progress = 0;
 
   callbacks.new_sample = on_new_sample;
   gst_app_sink_set_callbacks (GST_APP_SINK (probe->pipe->sink), &callbacks,
       probe, NULL);
   probe->loop = g_main_loop_new (NULL, FALSE);
+  gst_bus_set_sync_handler (bus, on_sync_message, probe, NULL);
   bus_watch = gst_bus_add_watch (bus, on_message, probe);
-  sigint = g_unix_signal_add (SIGINT, on_interrupt, probe);
-  if (wants_progress (probe->opt))
+  if (wants_progress (probe))
     progress = g_timeout_add_seconds (1, on_progress, probe);
 
   if (gst_element_set_state (probe->pipe->pipeline, GST_STATE_PLAYING)
-      == GST_STATE_CHANGE_FAILURE)
+      == GST_STATE_CHANGE_FAILURE) {
     take_start_failure (probe);
-  else
-    g_main_loop_run (probe->loop);
+    end_stream (probe);
+  }
+  g_main_loop_run (probe->loop);
+  probe_stop_ending ();
 
   /* The element lets its device go at NULL. */
   g_object_get (probe->pipe->histogram, "device-name", &probe->device_name,
       NULL);
   gst_element_set_state (probe->pipe->pipeline, GST_STATE_NULL);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
   if (progress)
     g_source_remove (progress);
   clear_progress (probe);
-  g_source_remove (sigint);
   g_source_remove (bus_watch);
   g_main_loop_unref (probe->loop);
   gst_object_unref (bus);
@@ -339,6 +391,13 @@ conclude (Probe *probe)
   if (probe->error) {
     g_printerr ("clhistogram-probe: %s\n", probe->error);
     status = EXIT_FAILED;
+  }
+  /* The reader gone (EPIPE) is a failure too: the lines it missed were
+   * counted for nothing, and a pipeline's status should say so. */
+  if (probe->output_error) {
+    g_printerr ("clhistogram-probe: cannot write the JSON on stdout: %s\n",
+        g_strerror (probe->output_error));
+    status = EXIT_OUTPUT;
   }
   /* A summary of no frames would only repeat the error. */
   if (probe->check && (!probe->error
@@ -357,8 +416,6 @@ conclude (Probe *probe)
         opt->expect_frames, probe->frames);
     status = EXIT_FAILED;
   }
-  if (probe->interrupts > 1)
-    status = EXIT_INTERRUPTED;
   return status;
 }
 
@@ -423,8 +480,10 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
       "duration and every field of the message.");
   g_option_context_set_description (ctx, "Exit status: 0 done; 1 the input "
       "could not be read or decoded, or --check or --expect-frames failed; "
-      "2 bad options. Ctrl-C ends the stream (exit status 0); a second one "
-      "stops at once.");
+      "2 bad options; 3 stdout could not be written (closed, full, its "
+      "reader gone). Ctrl-C (or SIGTERM) ends the stream (exit status 0); "
+      "a second one, one during start-up, or a stream that has not ended "
+      "5 s later stops at once: exit status 130 (143 for SIGTERM).");
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
   ok = g_option_context_parse (ctx, argc, argv, error);
@@ -437,8 +496,36 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
   return ok && *argc == 2;
 }
 
+/* The JSON's writer, for the run; NULL with --quiet. */
+static void
+open_output (Probe *probe, gint out_fd)
+{
+  probe->stdout_is_tty = out_fd >= 0 && isatty (out_fd);
+  if (probe->opt->quiet) {
+    if (out_fd >= 0)
+      close (out_fd);
+    return;
+  }
+  probe->out = probe_output_new (out_fd, on_output_end, probe);
+  probe_stop_watch_output (probe->out);
+}
+
+static void
+close_output (Probe *probe)
+{
+  gint error;
+
+  if (!probe->out)
+    return;
+  probe_stop_watch_output (NULL);
+  error = probe_output_close (probe->out);
+  probe->out = NULL;
+  if (!probe->output_error)
+    probe->output_error = error;
+}
+
 static gint
-probe_input (const Options *opt, const gchar *input)
+probe_input (const Options *opt, const gchar *input, gint out_fd)
 {
   Probe probe = { opt, input };
   GError *err = NULL;
@@ -462,7 +549,9 @@ probe_input (const Options *opt, const gchar *input)
     probe_pipeline_limit_frames (probe.pipe, MAX (opt->max_frames, 0));
     if (opt->check)
       probe.check = probe_check_new (probe.pipe->histogram);
+    open_output (&probe, out_fd);
     run (&probe);
+    close_output (&probe);
     status = conclude (&probe);
   }
   g_clear_error (&err);
@@ -476,10 +565,13 @@ probe_input (const Options *opt, const gchar *input)
 int
 main (int argc, char **argv)
 {
+  /* Before anything opens a descriptor or starts a thread. */
+  gint out_fd = probe_output_claim_stdout ();
   Options opt = { NULL };
   GError *err = NULL;
   gint status;
 
+  probe_stop_init ();
   opt.width = opt.height = opt.expect_frames = -1;
   if (!parse_options (&opt, &argc, &argv, &err)) {
     g_printerr ("clhistogram-probe: %s\n", err->message);
@@ -487,7 +579,16 @@ main (int argc, char **argv)
     options_clear (&opt);
     return EXIT_USAGE;
   }
-  status = probe_input (&opt, argv[1]);
+  probe_output_release_stdout ();
+  /* Said before the input is opened rather than after a run whose lines
+   * all went nowhere. */
+  if (out_fd < 0 && !opt.quiet) {
+    g_printerr ("clhistogram-probe: stdout is closed: redirect it (or give "
+        "--quiet) to run\n");
+    options_clear (&opt);
+    return EXIT_OUTPUT;
+  }
+  status = probe_input (&opt, argv[1], out_fd);
   options_clear (&opt);
   /* Releases what GStreamer holds, so that the leaks tracer sees only
    * what was really left behind. */

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* How SIGINT and SIGTERM end the probe, whatever it is doing. */
+#pragma once
+
+#include <gst/gst.h>
+
+#include "probe-output.h"
+
+G_BEGIN_DECLS
+
+void probe_stop_init (void);
+void probe_stop_watch_output (ProbeOutput *out);
+void probe_stop_running (GstElement *pipeline);
+void probe_stop_ending (void);
+
+G_END_DECLS
