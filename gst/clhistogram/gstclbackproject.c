@@ -18,9 +18,13 @@
  * the same mode's counts: `bins` values for hue and luma, `bins * bins`
  * (hue-major) for hue-saturation, `bins^3` (R-major) for rgb. Bins split
  * the axis as cv2.calcHist() with ranges [0, 180] (hue) or [0, 256] does.
- * The model and scale may change while playing; the next frame uses them.
- * Without a model every pixel is 0 (with a warning); a model of the wrong
- * length is an error.
+ * Every property but the device may change while playing. The properties
+ * one g_object_set() sets (or those set between g_object_freeze_notify()
+ * and g_object_thaw_notify()) take effect together, on the next frame: a
+ * new mode, bins and model set at once are never seen one without the
+ * others. Without a model every pixel is 0 (with a warning); a model of
+ * the wrong length for the mode and bins a frame is counted with is an
+ * error.
  *
  * ## Example launch line
  * |[
@@ -56,11 +60,9 @@ enum {
   PROP_MAX_VALUE,
 };
 
-struct _GstClBackproject {
-  GstClTrackerFilter parent;
-
-  /* Properties, under the object lock; the model as set (gdouble) and as
-   * OpenCV's float histogram holds it. */
+/* The properties; the model as set (gdouble) and as OpenCV's float
+ * histogram holds it, shared between copies. */
+typedef struct {
   GstHistogramMode mode;
   guint bins;
   GArray *model;
@@ -69,6 +71,17 @@ struct _GstClBackproject {
   guint min_saturation;
   guint min_value;
   guint max_value;
+} GstClBackprojectSettings;
+
+struct _GstClBackproject {
+  GstClTrackerFilter parent;
+
+  /* Under the object lock: the properties as set, which get_property
+   * reads, and as applied, which frames read. GObject's set_property
+   * stores one property at a time; dispatch_properties_changed copies
+   * them whole once a g_object_set() has stored them all. */
+  GstClBackprojectSettings set;
+  GstClBackprojectSettings applied;
 
   /* Streaming thread. */
   GstVideoInfo out_info;
@@ -164,13 +177,14 @@ frame_spec (GstClBackproject *self, ClhBackprojectSpec *spec, GArray **model)
   memset (spec, 0, sizeof (*spec));
   gst_cl_tracker_filter_init_spec (GST_CL_TRACKER_FILTER (self), spec);
   GST_OBJECT_LOCK (self);
-  mode = self->mode;
-  spec->bins = self->bins;
-  spec->scale = self->scale;
-  spec->min_saturation = self->min_saturation;
-  spec->min_value = self->min_value;
-  spec->max_value = self->max_value;
-  *model = self->model_f ? g_array_ref (self->model_f) : NULL;
+  mode = self->applied.mode;
+  spec->bins = self->applied.bins;
+  spec->scale = self->applied.scale;
+  spec->min_saturation = self->applied.min_saturation;
+  spec->min_value = self->applied.min_value;
+  spec->max_value = self->applied.max_value;
+  *model = self->applied.model_f ? g_array_ref (self->applied.model_f) :
+      NULL;
   GST_OBJECT_UNLOCK (self);
 
   nick = gst_histogram_mode_get_nick (mode);
@@ -299,10 +313,10 @@ set_model (GstClBackproject *self, const GValue *value)
     g_array_append_val (model_f, f);
   }
   GST_OBJECT_LOCK (self);
-  g_clear_pointer (&self->model, g_array_unref);
-  g_clear_pointer (&self->model_f, g_array_unref);
-  self->model = model;
-  self->model_f = model_f;
+  g_clear_pointer (&self->set.model, g_array_unref);
+  g_clear_pointer (&self->set.model_f, g_array_unref);
+  self->set.model = model;
+  self->set.model_f = model_f;
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -313,8 +327,8 @@ get_model (GstClBackproject *self, GValue *value)
   guint i;
 
   g_value_init (&v, G_TYPE_DOUBLE);
-  for (i = 0; self->model && i < self->model->len; i++) {
-    g_value_set_double (&v, g_array_index (self->model, gdouble, i));
+  for (i = 0; self->set.model && i < self->set.model->len; i++) {
+    g_value_set_double (&v, g_array_index (self->set.model, gdouble, i));
     gst_value_array_append_value (value, &v);
   }
   g_value_unset (&v);
@@ -333,22 +347,22 @@ gst_cl_backproject_set_property (GObject *object, guint prop_id,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_MODE:
-      self->mode = g_value_get_enum (value);
+      self->set.mode = g_value_get_enum (value);
       break;
     case PROP_BINS:
-      self->bins = g_value_get_uint (value);
+      self->set.bins = g_value_get_uint (value);
       break;
     case PROP_SCALE:
-      self->scale = g_value_get_double (value);
+      self->set.scale = g_value_get_double (value);
       break;
     case PROP_MIN_SATURATION:
-      self->min_saturation = g_value_get_uint (value);
+      self->set.min_saturation = g_value_get_uint (value);
       break;
     case PROP_MIN_VALUE:
-      self->min_value = g_value_get_uint (value);
+      self->set.min_value = g_value_get_uint (value);
       break;
     case PROP_MAX_VALUE:
-      self->max_value = g_value_get_uint (value);
+      self->set.max_value = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -366,25 +380,25 @@ gst_cl_backproject_get_property (GObject *object, guint prop_id,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_MODE:
-      g_value_set_enum (value, self->mode);
+      g_value_set_enum (value, self->set.mode);
       break;
     case PROP_BINS:
-      g_value_set_uint (value, self->bins);
+      g_value_set_uint (value, self->set.bins);
       break;
     case PROP_MODEL:
       get_model (self, value);
       break;
     case PROP_SCALE:
-      g_value_set_double (value, self->scale);
+      g_value_set_double (value, self->set.scale);
       break;
     case PROP_MIN_SATURATION:
-      g_value_set_uint (value, self->min_saturation);
+      g_value_set_uint (value, self->set.min_saturation);
       break;
     case PROP_MIN_VALUE:
-      g_value_set_uint (value, self->min_value);
+      g_value_set_uint (value, self->set.min_value);
       break;
     case PROP_MAX_VALUE:
-      g_value_set_uint (value, self->max_value);
+      g_value_set_uint (value, self->set.max_value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -393,13 +407,46 @@ gst_cl_backproject_get_property (GObject *object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* Replaces @dst by @src, sharing its model. */
+static void
+settings_copy (GstClBackprojectSettings *dst,
+    const GstClBackprojectSettings *src)
+{
+  if (src->model)
+    g_array_ref (src->model);
+  if (src->model_f)
+    g_array_ref (src->model_f);
+  g_clear_pointer (&dst->model, g_array_unref);
+  g_clear_pointer (&dst->model_f, g_array_unref);
+  *dst = *src;
+}
+
+/* GObject calls this once the properties of a g_object_set() (or of the
+ * outermost g_object_freeze_notify() ... g_object_thaw_notify()) are all
+ * stored: they apply here together, so that no frame sees a new bins with
+ * the old model. */
+static void
+gst_cl_backproject_dispatch_properties_changed (GObject *object,
+    guint n_pspecs, GParamSpec **pspecs)
+{
+  GstClBackproject *self = GST_CL_BACKPROJECT (object);
+
+  GST_OBJECT_LOCK (self);
+  settings_copy (&self->applied, &self->set);
+  GST_OBJECT_UNLOCK (self);
+  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
+      n_pspecs, pspecs);
+}
+
 static void
 gst_cl_backproject_finalize (GObject *object)
 {
   GstClBackproject *self = GST_CL_BACKPROJECT (object);
 
-  g_clear_pointer (&self->model, g_array_unref);
-  g_clear_pointer (&self->model_f, g_array_unref);
+  g_clear_pointer (&self->set.model, g_array_unref);
+  g_clear_pointer (&self->set.model_f, g_array_unref);
+  g_clear_pointer (&self->applied.model, g_array_unref);
+  g_clear_pointer (&self->applied.model_f, g_array_unref);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -414,6 +461,8 @@ gst_cl_backproject_class_init (GstClBackprojectClass *klass)
 
   gobject_class->set_property = gst_cl_backproject_set_property;
   gobject_class->get_property = gst_cl_backproject_get_property;
+  gobject_class->dispatch_properties_changed =
+      gst_cl_backproject_dispatch_properties_changed;
   gobject_class->finalize = gst_cl_backproject_finalize;
 
   g_object_class_install_property (gobject_class, PROP_MODE,
@@ -466,10 +515,11 @@ gst_cl_backproject_class_init (GstClBackprojectClass *klass)
 static void
 gst_cl_backproject_init (GstClBackproject *self)
 {
-  self->mode = DEFAULT_MODE;
-  self->bins = DEFAULT_BINS;
-  self->scale = DEFAULT_SCALE;
-  self->min_saturation = DEFAULT_MIN_SATURATION;
-  self->min_value = DEFAULT_MIN_VALUE;
-  self->max_value = DEFAULT_MAX_VALUE;
+  self->set.mode = DEFAULT_MODE;
+  self->set.bins = DEFAULT_BINS;
+  self->set.scale = DEFAULT_SCALE;
+  self->set.min_saturation = DEFAULT_MIN_SATURATION;
+  self->set.min_value = DEFAULT_MIN_VALUE;
+  self->set.max_value = DEFAULT_MAX_VALUE;
+  self->applied = self->set;
 }

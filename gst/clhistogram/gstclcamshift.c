@@ -20,7 +20,10 @@
  * #GstClCamShift:max-value), normalised to 0..255 as OpenCV's CamShift
  * sample does (cv2.normalize, NORM_MINMAX); that frame is tracked too.
  * Changing the bins or the mask while playing makes every track's model
- * again from its window on the next frame. A track whose window has no
+ * again from its window on the next frame. The properties one
+ * g_object_set() sets (or those set between g_object_freeze_notify() and
+ * g_object_thaw_notify()) take effect together: a new window and new bins
+ * start track 0 on the same frame. A track whose window has no
  * pixels left is lost: it is reported, with an empty box, and no longer
  * searched (as OpenCV's sample stops calling CamShift).
  *
@@ -103,8 +106,12 @@ typedef struct {
 struct _GstClCamShift {
   GstClTrackerFilter parent;
 
-  /* Properties, under the object lock. */
+  /* Under the object lock: the properties as set, which get_property
+   * reads, and as applied, which frames read. GObject's set_property
+   * stores one property at a time; dispatch_properties_changed copies
+   * them whole once a g_object_set() has stored them all. */
   GstClCamShiftSettings settings;
+  GstClCamShiftSettings applied;
 
   /* Streaming thread: the tracks (GstClCamShiftTrack) and the serials
    * their windows and models were made with. */
@@ -383,7 +390,7 @@ gst_cl_camshift_transform_ip (GstBaseTransform *trans, GstBuffer *buffer)
   guint i;
 
   GST_OBJECT_LOCK (self);
-  s = self->settings;
+  s = self->applied;
   GST_OBJECT_UNLOCK (self);
 
   ret = track_frame (self, buffer, &s);
@@ -530,6 +537,23 @@ gst_cl_camshift_get_property (GObject *object, guint prop_id, GValue *value,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* GObject calls this once the properties of a g_object_set() (or of the
+ * outermost g_object_freeze_notify() ... g_object_thaw_notify()) are all
+ * stored: they apply here together, so that a new window and new bins
+ * start the track on the same frame. */
+static void
+gst_cl_camshift_dispatch_properties_changed (GObject *object,
+    guint n_pspecs, GParamSpec **pspecs)
+{
+  GstClCamShift *self = GST_CL_CAMSHIFT (object);
+
+  GST_OBJECT_LOCK (self);
+  self->applied = self->settings;
+  GST_OBJECT_UNLOCK (self);
+  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
+      n_pspecs, pspecs);
+}
+
 static void
 gst_cl_camshift_finalize (GObject *object)
 {
@@ -594,6 +618,8 @@ gst_cl_camshift_class_init (GstClCamShiftClass *klass)
 
   gobject_class->set_property = gst_cl_camshift_set_property;
   gobject_class->get_property = gst_cl_camshift_get_property;
+  gobject_class->dispatch_properties_changed =
+      gst_cl_camshift_dispatch_properties_changed;
   gobject_class->finalize = gst_cl_camshift_finalize;
   install_properties (gobject_class);
 
@@ -622,6 +648,7 @@ gst_cl_camshift_init (GstClCamShift *self)
   s->criteria.max_iterations = DEFAULT_MAX_ITERATIONS;
   s->criteria.epsilon = DEFAULT_EPSILON;
   s->post_messages = DEFAULT_POST_MESSAGES;
+  self->applied = *s;
   self->tracks = g_array_new (FALSE, TRUE, sizeof (GstClCamShiftTrack));
   self->window_serial = G_MAXUINT;
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);

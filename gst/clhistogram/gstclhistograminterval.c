@@ -3,10 +3,25 @@
  * first starts at the first frame's running time, each lasts `interval`
  * ns, and a frame belongs to the interval its running time falls in. A
  * frame past the current interval ends it: its message goes out with that
- * frame, so a message never waits for a timer. */
+ * frame, so a message never waits for a timer.
+ *
+ * Regions are summed by type and id. An interval sums at most as many as
+ * one frame may have (gst_cl_histogram_request_max_regions()): ROI metas
+ * whose ids change every frame would otherwise grow its memory, its
+ * message and the cost of each frame without bound. Regions met after
+ * that are left out of the interval's message, with one warning. */
 #include "gstclhistograminterval.h"
 
 #include <string.h>
+
+/* A region's place among those an interval sums; its type is static or
+ * interned (GstClHistogramRegion), so the key need not copy it. */
+typedef struct {
+  const gchar *type;
+  gint id;
+} RegionKey;
+
+#define NOT_SUMMED G_MAXUINT
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cl_histogram_debug);
 #define GST_CAT_DEFAULT gst_cl_histogram_debug
@@ -25,9 +40,15 @@ struct _GstClHistogramInterval {
   guint frames;
   guint64 pixels;
   /* Each region met so far (GstClHistogramRegion, the rectangle of its
-   * last frame) and the pixels it summed. */
+   * last frame) and the pixels it summed; the index of each by its type
+   * and id (RegionKey); at most max_regions of them. Regions met past the
+   * bound are counted in left_out, and warned of once. */
   GArray *regions;
   GArray *region_pixels;
+  GHashTable *region_index;
+  guint max_regions;
+  guint64 left_out;
+  gboolean warned;
   /* The sums: guint32 counters of @request->count's shape, and samples,
    * below and above (ClhHistogram, counts unset), one per histogram, the
    * full frame's first if counted. No counter passes a channel's samples,
@@ -37,11 +58,29 @@ struct _GstClHistogramInterval {
   GstClHistogramSet results;
 };
 
+static guint
+region_key_hash (gconstpointer key)
+{
+  const RegionKey *k = key;
+
+  return (k->type ? g_str_hash (k->type) : 0) * 31 + (guint) k->id;
+}
+
+static gboolean
+region_key_equal (gconstpointer a, gconstpointer b)
+{
+  const RegionKey *ka = a, *kb = b;
+
+  return ka->id == kb->id && g_strcmp0 (ka->type, kb->type) == 0;
+}
+
 GstClHistogramInterval *
 gst_cl_histogram_interval_new (void)
 {
   GstClHistogramInterval *interval = g_new0 (GstClHistogramInterval, 1);
 
+  interval->region_index = g_hash_table_new_full (region_key_hash,
+      region_key_equal, g_free, NULL);
   interval->regions = g_array_new (FALSE, FALSE,
       sizeof (GstClHistogramRegion));
   interval->region_pixels = g_array_new (FALSE, TRUE, sizeof (guint64));
@@ -61,6 +100,9 @@ gst_cl_histogram_interval_drop (GstClHistogramInterval *interval)
   interval->pixels = 0;
   g_array_set_size (interval->regions, 0);
   g_array_set_size (interval->region_pixels, 0);
+  g_hash_table_remove_all (interval->region_index);
+  interval->left_out = 0;
+  interval->warned = FALSE;
   g_array_set_size (interval->counts, 0);
   g_array_set_size (interval->tallies, 0);
 }
@@ -71,6 +113,7 @@ gst_cl_histogram_interval_free (GstClHistogramInterval *interval)
   gst_cl_histogram_interval_drop (interval);
   g_array_unref (interval->regions);
   g_array_unref (interval->region_pixels);
+  g_hash_table_unref (interval->region_index);
   g_array_unref (interval->counts);
   g_array_unref (interval->tallies);
   gst_cl_histogram_set_clear (&interval->results);
@@ -115,6 +158,8 @@ start (GstClHistogramInterval *interval, const GstClHistogramFrame *frame)
   interval->first_timestamp = frame->timestamp;
   interval->first_stream_time = frame->stream_time;
   interval->first_running_time = frame->running_time;
+  interval->max_regions =
+      gst_cl_histogram_request_max_regions (&interval->request);
   if (interval->request.settings.full_frame) {
     g_array_set_size (interval->counts, histogram_size (&interval->request));
     g_array_set_size (interval->tallies, 1);
@@ -122,22 +167,25 @@ start (GstClHistogramInterval *interval, const GstClHistogramFrame *frame)
 }
 
 /* The index of the region (@type, @id) among those summed, added if new;
- * @hint is where it is when a frame's regions are as the last frame's. */
+ * NOT_SUMMED for a new one past the bound. */
 static guint
 find_region (GstClHistogramInterval *interval,
-    const GstClHistogramRegion *region, guint hint)
+    const GstClHistogramRegion *region)
 {
   const guint first = interval->request.settings.full_frame ? 1 : 0;
-  guint i;
+  RegionKey key = { region->type, region->id }, *added;
+  gpointer at;
 
-  for (i = 0; i < interval->regions->len; i++) {
-    const guint at = (hint + i) % interval->regions->len;
-    const GstClHistogramRegion *known =
-        &g_array_index (interval->regions, GstClHistogramRegion, at);
-
-    if (known->id == region->id && g_strcmp0 (known->type, region->type) == 0)
-      return at;
+  if (g_hash_table_lookup_extended (interval->region_index, &key, NULL, &at))
+    return GPOINTER_TO_UINT (at);
+  if (interval->regions->len >= interval->max_regions) {
+    interval->left_out++;
+    return NOT_SUMMED;
   }
+  added = g_new (RegionKey, 1);
+  *added = key;
+  g_hash_table_insert (interval->region_index, added,
+      GUINT_TO_POINTER (interval->regions->len));
   g_array_append_val (interval->regions, *region);
   g_array_set_size (interval->region_pixels, interval->regions->len);
   g_array_set_size (interval->counts,
@@ -179,7 +227,7 @@ would_overflow (const GstClHistogramInterval *interval, guint at,
   const ClhHistogram *tally;
   guint c;
 
-  if (at >= interval->tallies->len)
+  if (at == NOT_SUMMED || at >= interval->tallies->len)
     return FALSE;
   tally = &g_array_index (interval->tallies, ClhHistogram, at);
   for (c = 0; c < n_channels; c++)
@@ -189,7 +237,8 @@ would_overflow (const GstClHistogramInterval *interval, guint at,
 }
 
 /* The index of each of the frame's histograms among the sums (regions
- * added as met), in @at; FALSE if a sum would overflow. */
+ * added as met; NOT_SUMMED for those past the bound), in @at; FALSE if a
+ * sum would overflow. */
 static gboolean
 place_frame (GstClHistogramInterval *interval,
     const GstClHistogramFrame *frame, guint *at)
@@ -201,9 +250,12 @@ place_frame (GstClHistogramInterval *interval,
 
   if (first)
     at[0] = 0;
-  for (i = first; i < n; i++)
-    at[i] = first + find_region (interval, &g_array_index (request->regions,
-            GstClHistogramRegion, i - first), i - first);
+  for (i = first; i < n; i++) {
+    const guint r = find_region (interval, &g_array_index (request->regions,
+            GstClHistogramRegion, i - first));
+
+    at[i] = r == NOT_SUMMED ? NOT_SUMMED : first + r;
+  }
   for (i = 0; i < n; i++)
     if (would_overflow (interval, at[i], &frame->counted[i]))
       return FALSE;
@@ -220,12 +272,16 @@ add_frame (GstClHistogramInterval *interval, const GstClHistogramFrame *frame,
   guint i;
 
   for (i = 0; i < n; i++)
-    add_histogram (interval, at[i], &frame->counted[i]);
+    if (at[i] != NOT_SUMMED)
+      add_histogram (interval, at[i], &frame->counted[i]);
   for (i = first; i < n; i++) {
     const GstClHistogramRegion *region = &g_array_index (request->regions,
         GstClHistogramRegion, i - first);
-    const guint r = at[i] - first;
+    guint r;
 
+    if (at[i] == NOT_SUMMED)
+      continue;
+    r = at[i] - first;
     g_array_index (interval->regions, GstClHistogramRegion, r).rect =
         region->rect;
     g_array_index (interval->region_pixels, guint64, r) +=
@@ -267,8 +323,10 @@ finish (GstClHistogramInterval *interval, GstObject *src,
     report.histograms = gst_cl_histogram_read_values (request,
         &interval->results, sums, n, &report.stats);
   }
-  GST_LOG_OBJECT (src, "interval of %u frames from %" GST_TIME_FORMAT,
-      interval->frames, GST_TIME_ARGS (interval->start));
+  GST_LOG_OBJECT (src, "interval of %u frames from %" GST_TIME_FORMAT
+      ", %u regions, %" G_GUINT64_FORMAT " left out", interval->frames,
+      GST_TIME_ARGS (interval->start), interval->regions->len,
+      interval->left_out);
   message = gst_cl_histogram_message_new (src, request, &report);
   gst_cl_histogram_interval_drop (interval);
   return message;
@@ -289,6 +347,23 @@ gst_cl_histogram_interval_end (GstClHistogramInterval *interval,
   }
   return finish (interval, src, interval->covered
       - interval->first_running_time);
+}
+
+/* One warning per interval whose regions reached the bound. */
+static void
+warn_left_out (GstClHistogramInterval *interval, GstObject *src)
+{
+  if (interval->left_out == 0 || interval->warned)
+    return;
+  interval->warned = TRUE;
+  GST_ELEMENT_WARNING (GST_ELEMENT_CAST (src), STREAM, FAILED,
+      ("An interval met more than %u regions (types and ids): the regions "
+          "after those are left out of its message.",
+          interval->max_regions),
+      ("An interval sums at most as many regions as one frame may have. "
+          "ROI metas whose ids change every frame make a new region each: "
+          "give an object the same id on every frame, or set a shorter "
+          "interval."));
 }
 
 /* Where the interval holding running time @t starts, on the grid of the
@@ -340,5 +415,6 @@ gst_cl_histogram_interval_add (GstClHistogramInterval *interval,
     place_frame (interval, frame, at);
   }
   add_frame (interval, frame, at);
+  warn_left_out (interval, src);
   return message;
 }

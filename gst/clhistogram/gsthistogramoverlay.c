@@ -17,7 +17,11 @@
  * anything keeps at least one row. With more bins than columns a column
  * shows the tallest of its bins; with fewer, each bar is widened over
  * several columns. The properties can change while playing, and be
- * controlled: a frame is drawn with the values they had when it came.
+ * controlled: a frame is drawn with the values they had when it came. The
+ * properties one g_object_set() sets (or those set between
+ * g_object_freeze_notify() and g_object_thaw_notify(), and those a
+ * controller updates for a frame) take effect together: no frame is drawn
+ * at a new x and y with the old width and height.
  *
  * Channel colours: `Y` (luma, gray) white; `R`, `G`, `B` red, green, blue;
  * `U` azure (0, 128, 255); `V` orange-red (255, 64, 0); `max` yellow;
@@ -148,7 +152,7 @@ frame_is_drawn (GstHistogramOverlay *self, GstBuffer *buffer)
   GstVideoRectangle visible;
 
   GST_OBJECT_LOCK (self);
-  *settings = self->settings;
+  *settings = self->applied;
   GST_OBJECT_UNLOCK (self);
 
   /* An opacity that rounds to nothing in 8 bits draws nothing. */
@@ -345,6 +349,23 @@ gst_histogram_overlay_get_property (GObject *object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* GObject calls this once the properties of a g_object_set() (or of the
+ * outermost g_object_freeze_notify() ... g_object_thaw_notify(), as
+ * gst_object_sync_values() holds around a controller's values) are all
+ * stored: they apply here together. */
+static void
+gst_histogram_overlay_dispatch_properties_changed (GObject *object,
+    guint n_pspecs, GParamSpec **pspecs)
+{
+  GstHistogramOverlay *self = GST_HISTOGRAM_OVERLAY (object);
+
+  GST_OBJECT_LOCK (self);
+  self->applied = self->settings;
+  GST_OBJECT_UNLOCK (self);
+  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
+      n_pspecs, pspecs);
+}
+
 #define PLAYING_PROPERTY (G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING \
     | GST_PARAM_CONTROLLABLE | G_PARAM_STATIC_STRINGS)
 
@@ -427,6 +448,8 @@ gst_histogram_overlay_class_init (GstHistogramOverlayClass *klass)
 
   gobject_class->set_property = gst_histogram_overlay_set_property;
   gobject_class->get_property = gst_histogram_overlay_get_property;
+  gobject_class->dispatch_properties_changed =
+      gst_histogram_overlay_dispatch_properties_changed;
   install_properties (gobject_class);
 
   gst_element_class_set_static_metadata (element_class,
@@ -458,4 +481,5 @@ gst_histogram_overlay_init (GstHistogramOverlay *self)
   settings->height = DEFAULT_HEIGHT;
   settings->alpha = DEFAULT_ALPHA;
   settings->log_scale = DEFAULT_LOG_SCALE;
+  self->applied = *settings;
 }

@@ -23,8 +23,12 @@ typedef struct {
 struct _GstHistogramOverlay {
   GstVideoFilter parent;
 
-  /* The properties, under the object lock. */
+  /* Under the object lock: the properties as set, which get_property
+   * reads, and as applied, which frames read: dispatch_properties_changed
+   * copies them whole once a g_object_set() (or a controller's update of
+   * every controlled property) has stored them all. */
   GstHistogramOverlaySettings settings;
+  GstHistogramOverlaySettings applied;
 
   /* Streaming thread: the properties as prepare_output_buffer found them
    * for the frame under way, and whether that frame is drawn on; the

@@ -4,8 +4,11 @@
  * histogram's meta and message entry against the golden reference; crop
  * metas; the message without the whole frame; the properties' values,
  * bad ones included; ROI metas added in a pad probe of a real pipeline;
- * more ROI metas than a frame may have. */
+ * more ROI metas than a frame may have; an interval's regions bounded
+ * under ROI metas whose ids change every frame. */
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/app/gstappsink.h>
@@ -501,6 +504,144 @@ GST_START_TEST (test_too_many_roi_metas)
 }
 GST_END_TEST;
 
+/* ------------------------------------------------------------------ */
+/* The interval's bound */
+
+#define BOUND_FRAMES 100000
+#define BOUND_INTERVAL_FRAMES 50000
+/* Resident memory is compared from a frame after the first interval's
+ * message (whose 4096 regions' GValues raise the heap's high-water mark
+ * by some 25 MiB) to the end: an interval that kept every region (1 KiB
+ * each for luma's 256 bins, 40 MiB over those frames) cannot stay under
+ * the growth allowed. */
+#define BOUND_RSS_CHECK_AT 60000
+/* AddressSanitizer keeps freed memory in quarantine (256 MiB), so resident
+ * memory grows there whatever the code does: the messages' exact regions
+ * and its leak check judge instead. */
+#ifdef __SANITIZE_ADDRESS__
+#define BOUND_RSS_GROWTH G_MAXSIZE
+#else
+#define BOUND_RSS_GROWTH (4 << 20)
+#endif
+
+static gsize
+resident_bytes (void)
+{
+  gchar *text = NULL;
+  guint64 pages = 0;
+
+  if (g_file_get_contents ("/proc/self/statm", &text, NULL, NULL))
+    sscanf (text, "%*u %" G_GUINT64_FORMAT, &pages);
+  g_free (text);
+  return (gsize) pages * (gsize) sysconf (_SC_PAGESIZE);
+}
+
+/* Frame @k of 16x16 GRAY8 (1 ms each) with a ROI meta of id @k. */
+static GstBuffer *
+changing_id_frame (guint k)
+{
+  GstBuffer *buffer = gst_buffer_new_allocate (NULL, 16 * 16, NULL);
+
+  gst_buffer_memset (buffer, 0, (guint8) k, 16 * 16);
+  add_roi (buffer, "blob", (gint) k, k % 12, (k / 12) % 12, 4, 4);
+  GST_BUFFER_PTS (buffer) = k * GST_MSECOND;
+  GST_BUFFER_DURATION (buffer) = GST_MSECOND;
+  return buffer;
+}
+
+/* An interval's message: its frames and regions, each region of type
+ * blob with the ids from @first_id on in order, and 16 pixels (one
+ * frame's 4x4). */
+static void
+check_bounded_message (GstMessage *msg, guint first_id)
+{
+  const GstStructure *s = gst_message_get_structure (msg);
+  const GValue *regions = gst_structure_get_value (s, "regions");
+  guint frames = 0, i;
+
+  fail_unless (gst_structure_has_name (s, "histogram"));
+  fail_unless (gst_structure_get_uint (s, "frames", &frames));
+  fail_unless_equals_int (frames, BOUND_INTERVAL_FRAMES);
+  fail_unless (regions != NULL && GST_VALUE_HOLDS_ARRAY (regions));
+  fail_unless_equals_int (gst_value_array_get_size (regions),
+      CLH_MAX_REGIONS);
+  for (i = 0; i < CLH_MAX_REGIONS; i++) {
+    const GstStructure *r = gst_value_get_structure
+        (gst_value_array_get_value (regions, i));
+    guint64 pixels = 0;
+    gint id = -1;
+
+    fail_unless_equals_string (gst_structure_get_string (r, "type"), "blob");
+    fail_unless (gst_structure_get_int (r, "id", &id));
+    fail_unless_equals_int (id, first_id + i);
+    fail_unless (gst_structure_get_uint64 (r, "pixels", &pixels));
+    fail_unless_equals_uint64 (pixels, 16);
+  }
+}
+
+/* 100,000 frames, each with a ROI meta of a new id, in two intervals of
+ * 50,000: each interval's message holds the first 4096 regions it met
+ * (a frame's limit) and no more, one warning per interval says the rest
+ * are left out, and resident memory stays flat from frame 60,000 (past
+ * the bound of the second interval) to the end. Before the bound an interval kept every region:
+ * memory and each frame's search grew with the frames. */
+GST_START_TEST (test_interval_bound)
+{
+  GstHarness *h = gst_harness_new_parse ("clhistogram attach-meta=false "
+      "interval=50000000000");
+  GstBus *bus = clh_check_harness_bus (h->element);
+  GstVideoInfo info;
+  GstMessage *msg;
+  gsize rss_at_check = 0, rss_end;
+  guint k, warnings = 0;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 16, 16);
+  gst_harness_set_src_caps (h, gst_video_info_to_caps (&info));
+  for (k = 0; k < BOUND_FRAMES; k++) {
+    GstBuffer *out = gst_harness_push_and_pull (h, changing_id_frame (k));
+
+    fail_unless (out != NULL, "frame %u did not come out", k);
+    gst_buffer_unref (out);
+    if (k == BOUND_INTERVAL_FRAMES) {
+      msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+      fail_unless (msg != NULL, "no message at frame %u", k);
+      check_bounded_message (msg, 0);
+      gst_message_unref (msg);
+    }
+    while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING))) {
+      GError *err = NULL;
+
+      gst_message_parse_warning (msg, &err, NULL);
+      fail_unless (strstr (err->message, "4096 regions") != NULL, "%s",
+          err->message);
+      fail_unless (k == CLH_MAX_REGIONS
+          || k == BOUND_INTERVAL_FRAMES + CLH_MAX_REGIONS,
+          "a warning at frame %u: %s", k, err->message);
+      g_error_free (err);
+      gst_message_unref (msg);
+      warnings++;
+    }
+    if (k == BOUND_RSS_CHECK_AT)
+      rss_at_check = resident_bytes ();
+  }
+  rss_end = resident_bytes ();
+  GST_INFO ("resident memory at frame %u: %" G_GSIZE_FORMAT " bytes, at "
+      "the end: %" G_GSIZE_FORMAT, BOUND_RSS_CHECK_AT, rss_at_check, rss_end);
+  fail_unless (rss_at_check > 0, "no resident memory in /proc/self/statm");
+  fail_unless (rss_end - MIN (rss_end, rss_at_check) < BOUND_RSS_GROWTH,
+      "resident memory grew from %" G_GSIZE_FORMAT " to %" G_GSIZE_FORMAT
+      " bytes", rss_at_check, rss_end);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL, "no message at EOS");
+  check_bounded_message (msg, BOUND_INTERVAL_FRAMES);
+  gst_message_unref (msg);
+  fail_unless_equals_int (warnings, 2);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR) == NULL);
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
 static GstPadProbeReturn
 add_rois (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
 {
@@ -570,6 +711,7 @@ clhistogram_regions_suite (void)
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_too_many_roi_metas);
   tcase_add_test (tc, test_roi_metas_from_probe);
+  tcase_add_test (tc, test_interval_bound);
   return s;
 }
 

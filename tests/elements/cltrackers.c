@@ -1396,6 +1396,260 @@ GST_START_TEST (test_camshift_window_property)
 GST_END_TEST;
 
 /* ------------------------------------------------------------------ */
+/* Properties set together */
+
+/* Two configurations of clbackproject that the grey scene tells apart,
+ * and from any mix of them: hue with 4 bins puts grey (hue 0) in bin 0
+ * (10), luma with 8 bins puts 128 in bin 4 (24). A half-applied change
+ * gives 12 (luma, 4 bins, the hue model), 20 (hue, 8 bins, the luma
+ * model) or, with the other model's length, an error. */
+#define FLIPS 10000
+static const gdouble hue_model[4] = { 10, 11, 12, 13 };
+static const gdouble luma_model[8] = { 20, 21, 22, 23, 24, 25, 26, 27 };
+
+/* The flipping thread and the streaming one: the flips start once a
+ * frame went through and go on past FLIPS until MIN_FRAMES_FLIPPED
+ * frames went through during them, however the two threads get the
+ * cores. */
+#define MIN_FRAMES_FLIPPED 200
+typedef struct {
+  GstElement *element;
+  gint started;
+  gint frames_flipped;
+  gint done;
+} Flipper;
+
+static void
+flip_values (GValue *values, GstHistogramMode mode, guint bins,
+    const gdouble *model)
+{
+  GValue v = G_VALUE_INIT;
+  guint i;
+
+  g_value_init (&values[0], GST_TYPE_HISTOGRAM_MODE);
+  g_value_set_enum (&values[0], mode);
+  g_value_init (&values[1], G_TYPE_UINT);
+  g_value_set_uint (&values[1], bins);
+  gst_value_array_init (&values[2], bins);
+  g_value_init (&v, G_TYPE_DOUBLE);
+  for (i = 0; i < bins; i++) {
+    g_value_set_double (&v, model[i]);
+    gst_value_array_append_value (&values[2], &v);
+  }
+  g_value_unset (&v);
+}
+
+/* Sets (mode, bins, model) at least FLIPS times, each time in one
+ * g_object_setv(), between the two configurations, ending on luma's. */
+static gpointer
+flip_thread (gpointer data)
+{
+  Flipper *f = data;
+  const gchar *names[3] = { "mode", "bins", "model" };
+  GValue hue[3] = { G_VALUE_INIT, G_VALUE_INIT, G_VALUE_INIT };
+  GValue luma[3] = { G_VALUE_INIT, G_VALUE_INIT, G_VALUE_INIT };
+  guint i;
+
+  flip_values (hue, GST_HISTOGRAM_MODE_HUE, 4, hue_model);
+  flip_values (luma, GST_HISTOGRAM_MODE_LUMA, 8, luma_model);
+  while (!g_atomic_int_get (&f->started))
+    g_thread_yield ();
+  for (i = 0; i < FLIPS || i % 2 == 0
+      || g_atomic_int_get (&f->frames_flipped) < MIN_FRAMES_FLIPPED; i++)
+    g_object_setv (G_OBJECT (f->element), 3, names, i % 2 ? hue : luma);
+  for (i = 0; i < 3; i++) {
+    g_value_unset (&hue[i]);
+    g_value_unset (&luma[i]);
+  }
+  g_atomic_int_set (&f->done, 1);
+  return NULL;
+}
+
+/* The value of a uniform GRAY8 scene frame; fails unless it is one
+ * frame's size and uniform. */
+static guint8
+uniform_value (GstBuffer *out)
+{
+  GstMapInfo map;
+  guint8 value;
+  gsize i;
+
+  fail_unless (out != NULL, "no frame out");
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  fail_unless_equals_int (map.size, SCENE_W * SCENE_H);
+  value = map.data[0];
+  for (i = 1; i < map.size; i++)
+    fail_unless (map.data[i] == value, "pixel %" G_GSIZE_FORMAT " is %u, "
+        "pixel 0 %u", i, map.data[i], value);
+  gst_buffer_unmap (out, &map);
+  return value;
+}
+
+/* A thread flips mode, bins and model together FLIPS times while frames
+ * stream: every frame is one configuration's whole (10 or 24, never a
+ * mix), none fails, and no error reaches the bus. Before the settings
+ * were applied whole, a frame read between two of set_property's calls
+ * failed with "The model has 8 values, but mode=hue with bins=4 needs
+ * 4" or drew 12 or 20. */
+GST_START_TEST (test_backproject_flip_together)
+{
+  const gchar *names[3] = { "mode", "bins", "model" };
+  GValue hue[3] = { G_VALUE_INIT, G_VALUE_INIT, G_VALUE_INIT };
+  Flipper f = { 0 };
+  guint n[2] = { 0, 0 }, frame = 0, i;
+  GstVideoInfo info;
+  GThread *thread;
+  GstBus *bus;
+  GstHarness *h = harness_new ("clbackproject", &bus);
+
+  flip_values (hue, GST_HISTOGRAM_MODE_HUE, 4, hue_model);
+  g_object_setv (G_OBJECT (h->element), 3, names, hue);
+  for (i = 0; i < 3; i++)
+    g_value_unset (&hue[i]);
+  scene_info (&info);
+  set_caps (h, "RGB", SCENE_W, SCENE_H);
+  f.element = h->element;
+  thread = g_thread_new ("flipper", flip_thread, &f);
+  /* Frames until the flips end, and a few after. */
+  for (i = 0; !g_atomic_int_get (&f.done) || i < 4; frame++) {
+    const gboolean after = g_atomic_int_get (&f.done);
+    GstBuffer *out;
+    guint8 v;
+
+    fail_unless_equals_int (gst_harness_push (h, scene_frame (&info, GREY,
+                NULL, 0, frame)), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    v = uniform_value (out);
+    fail_unless (v == 10 || v == 24, "frame %u is %u: a half-applied "
+        "configuration", frame, v);
+    n[v == 24]++;
+    gst_buffer_unref (out);
+    if (after) {
+      /* The last flip is luma's. */
+      fail_unless_equals_int (v, 24);
+      i++;
+    } else if (g_atomic_int_get (&f.started)) {
+      g_atomic_int_inc (&f.frames_flipped);
+    }
+    g_atomic_int_set (&f.started, 1);
+  }
+  g_thread_join (thread);
+  GST_INFO ("%u frames: %u hue, %u luma", frame, n[0], n[1]);
+  fail_unless_equals_int (count_messages (bus, GST_MESSAGE_ERROR), 0);
+  fail_unless (n[0] > 0 && n[1] > 0, "%u hue frames, %u luma", n[0], n[1]);
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
+/* Properties set between g_object_freeze_notify() and
+ * g_object_thaw_notify() apply together at the thaw: a frame in between
+ * is counted with none of them. Before, it had the new bins and the old
+ * model: an error. */
+GST_START_TEST (test_backproject_frozen_group)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new ("clbackproject", &bus);
+  GstVideoInfo info;
+  GstBuffer *out;
+
+  scene_info (&info);
+  set_caps (h, "RGB", SCENE_W, SCENE_H);
+  g_object_set (h->element, "bins", 4, NULL);
+  set_doubles (h->element, "model", hue_model, 4);
+  g_object_freeze_notify (G_OBJECT (h->element));
+  gst_util_set_object_arg (G_OBJECT (h->element), "mode", "luma");
+  g_object_set (h->element, "bins", 8, NULL);
+  out = gst_harness_push_and_pull (h, scene_frame (&info, GREY, NULL, 0, 0));
+  fail_unless_equals_int (uniform_value (out), 10);
+  gst_buffer_unref (out);
+  set_doubles (h->element, "model", luma_model, 8);
+  g_object_thaw_notify (G_OBJECT (h->element));
+  out = gst_harness_push_and_pull (h, scene_frame (&info, GREY, NULL, 0, 1));
+  fail_unless_equals_int (uniform_value (out), 24);
+  gst_buffer_unref (out);
+  fail_unless_equals_int (count_messages (bus, GST_MESSAGE_ERROR), 0);
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
+/* Track 0's window and box on @in's frame. */
+static void
+camshift_step (GstHarness *h, GstBuffer *in, ClhRect *window,
+    ClhRotatedBox *box)
+{
+  GstBuffer *out = gst_harness_push_and_pull (h, in);
+  GstVideoRegionOfInterestMeta *roi;
+
+  fail_unless (out != NULL, "no frame out");
+  roi = camshift_meta (out, 0);
+  *window = meta_rect (roi);
+  *box = meta_box (roi);
+  gst_buffer_unref (out);
+}
+
+/* clcamshift's window and bins set together between
+ * g_object_freeze_notify() and g_object_thaw_notify() restart track 0 on
+ * the frame after the thaw, as one g_object_set() does: its windows and
+ * boxes equal those of an element given both at once. Before, the frame
+ * between the two started the track at the new window with the old bins
+ * (on the blue square rather than the red one). */
+GST_START_TEST (test_camshift_frozen_group)
+{
+  const Square blue = { 62, 36, 18, 30, 30, 220 };
+  const gint blue_window[4] = { 58, 32, 26, 26 };
+  GstBus *bus[2];
+  GstHarness *h[2];
+  GstVideoInfo info;
+  guint k, i;
+
+  scene_info (&info);
+  for (i = 0; i < 2; i++) {
+    h[i] = harness_new ("clcamshift", &bus[i]);
+    g_object_set (h[i]->element, "post-messages", FALSE, NULL);
+    set_window (h[i]->element, red_square.x - 2, red_square.y - 2,
+        red_square.size + 4, red_square.size + 4);
+    set_caps (h[i], "RGB", SCENE_W, SCENE_H);
+  }
+  for (k = 0; k < 5; k++) {
+    const Square squares[2] = { moving_square (k), blue };
+    ClhRect window[2];
+    ClhRotatedBox box[2];
+
+    if (k == 2) {
+      /* h[0] in two calls, frozen, with a frame between; h[1] in one. */
+      g_object_freeze_notify (G_OBJECT (h[0]->element));
+      set_ints (h[0]->element, "window", blue_window, 4);
+    }
+    if (k == 3) {
+      g_object_set (h[0]->element, "bins", 8, NULL);
+      g_object_thaw_notify (G_OBJECT (h[0]->element));
+      g_object_freeze_notify (G_OBJECT (h[1]->element));
+      set_ints (h[1]->element, "window", blue_window, 4);
+      g_object_set (h[1]->element, "bins", 8, NULL);
+      g_object_thaw_notify (G_OBJECT (h[1]->element));
+    }
+    for (i = 0; i < 2; i++)
+      camshift_step (h[i], scene_frame (&info, GREY, squares, 2, k),
+          &window[i], &box[i]);
+    fail_unless (memcmp (&window[0], &window[1], sizeof (ClhRect)) == 0,
+        "frame %u: window %d,%d %dx%d, expected %d,%d %dx%d", k,
+        window[0].x, window[0].y, window[0].width, window[0].height,
+        window[1].x, window[1].y, window[1].width, window[1].height);
+    fail_unless (memcmp (&box[0], &box[1], sizeof (ClhRotatedBox)) == 0,
+        "frame %u: box centre %g,%g, expected %g,%g", k, box[0].center_x,
+        box[0].center_y, box[1].center_x, box[1].center_y);
+    /* On the blue square from frame 3 on, on the red one before. */
+    fail_unless ((box[0].center_x > 55) == (k >= 3), "frame %u: box centre "
+        "%g,%g", k, box[0].center_x, box[0].center_y);
+  }
+  for (i = 0; i < 2; i++) {
+    fail_unless_equals_int (count_messages (bus[i], GST_MESSAGE_ERROR), 0);
+    clh_check_harness_teardown (h[i], bus[i]);
+  }
+}
+GST_END_TEST;
+
+/* ------------------------------------------------------------------ */
 /* Errors common to both elements */
 
 static const gchar *const both[] = { "clbackproject", "clcamshift" };
@@ -1952,6 +2206,9 @@ cltrackers_suite (void)
   tcase_add_test (tc, test_camshift_too_many_tracks);
   tcase_add_test (tc, test_camshift_window_property);
   tcase_add_test (tc, test_camshift_huge_windows);
+  tcase_add_test (tc, test_backproject_flip_together);
+  tcase_add_test (tc, test_backproject_frozen_group);
+  tcase_add_test (tc, test_camshift_frozen_group);
   tcase_add_loop_test (tc, test_error_short_buffer, 0, G_N_ELEMENTS (both));
   tcase_add_loop_test (tc, test_error_video_meta_stride, 0,
       G_N_ELEMENTS (both));

@@ -757,6 +757,36 @@ GST_START_TEST (test_change_while_playing)
 
 GST_END_TEST;
 
+/* The properties one g_object_set() sets, or those set between
+ * g_object_freeze_notify() and g_object_thaw_notify(), draw together: a
+ * frame pushed while only x of a new place is set is drawn at the old
+ * place, the next after the thaw at the new one. Before, that frame was
+ * drawn at the new x and the old y. */
+GST_START_TEST (test_change_grouped)
+{
+  GstHarness *h = harness_new ("BGRA", 64, 48);
+  Rect first = { 5, 3, 40, 30 }, second = { 20, 10, 40, 30 };
+  GstVideoInfo info;
+  GstBuffer *in;
+
+  set_rectangle (h, first.x, first.y, first.width, first.height);
+  g_object_set (h->element, "alpha", 1.0, NULL);
+  g_object_freeze_notify (G_OBJECT (h->element));
+  g_object_set (h->element, "x", second.x, NULL);
+  in = frame_new ("BGRA", 64, 48, FALSE, &info);
+  add_meta (in, 3, rgb_names, 4, rgb_counts);
+  push_and_check (h, in, &info, &first, expect_rgb_graph);
+
+  g_object_set (h->element, "y", second.y, NULL);
+  g_object_thaw_notify (G_OBJECT (h->element));
+  in = frame_new ("BGRA", 64, 48, FALSE, &info);
+  add_meta (in, 3, rgb_names, 4, rgb_counts);
+  push_and_check (h, in, &info, &second, expect_rgb_graph);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* The default 80 % opacity: bars between the video and their colour. */
 GST_START_TEST (test_default_alpha)
 {
@@ -891,6 +921,7 @@ histogramoverlay_suite (void)
   tcase_add_test (tc, test_hue_colours);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_change_while_playing);
+  tcase_add_test (tc, test_change_grouped);
   tcase_add_test (tc, test_default_alpha);
   tcase_add_test (tc, test_pipeline);
   return s;
