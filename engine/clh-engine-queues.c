@@ -182,6 +182,7 @@ clh_slot_release_events (ClhSlot *slot)
   if (slot->events)
     g_array_set_size (slot->events, 0);
   g_clear_pointer (&slot->done, clReleaseEvent);
+  slot->waited = FALSE;
 }
 
 /* Sums a finished frame's events into @timings. Returns: FALSE if the

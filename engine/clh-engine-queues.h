@@ -64,6 +64,11 @@ typedef struct {
    * device for it, the buffer wrapped around its host memory, its shape
    * and samples, and with profiling its commands' events. */
   cl_event done;
+  /* clh_engine_wait_counted() waited on @done already, with this result:
+   * collecting takes it instead of waiting again (one driver wait a
+   * frame). */
+  gboolean waited;
+  cl_int wait_status;
   ClhHostBlock *lent;
   cl_mem wrapped;
   guint n_channels;

@@ -150,6 +150,7 @@ read_back (ClhEngine *engine, GError **error)
   ClhSlot *slot = engine->q.slot;
   cl_int ret;
 
+  slot->waited = FALSE;
   ret = clEnqueueReadBuffer (engine->q.queue, slot->counters, CL_FALSE, 0,
       sizeof (guint32) * slot->n_counters_used,
       clh_host_block_get_data (slot->readback), 0, NULL, &slot->done);
@@ -697,9 +698,10 @@ clh_engine_collect_regions (ClhEngine *engine, ClhHistogram *histograms,
     } else {
       ok = clh_cl_check (status, "the frame's readback", error);
     }
-  } else if (slot->done)
-    ok = clh_cl_check (clWaitForEvents (1, &slot->done), "clWaitForEvents",
-        error);
+  } else if (slot->done) {
+    ok = clh_cl_check (slot->waited ? slot->wait_status :
+        clWaitForEvents (1, &slot->done), "clWaitForEvents", error);
+  }
   if (!ok) {
     /* Which counters are clear is unknown now: clear them before use,
      * also the next slot's, which the frame's launch was to clear, unless
@@ -847,10 +849,12 @@ clh_engine_wait_counted (ClhEngine *engine)
 {
   ClhSlot *slot = &engine->slots[engine->head];
 
-  if (slot->watched)
+  if (slot->watched) {
     clh_watch_wait (&slot->watch);
-  else if (slot->done)
-    clWaitForEvents (1, &slot->done);
+  } else if (slot->done && !slot->waited) {
+    slot->wait_status = clWaitForEvents (1, &slot->done);
+    slot->waited = TRUE;
+  }
 }
 
 /**

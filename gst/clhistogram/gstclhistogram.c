@@ -194,6 +194,10 @@ struct _GstClHistogram {
   GMutex lock;
   GCond cond;
   GQueue pending;
+  /* Of those, the ones not collected yet: what the frames in flight
+   * bound. The streaming thread submits the next frame while the output
+   * thread pushes the one it collected, not after. */
+  guint n_uncollected;
   GstFlowReturn flow;
   gboolean flushing;
   gboolean output_stopping;
@@ -530,6 +534,7 @@ discard_pending (GstClHistogram *self, GstFlowReturn flow)
   g_mutex_lock (&self->lock);
   dropped = self->pending;
   g_queue_init (&self->pending);
+  self->n_uncollected = 0;
   self->flow = flow;
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
@@ -597,6 +602,17 @@ post_frame (GstClHistogram *self, GstClPendingFrame *pending,
       gst_cl_histogram_message_new (GST_OBJECT (self), request, &report));
 }
 
+/* The output thread has the oldest frame's histograms: the streaming
+ * thread may submit another. */
+static void
+note_collected (GstClHistogram *self)
+{
+  g_mutex_lock (&self->lock);
+  self->n_uncollected--;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
 /* Output thread: waits until the oldest frame is counted, collects its
  * histograms, attaches and posts them and pushes its buffer. */
 static GstFlowReturn
@@ -632,6 +648,7 @@ output_frame (GstClHistogram *self, GstClPendingFrame *pending)
       hist = gst_cl_histogram_read_values (request, &self->results, values,
           n, &stats);
   }
+  note_collected (self);
   gst_cl_frame_map_clear (&pending->map);
   buffer = g_steal_pointer (&pending->buffer);
 
@@ -796,6 +813,7 @@ gst_cl_histogram_submit_input_buffer (GstBaseTransform *trans,
   if (ret == GST_FLOW_OK) {
     g_mutex_lock (&self->lock);
     g_queue_push_tail (&self->pending, pending);
+    self->n_uncollected++;
     g_cond_broadcast (&self->cond);
     g_mutex_unlock (&self->lock);
   }
@@ -808,8 +826,11 @@ gst_cl_histogram_submit_input_buffer (GstBaseTransform *trans,
 }
 
 /* Returns once the element can take another frame: fewer than its frames
- * in flight pending (all of them pushed when fewer are wanted now, so that
- * the change applies from the next frame). Returns what the output
+ * in flight submitted and not collected (all of them pushed when fewer
+ * are wanted now, so that the change applies from the next frame). With
+ * one frame in flight, once it is pushed: the next frame could not be
+ * counted beside it anyway, and a live source's frame is then out before
+ * its push returns. Returns what the output
  * thread's pushes returned: a failure goes upstream from the next chain
  * call. The output thread pushes every buffer, so none is given back. */
 static GstFlowReturn
@@ -821,7 +842,8 @@ gst_cl_histogram_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
 
   *outbuf = NULL;
   g_mutex_lock (&self->lock);
-  while (g_queue_get_length (&self->pending) >= limit && !self->flushing
+  while ((limit > 1 ? self->n_uncollected >= limit :
+          !g_queue_is_empty (&self->pending)) && !self->flushing
       && self->flow == GST_FLOW_OK)
     g_cond_wait (&self->cond, &self->lock);
   ret = self->flushing ? GST_FLOW_FLUSHING : self->flow;

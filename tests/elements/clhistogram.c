@@ -2259,16 +2259,16 @@ late_push (gpointer data)
 }
 
 /* While downstream holds the first frame (the element's output thread
- * blocked in its push), the streaming thread still takes frames up to the
- * frames in flight without waiting, and the next one waits for room; a
- * flush then wakes it with FLUSHING, drops the frames held and the
- * element streams on. */
+ * blocked in its push, the frame counted), the streaming thread still
+ * takes frames up to the frames in flight without waiting, and the next
+ * one waits for room; a flush then wakes it with FLUSHING, drops the
+ * frames held and the element streams on. */
 GST_START_TEST (test_in_flight_output_blocked)
 {
   GString *flow = g_string_new (NULL);
   GstHarness *h = harness_in_flight ("GRAY8", 64, 48, 4, flow);
   DownstreamGate gate = { 0 };
-  LatePush push = { h, NULL, 3, 0 };
+  LatePush push = { h, NULL, 4, 0 };
   GstVideoInfo info;
   GstSegment segment;
   GThread *thread;
@@ -2282,13 +2282,14 @@ GST_START_TEST (test_in_flight_output_blocked)
   probe = gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
       gate_buffer, &gate, NULL);
 
-  /* Frame 0 is held downstream; 1 and 2 go in without waiting. */
-  push_frames (h, &info, 0, 3);
+  /* Frame 0 is held downstream; 1 to 3 go in without waiting. */
+  push_frames (h, &info, 0, 4);
   g_mutex_lock (&gate.lock);
   while (gate.n_held == 0)
     g_cond_wait (&gate.cond, &gate.lock);
   g_mutex_unlock (&gate.lock);
-  /* The fourth fills the frames in flight: its push waits for room. */
+  /* The fourth after it fills the frames in flight: its push waits for
+   * room. */
   thread = g_thread_new ("late-push", late_push, &push);
   g_usleep (200 * 1000);
   fail_if (g_atomic_int_get (&push.returned), "a push did not wait for "
@@ -2306,7 +2307,7 @@ GST_START_TEST (test_in_flight_output_blocked)
   fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
   push_frames (h, &info, 10, 2);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  /* Frame 0 was in the push already; 1 to 3 were dropped unpushed. */
+  /* Frame 0 was in the push already; 1 to 4 were dropped unpushed. */
   fail_unless_equals_string (flow->str, "caps B0 B10 B11 eos ");
   pull_frame_checked (h, &info, 0);
   for (i = 10; i < 12; i++)
