@@ -24,6 +24,9 @@ struct _ClhEngine {
    * engines submit too, go through q.submitter; and what its slots'
    * watches signal. */
   ClhSubmission submission;
+  /* clh_engine_set_handover(): frames are waited for on another thread
+   * than the one submitting them. */
+  gboolean handover;
   gint64 shared_until;
   GMutex wait_lock;
   GCond wait_cond;

@@ -596,8 +596,9 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
    * little slower and waits longer for its frames (measured: see
    * docs/performance.md, "One stream: where its time goes"). */
   if (engine->q.submitter && !sub.on_host
-      && clh_context_use_thread (engine->q.ctx, engine, engine->submission,
-          &engine->shared_until))
+      && clh_context_use_thread (engine->q.ctx, engine,
+          engine->handover && engine->submission == CLH_SUBMISSION_AUTO ?
+          CLH_SUBMISSION_THREAD : engine->submission, &engine->shared_until))
     return post (engine, frame, spec, full_frame, regions, n_regions, block,
         error);
   /* The thread is done with the engine's posted frames before this one
@@ -819,6 +820,28 @@ clh_engine_next_is_ready (ClhEngine *engine)
           NULL) != CL_SUCCESS)
     return TRUE;
   return status <= CL_COMPLETE;
+}
+
+/**
+ * clh_engine_set_handover:
+ * @engine: an engine with no frame pending
+ * @handover: whether the caller waits for its frames on another thread
+ *   (clh_engine_wait_counted()) while it submits the next ones
+ *
+ * With @handover, the frames counted on the device are enqueued, and
+ * watched until counted, by the context's submission thread, so that the
+ * submitting thread and the waiting one never call into the driver at the
+ * same time: with the two in the driver at once NVIDIA's driver took more
+ * host CPU and ran one stream slower than one thread doing both, where
+ * the submission thread ran it faster than either (docs/performance.md,
+ * "Before and after the restructuring"). Without it (the default), a
+ * stream alone submits its frames itself. Ignored where the engine's
+ * submission was set otherwise (clh_engine_set_submission()).
+ */
+void
+clh_engine_set_handover (ClhEngine *engine, gboolean handover)
+{
+  engine->handover = handover;
 }
 
 /**

@@ -43,6 +43,7 @@ gboolean clh_engine_collect_regions (ClhEngine *engine,
 void clh_engine_discard (ClhEngine *engine);
 
 gboolean clh_engine_next_is_ready (ClhEngine *engine);
+void clh_engine_set_handover (ClhEngine *engine, gboolean handover);
 void clh_engine_wait_counted (ClhEngine *engine);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClhEngine, clh_engine_free)

@@ -272,6 +272,10 @@ apply_in_flight (GstClHistogram *self)
     g_clear_error (&err);
     return;
   }
+  /* With several frames in flight the output thread waits for one while
+   * this thread submits the next: the engine then keeps its driver calls
+   * on one thread. With one, nothing is submitted while it waits. */
+  clh_engine_set_handover (self->engine, n > 1);
   g_mutex_unlock (&self->engine_lock);
   GST_DEBUG_OBJECT (self, "%u frames in flight (was %u)", n, self->in_flight);
   self->in_flight = n;
@@ -441,6 +445,7 @@ open_device (GstClHistogram *self)
       clh_engine_get_device_name (engine),
       clh_engine_get_platform_name (engine));
   self->in_flight = clh_engine_get_max_in_flight (engine);
+  clh_engine_set_handover (engine, self->in_flight > 1);
   GST_OBJECT_LOCK (self);
   self->engine = engine;
   self->device_name = g_strdup (clh_context_get_device_name (context));

@@ -106,14 +106,16 @@ GST_START_TEST (test_opencl_failure_on_output_thread)
   guint i;
 
   require_env ("CLFAULT_FAIL");
-  h = gst_harness_new_parse ("clhistogram mode=hue max-frames-in-flight=4");
+  /* One frame in flight: the output thread waits in the driver itself
+   * (with more, the device's submission thread watches the frames). */
+  h = gst_harness_new_parse ("clhistogram mode=hue max-frames-in-flight=1");
   gst_element_set_bus (h->element, bus);
   gst_harness_set_live (h, FALSE);
   gst_harness_set_src_caps_str (h,
       "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1");
 
-  /* The fourth frame after the failing one waits for room, which the
-   * failure ends: by then the flow error has come back. */
+  /* The failing frame's push waits for it to leave, which the failure
+   * ends: by then the flow error has come back. */
   for (i = 0; i < 6 && ret == GST_FLOW_OK; i++) {
     buffer = gst_buffer_new_allocate (NULL, 64 * 48 * 4, NULL);
     gst_buffer_memset (buffer, 0, 7 * i, 64 * 48 * 4);
