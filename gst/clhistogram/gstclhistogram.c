@@ -45,6 +45,12 @@
  * soon as it is counted; EOS, a caps change or any other serialized event
  * waits until every pending frame has left; a flush drops them.
  *
+ * Every property but the device may change while playing. The properties
+ * one g_object_set() sets (or those set between g_object_freeze_notify()
+ * and g_object_thaw_notify()) take effect together, from the next frame:
+ * a new mode and bins, or new regions and zones, set at once are never
+ * seen one without the other.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 -m videotestsrc num-buffers=3 ! video/x-raw,format=GRAY8 ! \
@@ -160,8 +166,13 @@ typedef struct {
 struct _GstClHistogram {
   GstBaseTransform parent;
 
-  /* Properties and the negotiated format, under the object lock. */
+  /* Properties and the negotiated format, under the object lock. The
+   * counting properties as set, which get_property reads, and as applied,
+   * which frames read: GObject's set_property stores one property at a
+   * time, dispatch_properties_changed copies them whole once a
+   * g_object_set() has stored them all. */
   GstClHistogramSettings settings;
+  GstClHistogramSettings applied;
   gchar *device;
   gchar *device_name;
   guint max_frames_in_flight;
@@ -775,10 +786,10 @@ gst_cl_histogram_submit_input_buffer (GstBaseTransform *trans,
     apply_in_flight (self);
 
   GST_OBJECT_LOCK (self);
-  count = self->settings.post_messages || self->settings.attach_meta;
+  count = self->applied.post_messages || self->applied.attach_meta;
   if (count)
     valid = gst_cl_histogram_request_init (&pending->request,
-        &self->settings, &self->info, &self->frame_format, &err);
+        &self->applied, &self->info, &self->frame_format, &err);
   GST_OBJECT_UNLOCK (self);
 
   if (!valid) {
@@ -982,7 +993,7 @@ gst_cl_histogram_set_caps (GstBaseTransform *trans, GstCaps *incaps,
   live = query_upstream_live (self);
 
   GST_OBJECT_LOCK (self);
-  valid = gst_cl_histogram_request_init (&request, &self->settings, &info,
+  valid = gst_cl_histogram_request_init (&request, &self->applied, &info,
       &format, &err);
   if (valid) {
     self->info = info;
@@ -1122,7 +1133,6 @@ set_regions (GstClHistogram *self, const GValue *value)
   g_clear_pointer (&self->settings.regions, g_array_unref);
   if (rects->len > 0)
     self->settings.regions = g_array_ref (rects);
-  forget_outside_reports (self);
   GST_OBJECT_UNLOCK (self);
   g_array_unref (rects);
 }
@@ -1140,7 +1150,6 @@ set_zones (GstClHistogram *self, const gchar *text)
   GST_OBJECT_LOCK (self);
   self->settings.zone_cols = cols;
   self->settings.zone_rows = rows;
-  forget_outside_reports (self);
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -1273,9 +1282,6 @@ gst_cl_histogram_set_property (GObject *object, guint prop_id,
       GST_OBJECT_LOCK (self);
       self->settings.attach_meta = g_value_get_boolean (value);
       GST_OBJECT_UNLOCK (self);
-      /* Without meta to attach, buffers need not be writable. */
-      gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-          !g_value_get_boolean (value));
       break;
     case PROP_DEVICE:
       GST_OBJECT_LOCK (self);
@@ -1388,10 +1394,52 @@ gst_cl_histogram_finalize (GObject *object)
   gst_cl_histogram_set_clear (&self->results);
   gst_cl_histogram_interval_free (self->interval);
   g_clear_pointer (&self->settings.regions, g_array_unref);
+  g_clear_pointer (&self->applied.regions, g_array_unref);
   g_byte_array_unref (self->reports.outside_reported);
   g_free (self->settings_warning);
   g_free (self->refusal);
   G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* Replaces @dst by @src, sharing its fixed regions. */
+static void
+settings_copy (GstClHistogramSettings *dst, const GstClHistogramSettings *src)
+{
+  if (src->regions)
+    g_array_ref (src->regions);
+  g_clear_pointer (&dst->regions, g_array_unref);
+  *dst = *src;
+}
+
+/* GObject calls this once the properties of a g_object_set() (or of the
+ * outermost g_object_freeze_notify() ... g_object_thaw_notify()) are all
+ * stored: they apply here together, on the next frame, so that no frame
+ * sees a new mode with the old bins, or new regions with the old zones. */
+static void
+gst_cl_histogram_dispatch_properties_changed (GObject *object,
+    guint n_pspecs, GParamSpec **pspecs)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (object);
+  gboolean passthrough;
+  guint i;
+
+  GST_OBJECT_LOCK (self);
+  settings_copy (&self->applied, &self->settings);
+  passthrough = !self->applied.attach_meta;
+  /* The zones and fixed regions the reports index changed. */
+  for (i = 0; i < n_pspecs; i++)
+    if (pspecs[i]->owner_type == GST_TYPE_CL_HISTOGRAM
+        && (pspecs[i]->param_id == PROP_REGIONS
+            || pspecs[i]->param_id == PROP_ZONES))
+      forget_outside_reports (self);
+  GST_OBJECT_UNLOCK (self);
+  /* Without meta to attach, buffers need not be writable. */
+  if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self))
+      != passthrough)
+    gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
+        passthrough);
+  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
+      n_pspecs, pspecs);
 }
 
 #define PLAYING_PROPERTY \
@@ -1515,6 +1563,8 @@ gst_cl_histogram_class_init (GstClHistogramClass *klass)
 
   gobject_class->set_property = gst_cl_histogram_set_property;
   gobject_class->get_property = gst_cl_histogram_get_property;
+  gobject_class->dispatch_properties_changed =
+      gst_cl_histogram_dispatch_properties_changed;
   gobject_class->finalize = gst_cl_histogram_finalize;
   install_properties (gobject_class);
 
@@ -1568,6 +1618,7 @@ gst_cl_histogram_init (GstClHistogram *self)
   memcpy (settings->percentiles, default_percentiles,
       sizeof (default_percentiles));
   settings->interval = DEFAULT_INTERVAL;
+  self->applied = *settings;
   self->reports.outside_reported = g_byte_array_new ();
   self->device = g_strdup (DEFAULT_DEVICE);
   self->max_frames_in_flight = DEFAULT_MAX_FRAMES_IN_FLIGHT;
