@@ -307,24 +307,16 @@ GST_START_TEST (test_crop_meta_refused)
 }
 GST_END_TEST;
 
-/* A GstVideoMeta that cannot describe the caps' frame, and offsets that
- * would wrap a size check, are STREAM errors (gst-check fails the test on
- * any CRITICAL); a good frame still goes through afterwards. */
-GST_START_TEST (test_video_meta_hostile)
-{
-  GstHarness *h = gst_harness_new ("clhistogram");
-  GstBus *bus = clh_check_harness_bus (h->element);
-  GstVideoInfo info, i420;
-  GstBuffer *buffer;
-  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
-  gint strides[GST_VIDEO_MAX_PLANES] = { 32 * 4 };
-  const struct {
-    GstVideoFormat format;
-    guint width, height, n_planes;
-    gsize offset;
-    gint stride;
-    const gchar *says;
-  } cases[] = {
+/* GstVideoMetas on a buffer of a 32x16 RGBA frame's size that cannot
+ * describe the caps' frame, or whose offset or stride does not fit the
+ * buffer (some would wrap a size check), and what the error says. */
+static const struct {
+  GstVideoFormat format;
+  guint width, height, n_planes;
+  gsize offset;
+  gint stride;
+  const gchar *says;
+} hostile_cases[] = {
     {GST_VIDEO_FORMAT_GRAY8, 32, 16, 1, 0, 128, "GstVideoMeta"},
     {GST_VIDEO_FORMAT_RGBA, 32, 16, 3, 0, 128, "GstVideoMeta"},
     {GST_VIDEO_FORMAT_RGBA, 31, 16, 1, 0, 128, "GstVideoMeta"},
@@ -336,20 +328,42 @@ GST_START_TEST (test_video_meta_hostile)
     {GST_VIDEO_FORMAT_RGBA, 32, 16, 1, 0, 0, "stride"},
     {GST_VIDEO_FORMAT_RGBA, 32, 16, 1, 0, 127, "stride"},
     {GST_VIDEO_FORMAT_RGBA, 40, 16, 1, 0, 160, "too small"},
-  };
+};
+
+/* A buffer of @info's size with hostile_cases[@i]'s GstVideoMeta. */
+static GstBuffer *
+hostile_frame (const GstVideoInfo *info, guint i)
+{
+  GstBuffer *buffer = gst_buffer_new_allocate (NULL, info->size, NULL);
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { hostile_cases[i].offset };
+  gint strides[GST_VIDEO_MAX_PLANES] = { hostile_cases[i].stride };
+
+  gst_buffer_memset (buffer, 0, 0x80, info->size);
+  gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
+      hostile_cases[i].format, hostile_cases[i].width,
+      hostile_cases[i].height, hostile_cases[i].n_planes, offsets, strides);
+  return buffer;
+}
+
+/* A GstVideoMeta that cannot describe the caps' frame, and offsets that
+ * would wrap a size check, are STREAM errors (gst-check fails the test on
+ * any CRITICAL); a good frame still goes through afterwards. */
+GST_START_TEST (test_video_meta_hostile)
+{
+  GstHarness *h = gst_harness_new ("clhistogram");
+  GstBus *bus = clh_check_harness_bus (h->element);
+  GstVideoInfo info, i420;
+  GstBuffer *buffer;
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 32 * 4 };
   guint i;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 32, 16);
   set_caps (h, GST_VIDEO_FORMAT_RGBA, 32, 16);
-  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
-    buffer = gst_buffer_new_allocate (NULL, info.size, NULL);
-    offsets[0] = cases[i].offset;
-    strides[0] = cases[i].stride;
-    gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
-        cases[i].format, cases[i].width, cases[i].height, cases[i].n_planes,
-        offsets, strides);
+  for (i = 0; i < G_N_ELEMENTS (hostile_cases); i++) {
     GST_INFO ("case %u", i);
-    push_expect_stream_error (h, bus, buffer, cases[i].says);
+    push_expect_stream_error (h, bus, hostile_frame (&info, i),
+        hostile_cases[i].says);
   }
 
   /* A bigger meta frame than the caps' is read at the caps' size. */
@@ -381,6 +395,85 @@ GST_START_TEST (test_video_meta_hostile)
   gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
       GST_VIDEO_FORMAT_I420, 32, 16, 1, i420.offset, i420.stride);
   push_expect_stream_error (h, bus, buffer, "GstVideoMeta");
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
+/* The other elements of the plugin, each set up to read (or draw on)
+ * every frame. */
+static const gchar *const other_elements[] = {
+  "histogramoverlay", "clbackproject", "clcamshift",
+};
+
+/* A @factory element reading every frame: a model for clbackproject, a
+ * window for clcamshift, a graph over the whole frame for
+ * histogramoverlay (which also needs a histogram on the buffer). */
+static GstHarness *
+reading_harness (const gchar *factory)
+{
+  GstHarness *h = gst_harness_new (factory);
+
+  if (g_str_equal (factory, "clbackproject"))
+    gst_util_set_object_arg (G_OBJECT (h->element), "model", "<1.0, 2.0, "
+        "3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, "
+        "15.0, 16.0>");
+  else if (g_str_equal (factory, "clcamshift"))
+    gst_util_set_object_arg (G_OBJECT (h->element), "window",
+        "<2, 2, 12, 10>");
+  else
+    g_object_set (h->element, "x", 0, "y", 0, "width", 32, "height", 16,
+        "alpha", 1.0, NULL);
+  return h;
+}
+
+/* A histogram for histogramoverlay to draw on @buffer. */
+static GstBuffer *
+with_histogram (GstBuffer *buffer)
+{
+  const gchar *const names[] = { "Y" };
+  const guint32 counts[4] = { 1, 5, 2, 8 };
+  const GstHistogramRegion frame = { GST_HISTOGRAM_REGION_FRAME, 0, 0, 0,
+    32, 16
+  };
+  const guint shape[1] = { 4 };
+  GstHistogramInfo info;
+
+  gst_histogram_info_init (&info);
+  fail_unless (gst_histogram_info_set_format (&info,
+          GST_HISTOGRAM_MODE_LUMA, 1, names, 1, shape));
+  fail_unless (gst_buffer_add_histogram_meta (buffer, &info, &frame, counts,
+          4) != NULL);
+  return buffer;
+}
+
+/* clhistogram's hostile GstVideoMetas on every other element: the same
+ * STREAM errors, never a CRITICAL or an access past the buffer; a good
+ * frame still goes through afterwards. Before the overlay mapped frames
+ * through the plugin's checked path, it drew past the buffer. */
+GST_START_TEST (test_video_meta_hostile_every_element)
+{
+  const gchar *factory = other_elements[__i__];
+  GstHarness *h = reading_harness (factory);
+  GstBus *bus = clh_check_harness_bus (h->element);
+  const gboolean overlay = g_str_equal (factory, "histogramoverlay");
+  GstVideoInfo info;
+  guint i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 32, 16);
+  set_caps (h, GST_VIDEO_FORMAT_RGBA, 32, 16);
+  for (i = 0; i < G_N_ELEMENTS (hostile_cases); i++) {
+    GstBuffer *buffer = hostile_frame (&info, i);
+
+    GST_INFO ("%s: case %u", factory, i);
+    push_expect_stream_error (h, bus, overlay ? with_histogram (buffer) :
+        buffer, hostile_cases[i].says);
+  }
+  {
+    GstBuffer *buffer = random_frame (&info, 5, FALSE);
+
+    gst_buffer_unref (gst_harness_push_and_pull (h, overlay ?
+            with_histogram (buffer) : buffer));
+  }
   clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
@@ -548,6 +641,8 @@ clhistogram_upstream_suite (void)
   tcase_add_test (tc, test_videocrop_pipeline);
   tcase_add_test (tc, test_crop_meta_refused);
   tcase_add_test (tc, test_video_meta_hostile);
+  tcase_add_loop_test (tc, test_video_meta_hostile_every_element, 0,
+      G_N_ELEMENTS (other_elements));
   tcase_add_test (tc, test_counted_frames_go_on_alone);
   tcase_add_test (tc, test_request_response_appsrc);
   tcase_add_test (tc, test_frame_larger_than_device_buffer);
