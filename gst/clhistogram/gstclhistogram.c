@@ -157,6 +157,13 @@ typedef struct {
    * queued only to keep its place. */
   gboolean counted;
   GstClFrameMap map;
+  /* The GstVideoCropMeta's rectangle when the frame could not be narrowed
+   * to it in place (a corner off a subsampled component's grid, or inside
+   * a packed group of samples): then the memory's frame is counted with
+   * the crop as its full-frame region and every other region shifted into
+   * it. */
+  gboolean crop_as_region;
+  ClhRect crop;
 
   GstClHistogramRequest request;
   GstClockTime running_time;
@@ -331,7 +338,11 @@ pending_frame_free (GstClPendingFrame *pending)
 
 /* Narrows @frame (the memory's frame) to what is counted: the
  * GstVideoCropMeta's rectangle, or the caps' size from the top-left; FALSE
- * after posting a STREAM error for a rectangle that cannot be read. */
+ * after posting a STREAM error for a rectangle outside the frame. A
+ * rectangle whose corner is not on a subsampled component's grid leaves
+ * @frame whole and is counted as a region of it, which counts a chroma
+ * sample iff its co-sited luma pixel lies inside (the spec's rule for
+ * regions, in the buffer's uncropped coordinates). */
 static gboolean
 crop_frame (GstClHistogram *self, GstClPendingFrame *pending, ClhFrame *frame)
 {
@@ -346,19 +357,28 @@ crop_frame (GstClHistogram *self, GstClPendingFrame *pending, ClhFrame *frame)
     width = crop->width;
     height = crop->height;
   }
-  if (clh_frame_crop (frame, x, y, width, height, &request->spec, &err)) {
-    request->width = width;
-    request->height = height;
-    return TRUE;
+  if (width < 1 || height < 1 || x > frame->width
+      || width > frame->width - x || y > frame->height
+      || height > frame->height - y) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("A %s frame's GstVideoCropMeta (%ux%u at (%u, %u)) is not inside "
+            "its %ux%u frame; the element upstream attached a wrong "
+            "GstVideoCropMeta.", GST_VIDEO_INFO_NAME (&self->info), width,
+            height, x, y, frame->width, frame->height), (NULL));
+    return FALSE;
   }
-  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-      ("A %s frame's GstVideoCropMeta cannot be counted in place: %s.",
-          GST_VIDEO_INFO_NAME (&self->info), err->message),
-      ("crop %ux%u at (%u, %u) of a %ux%u frame; a crop on the chroma grid "
-          "(even x and y for 4:2:0), or mode=luma, can be counted", width,
-          height, x, y, frame->width, frame->height));
+  request->width = width;
+  request->height = height;
+  if (clh_frame_crop (frame, x, y, width, height, &request->spec, &err))
+    return TRUE;
+  GST_LOG_OBJECT (self, "counting the crop as a region: %s", err->message);
   g_error_free (err);
-  return FALSE;
+  pending->crop_as_region = TRUE;
+  pending->crop.x = (gint) x;
+  pending->crop.y = (gint) y;
+  pending->crop.width = (gint) width;
+  pending->crop.height = (gint) height;
+  return TRUE;
 }
 
 /* Maps @pending's buffer as @frame: its GstVideoMeta checked against the
@@ -475,16 +495,30 @@ frame_block (GstClHistogram *self, GstBuffer *buffer)
   return gst_cl_host_memory_get_block (mem);
 }
 
-/* The rectangles of @request's regions, for the engine. */
+/* The rectangles of @pending's regions, for the engine, and how many:
+ * those of its request or, for a crop counted as a region, the crop (as
+ * the full frame's, if counted) and the request's shifted into it. */
 static ClhRect *
-region_rects (const GstClHistogramRequest *request)
+region_rects (const GstClPendingFrame *pending, guint *n_rects)
 {
-  const GArray *regions = request->regions;
-  ClhRect *rects = g_new (ClhRect, MAX (regions->len, 1));
+  const GArray *regions = pending->request.regions;
+  const gboolean crop_first = pending->crop_as_region
+      && pending->request.settings.full_frame;
+  ClhRect *rects = g_new (ClhRect, regions->len + 1);
+  ClhRect *r = rects;
   guint i;
 
-  for (i = 0; i < regions->len; i++)
-    rects[i] = g_array_index (regions, GstClHistogramRegion, i).rect;
+  if (crop_first)
+    *r++ = pending->crop;
+  for (i = 0; i < regions->len; i++, r++) {
+    *r = g_array_index (regions, GstClHistogramRegion, i).rect;
+    /* Clipped to the crop's size: inside the crop once shifted. */
+    if (pending->crop_as_region) {
+      r->x += pending->crop.x;
+      r->y += pending->crop.y;
+    }
+  }
+  *n_rects = regions->len + (crop_first ? 1 : 0);
   return rects;
 }
 
@@ -498,6 +532,7 @@ submit_frame (GstClHistogram *self, GstClPendingFrame *pending)
   const ClhHostBlock *block;
   ClhFrame frame;
   ClhRect *rects;
+  guint n_rects;
   GError *err = NULL;
   gboolean ok;
 
@@ -512,9 +547,10 @@ submit_frame (GstClHistogram *self, GstClPendingFrame *pending)
   GST_LOG_OBJECT (self, "%s: %" GST_PTR_FORMAT, block ?
       "our host memory, no host copy" : "other memory, copy path",
       pending->buffer);
-  rects = region_rects (request);
+  rects = region_rects (pending, &n_rects);
   ok = clh_engine_submit_regions (self->engine, &frame, &request->count,
-      settings->full_frame, rects, request->regions->len, block, &err);
+      settings->full_frame && !pending->crop_as_region, rects, n_rects,
+      block, &err);
   g_free (rects);
   if (!ok) {
     post_engine_error (self, err);
