@@ -6,8 +6,9 @@
  *
  * A #GstContext of type %GST_CL_CONTEXT_TYPE (persistent) carries a
  * #ClhContext in its structure's `context` field (a
- * %GST_TYPE_CL_CONTEXT_HANDLE) and the device's name in `device-name`, for
- * people reading it. Elements find it with the usual dance (see
+ * %GST_TYPE_CL_CONTEXT_HANDLE, which serialises as the device's quoted name,
+ * so that `gst-launch-1.0 -v` shows which device it is) and the device's
+ * name in `device-name`, for people reading it. Elements find it with the usual dance (see
  * gst_cl_ensure_element_context()), so that every element on a device uses
  * one cl_context and one compiled program, each with its own queues.
  *
@@ -118,8 +119,53 @@ gst_cl_context_handle_unref (GstClContextHandle *handle)
   clh_context_unref (handle);
 }
 
-G_DEFINE_BOXED_TYPE (GstClContextHandle, gst_cl_context_handle,
-    gst_cl_context_handle_ref, gst_cl_context_handle_unref);
+/* The handle as gst_structure_to_string() shows it (gst-launch-1.0 -v and
+ * -m print contexts so): the device's name, quoted, rather than the NULL
+ * GStreamer writes for a boxed type it cannot serialise. */
+static gchar *
+handle_serialize (const GValue *value)
+{
+  const GstClContextHandle *handle = g_value_get_boxed (value);
+  gchar *escaped, *text;
+
+  if (!handle)
+    return g_strdup ("NULL");
+  escaped = g_strescape (clh_context_get_device_name (handle), NULL);
+  text = g_strdup_printf ("\"%s\"", escaped);
+  g_free (escaped);
+  return text;
+}
+
+/* A name does not make a device context: only the handle itself can be
+ * shared. */
+static gboolean
+handle_deserialize (GValue *value, const gchar *text)
+{
+  return FALSE;
+}
+
+static gint
+handle_compare (const GValue *a, const GValue *b)
+{
+  return g_value_get_boxed (a) == g_value_get_boxed (b) ? GST_VALUE_EQUAL :
+      GST_VALUE_UNORDERED;
+}
+
+static void
+register_handle_value (GType type)
+{
+  static GstValueTable table = {
+    G_TYPE_NONE, handle_compare, handle_serialize, handle_deserialize,
+    NULL, {NULL}
+  };
+
+  table.type = type;
+  gst_value_register (&table);
+}
+
+G_DEFINE_BOXED_TYPE_WITH_CODE (GstClContextHandle, gst_cl_context_handle,
+    gst_cl_context_handle_ref, gst_cl_context_handle_unref,
+    register_handle_value (g_define_type_id));
 
 /* A context for @device_spec from the registry, made and registered if it
  * has none. Creation happens under the lock, so that elements starting

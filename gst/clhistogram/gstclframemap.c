@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A buffer mapped for reading as the frame the engine reads: its
- * GstVideoMeta validated against the caps (it comes from upstream:
- * untrusted) and its size checked before any plane is pointed at. Shared by
- * every element of the plugin that hands frames to the engine. */
+/* A buffer mapped as a frame, for the engine to read or an element to draw
+ * on: its GstVideoMeta validated against the caps (it comes from upstream:
+ * untrusted) and its size checked before any plane is pointed at. The one
+ * mapping path of every element of the plugin. */
 #include "gstclframemap.h"
+
+#include <string.h>
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cl_histogram_debug);
 #define GST_CAT_DEFAULT gst_cl_histogram_debug
@@ -122,17 +124,44 @@ check_frame_size (GstElement *self, const GstVideoInfo *info,
   return FALSE;
 }
 
-/* Maps the buffer for reading, as long as the engine reads it, and points
- * @frame into it; FALSE after posting an element error. */
+/* Describes the whole-buffer mapping as a GstVideoFrame too, at the
+ * GstVideoMeta's offsets and strides, for the elements that draw with
+ * GstVideoFrame's accessors; it is never given to gst_video_frame_unmap(). */
+static void
+video_frame_from_buffer_map (GstClFrameMap *fm, const GstVideoInfo *info,
+    const GstVideoMeta *vmeta, const ClhFrame *frame)
+{
+  GstVideoFrame *vframe = &fm->vframe;
+  guint p;
+
+  memset (vframe, 0, sizeof (*vframe));
+  vframe->info = *info;
+  vframe->info.width = frame->width;
+  vframe->info.height = frame->height;
+  vframe->buffer = fm->buffer;
+  vframe->id = vmeta->id;
+  for (p = 0; p < frame->n_planes; p++) {
+    vframe->info.offset[p] = vmeta->offset[p];
+    vframe->info.stride[p] = vmeta->stride[p];
+    vframe->data[p] = fm->map.data + vmeta->offset[p];
+    vframe->map[p] = fm->map;
+  }
+}
+
+/* Maps the buffer with @flags, as long as the engine reads it or the
+ * element draws, and points @frame into it; FALSE after posting an element
+ * error. */
 static gboolean
 map_frame (GstElement *self, const GstVideoInfo *info,
-    GstClFrameMap *fm, const GstVideoMeta *vmeta, ClhFrame *frame)
+    GstClFrameMap *fm, const GstVideoMeta *vmeta, GstMapFlags flags,
+    ClhFrame *frame)
 {
-  if (!gst_video_frame_map (&fm->vframe, info, fm->buffer,
-          GST_MAP_READ)) {
+  const gchar *what = (flags & GST_MAP_WRITE) ? "writing" : "reading";
+
+  if (!gst_video_frame_map (&fm->vframe, info, fm->buffer, flags)) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Could not map a %s frame for reading.", GST_VIDEO_INFO_NAME (info)),
-        ("gst_video_frame_map() failed on %" GST_PTR_FORMAT,
+        ("Could not map a %s frame for %s.", GST_VIDEO_INFO_NAME (info),
+            what), ("gst_video_frame_map() failed on %" GST_PTR_FORMAT,
             fm->buffer));
     return FALSE;
   }
@@ -142,15 +171,32 @@ map_frame (GstElement *self, const GstVideoInfo *info,
   gst_cl_frame_map_clear (fm);
 
   GST_DEBUG_OBJECT (self, "a plane spans memory blocks: mapping the buffer");
-  if (!gst_buffer_map (fm->buffer, &fm->map, GST_MAP_READ)) {
+  if (!gst_buffer_map (fm->buffer, &fm->map, flags)) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Could not map a %s frame for reading.", GST_VIDEO_INFO_NAME (info)),
-        ("gst_buffer_map() failed on %" GST_PTR_FORMAT, fm->buffer));
+        ("Could not map a %s frame for %s.", GST_VIDEO_INFO_NAME (info),
+            what), ("gst_buffer_map() failed on %" GST_PTR_FORMAT,
+            fm->buffer));
     return FALSE;
   }
   fm->buffer_mapped = TRUE;
   planes_from_buffer_map (frame, &fm->map, vmeta);
+  video_frame_from_buffer_map (fm, info, vmeta, frame);
   return TRUE;
+}
+
+/* The checks, then the mapping with @flags. */
+static gboolean
+frame_map (GstClFrameMap *fm, GstElement *element, const GstVideoInfo *info,
+    const ClhFrame *format, GstBuffer *buffer, GstMapFlags flags,
+    ClhFrame *frame)
+{
+  GstVideoMeta *vmeta = gst_buffer_get_video_meta (buffer);
+
+  memset (fm, 0, sizeof (*fm));
+  fm->buffer = buffer;
+  return memory_frame (element, info, format, vmeta, frame)
+      && check_frame_size (element, info, buffer, vmeta, frame)
+      && map_frame (element, info, fm, vmeta, flags, frame);
 }
 
 
@@ -166,6 +212,11 @@ map_frame (GstElement *self, const GstVideoInfo *info,
  *   (which may exceed the caps', as videocrop's crop meta leaves it) and
  *   strides, planes pointing into the mapping
  *
+ * Maps @buffer for reading. Every plane the GstVideoMeta describes, at its
+ * offset and stride and for the meta's rows, lies inside the buffer before
+ * any is pointed at. @fm's `vframe` describes the same frame as a
+ * #GstVideoFrame.
+ *
  * Returns: %FALSE after posting a STREAM element error: a GstVideoMeta
  *   that disagrees with the caps, a buffer too small for its frame, or a
  *   buffer that cannot be mapped
@@ -175,13 +226,34 @@ gst_cl_frame_map_read (GstClFrameMap *fm, GstElement *element,
     const GstVideoInfo *info, const ClhFrame *format, GstBuffer *buffer,
     ClhFrame *frame)
 {
-  GstVideoMeta *vmeta = gst_buffer_get_video_meta (buffer);
+  return frame_map (fm, element, info, format, buffer, GST_MAP_READ, frame);
+}
 
-  memset (fm, 0, sizeof (*fm));
-  fm->buffer = buffer;
-  return memory_frame (element, info, format, vmeta, frame)
-      && check_frame_size (element, info, buffer, vmeta, frame)
-      && map_frame (element, info, fm, vmeta, frame);
+/**
+ * gst_cl_frame_map_write:
+ * @fm: (out caller-allocates): the mapping, cleared with
+ *   gst_cl_frame_map_clear()
+ * @element: the element errors are posted on
+ * @info: the negotiated format
+ * @format: @info's planes and components (gst_cl_frame_format())
+ * @buffer: (transfer none): the frame, writable; it must outlive the
+ *   mapping
+ * @frame: (out): as for gst_cl_frame_map_read()
+ *
+ * Maps @buffer for reading and writing, with the checks of
+ * gst_cl_frame_map_read(): an element drawing on @fm's `vframe` stays
+ * inside the buffer whatever its GstVideoMeta says.
+ *
+ * Returns: %FALSE after posting a STREAM element error, as
+ *   gst_cl_frame_map_read()
+ */
+gboolean
+gst_cl_frame_map_write (GstClFrameMap *fm, GstElement *element,
+    const GstVideoInfo *info, const ClhFrame *format, GstBuffer *buffer,
+    ClhFrame *frame)
+{
+  return frame_map (fm, element, info, format, buffer, GST_MAP_READWRITE,
+      frame);
 }
 
 /* Ends the mappings; idempotent. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A buffer mapped for reading as the frame the engine reads, after its
- * GstVideoMeta and size are checked against the caps. */
+/* A buffer mapped as a frame (for the engine to read, or an element to draw
+ * on), after its GstVideoMeta and size are checked against the caps. */
 #pragma once
 
 #include <gst/video/video.h>
@@ -9,6 +9,9 @@
 
 G_BEGIN_DECLS
 
+/* @vframe describes the mapped frame in either case: mapped by
+ * gst_video_frame_map() (@video_mapped), or pointing into the one mapping
+ * of the whole buffer (@buffer_mapped) when a plane spans memory blocks. */
 typedef struct {
   GstBuffer *buffer;
   gboolean video_mapped;
@@ -18,6 +21,9 @@ typedef struct {
 } GstClFrameMap;
 
 gboolean gst_cl_frame_map_read (GstClFrameMap *fm, GstElement *element,
+    const GstVideoInfo *info, const ClhFrame *format, GstBuffer *buffer,
+    ClhFrame *frame);
+gboolean gst_cl_frame_map_write (GstClFrameMap *fm, GstElement *element,
     const GstVideoInfo *info, const ClhFrame *format, GstBuffer *buffer,
     ClhFrame *frame);
 void gst_cl_frame_map_clear (GstClFrameMap *fm);

@@ -45,6 +45,12 @@
  * soon as it is counted; EOS, a caps change or any other serialized event
  * waits until every pending frame has left; a flush drops them.
  *
+ * Every property but the device may change while playing. The properties
+ * one g_object_set() sets (or those set between g_object_freeze_notify()
+ * and g_object_thaw_notify()) take effect together, from the next frame:
+ * a new mode and bins, or new regions and zones, set at once are never
+ * seen one without the other.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 -m videotestsrc num-buffers=3 ! video/x-raw,format=GRAY8 ! \
@@ -151,6 +157,13 @@ typedef struct {
    * queued only to keep its place. */
   gboolean counted;
   GstClFrameMap map;
+  /* The GstVideoCropMeta's rectangle when the frame could not be narrowed
+   * to it in place (a corner off a subsampled component's grid, or inside
+   * a packed group of samples): then the memory's frame is counted with
+   * the crop as its full-frame region and every other region shifted into
+   * it. */
+  gboolean crop_as_region;
+  ClhRect crop;
 
   GstClHistogramRequest request;
   GstClockTime running_time;
@@ -160,8 +173,13 @@ typedef struct {
 struct _GstClHistogram {
   GstBaseTransform parent;
 
-  /* Properties and the negotiated format, under the object lock. */
+  /* Properties and the negotiated format, under the object lock. The
+   * counting properties as set, which get_property reads, and as applied,
+   * which frames read: GObject's set_property stores one property at a
+   * time, dispatch_properties_changed copies them whole once a
+   * g_object_set() has stored them all. */
   GstClHistogramSettings settings;
+  GstClHistogramSettings applied;
   gchar *device;
   gchar *device_name;
   guint max_frames_in_flight;
@@ -328,7 +346,11 @@ pending_frame_free (GstClPendingFrame *pending)
 
 /* Narrows @frame (the memory's frame) to what is counted: the
  * GstVideoCropMeta's rectangle, or the caps' size from the top-left; FALSE
- * after posting a STREAM error for a rectangle that cannot be read. */
+ * after posting a STREAM error for a rectangle outside the frame. A
+ * rectangle whose corner is not on a subsampled component's grid leaves
+ * @frame whole and is counted as a region of it, which counts a chroma
+ * sample iff its co-sited luma pixel lies inside (the spec's rule for
+ * regions, in the buffer's uncropped coordinates). */
 static gboolean
 crop_frame (GstClHistogram *self, GstClPendingFrame *pending, ClhFrame *frame)
 {
@@ -343,19 +365,28 @@ crop_frame (GstClHistogram *self, GstClPendingFrame *pending, ClhFrame *frame)
     width = crop->width;
     height = crop->height;
   }
-  if (clh_frame_crop (frame, x, y, width, height, &request->spec, &err)) {
-    request->width = width;
-    request->height = height;
-    return TRUE;
+  if (width < 1 || height < 1 || x > frame->width
+      || width > frame->width - x || y > frame->height
+      || height > frame->height - y) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("A %s frame's GstVideoCropMeta (%ux%u at (%u, %u)) is not inside "
+            "its %ux%u frame; the element upstream attached a wrong "
+            "GstVideoCropMeta.", GST_VIDEO_INFO_NAME (&self->info), width,
+            height, x, y, frame->width, frame->height), (NULL));
+    return FALSE;
   }
-  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-      ("A %s frame's GstVideoCropMeta cannot be counted in place: %s.",
-          GST_VIDEO_INFO_NAME (&self->info), err->message),
-      ("crop %ux%u at (%u, %u) of a %ux%u frame; a crop on the chroma grid "
-          "(even x and y for 4:2:0), or mode=luma, can be counted", width,
-          height, x, y, frame->width, frame->height));
+  request->width = width;
+  request->height = height;
+  if (clh_frame_crop (frame, x, y, width, height, &request->spec, &err))
+    return TRUE;
+  GST_LOG_OBJECT (self, "counting the crop as a region: %s", err->message);
   g_error_free (err);
-  return FALSE;
+  pending->crop_as_region = TRUE;
+  pending->crop.x = (gint) x;
+  pending->crop.y = (gint) y;
+  pending->crop.width = (gint) width;
+  pending->crop.height = (gint) height;
+  return TRUE;
 }
 
 /* Maps @pending's buffer as @frame: its GstVideoMeta checked against the
@@ -473,16 +504,30 @@ frame_block (GstClHistogram *self, GstBuffer *buffer)
   return gst_cl_host_memory_get_block (mem);
 }
 
-/* The rectangles of @request's regions, for the engine. */
+/* The rectangles of @pending's regions, for the engine, and how many:
+ * those of its request or, for a crop counted as a region, the crop (as
+ * the full frame's, if counted) and the request's shifted into it. */
 static ClhRect *
-region_rects (const GstClHistogramRequest *request)
+region_rects (const GstClPendingFrame *pending, guint *n_rects)
 {
-  const GArray *regions = request->regions;
-  ClhRect *rects = g_new (ClhRect, MAX (regions->len, 1));
+  const GArray *regions = pending->request.regions;
+  const gboolean crop_first = pending->crop_as_region
+      && pending->request.settings.full_frame;
+  ClhRect *rects = g_new (ClhRect, regions->len + 1);
+  ClhRect *r = rects;
   guint i;
 
-  for (i = 0; i < regions->len; i++)
-    rects[i] = g_array_index (regions, GstClHistogramRegion, i).rect;
+  if (crop_first)
+    *r++ = pending->crop;
+  for (i = 0; i < regions->len; i++, r++) {
+    *r = g_array_index (regions, GstClHistogramRegion, i).rect;
+    /* Clipped to the crop's size: inside the crop once shifted. */
+    if (pending->crop_as_region) {
+      r->x += pending->crop.x;
+      r->y += pending->crop.y;
+    }
+  }
+  *n_rects = regions->len + (crop_first ? 1 : 0);
   return rects;
 }
 
@@ -496,6 +541,7 @@ submit_frame (GstClHistogram *self, GstClPendingFrame *pending)
   const ClhHostBlock *block;
   ClhFrame frame;
   ClhRect *rects;
+  guint n_rects;
   GError *err = NULL;
   gboolean ok;
 
@@ -510,9 +556,10 @@ submit_frame (GstClHistogram *self, GstClPendingFrame *pending)
   GST_LOG_OBJECT (self, "%s: %" GST_PTR_FORMAT, block ?
       "our host memory, no host copy" : "other memory, copy path",
       pending->buffer);
-  rects = region_rects (request);
+  rects = region_rects (pending, &n_rects);
   ok = clh_engine_submit_regions (self->engine, &frame, &request->count,
-      settings->full_frame, rects, request->regions->len, block, &err);
+      settings->full_frame && !pending->crop_as_region, rects, n_rects,
+      block, &err);
   g_free (rects);
   if (!ok) {
     post_engine_error (self, err);
@@ -797,10 +844,10 @@ gst_cl_histogram_submit_input_buffer (GstBaseTransform *trans,
     apply_in_flight (self);
 
   GST_OBJECT_LOCK (self);
-  count = self->settings.post_messages || self->settings.attach_meta;
+  count = self->applied.post_messages || self->applied.attach_meta;
   if (count)
     valid = gst_cl_histogram_request_init (&pending->request,
-        &self->settings, &self->info, &self->frame_format, &err);
+        &self->applied, &self->info, &self->frame_format, &err);
   GST_OBJECT_UNLOCK (self);
 
   if (!valid) {
@@ -1009,7 +1056,7 @@ gst_cl_histogram_set_caps (GstBaseTransform *trans, GstCaps *incaps,
   live = query_upstream_live (self);
 
   GST_OBJECT_LOCK (self);
-  valid = gst_cl_histogram_request_init (&request, &self->settings, &info,
+  valid = gst_cl_histogram_request_init (&request, &self->applied, &info,
       &format, &err);
   if (valid) {
     self->info = info;
@@ -1149,7 +1196,6 @@ set_regions (GstClHistogram *self, const GValue *value)
   g_clear_pointer (&self->settings.regions, g_array_unref);
   if (rects->len > 0)
     self->settings.regions = g_array_ref (rects);
-  forget_outside_reports (self);
   GST_OBJECT_UNLOCK (self);
   g_array_unref (rects);
 }
@@ -1167,7 +1213,6 @@ set_zones (GstClHistogram *self, const gchar *text)
   GST_OBJECT_LOCK (self);
   self->settings.zone_cols = cols;
   self->settings.zone_rows = rows;
-  forget_outside_reports (self);
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -1300,9 +1345,6 @@ gst_cl_histogram_set_property (GObject *object, guint prop_id,
       GST_OBJECT_LOCK (self);
       self->settings.attach_meta = g_value_get_boolean (value);
       GST_OBJECT_UNLOCK (self);
-      /* Without meta to attach, buffers need not be writable. */
-      gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-          !g_value_get_boolean (value));
       break;
     case PROP_DEVICE:
       GST_OBJECT_LOCK (self);
@@ -1415,10 +1457,52 @@ gst_cl_histogram_finalize (GObject *object)
   gst_cl_histogram_set_clear (&self->results);
   gst_cl_histogram_interval_free (self->interval);
   g_clear_pointer (&self->settings.regions, g_array_unref);
+  g_clear_pointer (&self->applied.regions, g_array_unref);
   g_byte_array_unref (self->reports.outside_reported);
   g_free (self->settings_warning);
   g_free (self->refusal);
   G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* Replaces @dst by @src, sharing its fixed regions. */
+static void
+settings_copy (GstClHistogramSettings *dst, const GstClHistogramSettings *src)
+{
+  if (src->regions)
+    g_array_ref (src->regions);
+  g_clear_pointer (&dst->regions, g_array_unref);
+  *dst = *src;
+}
+
+/* GObject calls this once the properties of a g_object_set() (or of the
+ * outermost g_object_freeze_notify() ... g_object_thaw_notify()) are all
+ * stored: they apply here together, on the next frame, so that no frame
+ * sees a new mode with the old bins, or new regions with the old zones. */
+static void
+gst_cl_histogram_dispatch_properties_changed (GObject *object,
+    guint n_pspecs, GParamSpec **pspecs)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (object);
+  gboolean passthrough;
+  guint i;
+
+  GST_OBJECT_LOCK (self);
+  settings_copy (&self->applied, &self->settings);
+  passthrough = !self->applied.attach_meta;
+  /* The zones and fixed regions the reports index changed. */
+  for (i = 0; i < n_pspecs; i++)
+    if (pspecs[i]->owner_type == GST_TYPE_CL_HISTOGRAM
+        && (pspecs[i]->param_id == PROP_REGIONS
+            || pspecs[i]->param_id == PROP_ZONES))
+      forget_outside_reports (self);
+  GST_OBJECT_UNLOCK (self);
+  /* Without meta to attach, buffers need not be writable. */
+  if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self))
+      != passthrough)
+    gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
+        passthrough);
+  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
+      n_pspecs, pspecs);
 }
 
 #define PLAYING_PROPERTY \
@@ -1542,6 +1626,8 @@ gst_cl_histogram_class_init (GstClHistogramClass *klass)
 
   gobject_class->set_property = gst_cl_histogram_set_property;
   gobject_class->get_property = gst_cl_histogram_get_property;
+  gobject_class->dispatch_properties_changed =
+      gst_cl_histogram_dispatch_properties_changed;
   gobject_class->finalize = gst_cl_histogram_finalize;
   install_properties (gobject_class);
 
@@ -1595,6 +1681,7 @@ gst_cl_histogram_init (GstClHistogram *self)
   memcpy (settings->percentiles, default_percentiles,
       sizeof (default_percentiles));
   settings->interval = DEFAULT_INTERVAL;
+  self->applied = *settings;
   self->reports.outside_reported = g_byte_array_new ();
   self->device = g_strdup (DEFAULT_DEVICE);
   self->max_frames_in_flight = DEFAULT_MAX_FRAMES_IN_FLIGHT;

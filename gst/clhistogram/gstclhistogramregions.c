@@ -168,8 +168,14 @@ report_outside (GstElement *element, GstClRegionReports *reports,
 
   GST_OBJECT_LOCK (element);
   if (reports->outside_reported) {
-    if (reports->outside_reported->len <= index)
+    const guint len = reports->outside_reported->len;
+
+    /* g_byte_array_set_size() leaves the new bytes as they were in
+     * memory: unless cleared, most read as already reported. */
+    if (len <= index) {
       g_byte_array_set_size (reports->outside_reported, index + 1);
+      memset (reports->outside_reported->data + len, 0, index + 1 - len);
+    }
     first = !reports->outside_reported->data[index];
     reports->outside_reported->data[index] = 1;
   }

@@ -64,6 +64,8 @@
  * ]| a camera with its luma histogram, bars by log (1 + count).
  */
 #include "gsthistogramoverlay.h"
+#include "gstclframemap.h"
+#include "gstclutils.h"
 #include "gsthistogramdraw.h"
 
 #include <gst/clhistogram/clhistogram.h>
@@ -215,17 +217,40 @@ gst_histogram_overlay_prepare_output_buffer (GstBaseTransform *trans,
       (trans, inbuf, outbuf);
 }
 
+static GstFlowReturn gst_histogram_overlay_transform_frame_ip (
+    GstVideoFilter *filter, GstVideoFrame *frame);
+
+/* Draws on the frame mapped as every element of the plugin maps one
+ * (gstclframemap.c): a GstVideoMeta whose strides or offsets do not fit
+ * the buffer is a STREAM error, never a write past it, which
+ * gst_video_frame_map() alone does not check. */
 static GstFlowReturn
 gst_histogram_overlay_transform_ip (GstBaseTransform *trans,
     GstBuffer *buffer)
 {
   GstHistogramOverlay *self = GST_HISTOGRAM_OVERLAY (trans);
+  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
+  GstClFrameMap map;
+  ClhFrame format, frame;
+  GstFlowReturn ret;
 
   if (!self->drawing)
     return GST_FLOW_OK;
   self->drawing = FALSE;
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->transform_ip (trans,
-      buffer);
+  if (!gst_cl_frame_format (&filter->in_info, &format)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The %s frames cannot be drawn on.",
+            GST_VIDEO_INFO_NAME (&filter->in_info)), (NULL));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (!gst_cl_frame_map_write (&map, GST_ELEMENT (self), &filter->in_info,
+          &format, buffer, &frame)) {
+    gst_cl_frame_map_clear (&map);
+    return GST_FLOW_ERROR;
+  }
+  ret = gst_histogram_overlay_transform_frame_ip (filter, &map.vframe);
+  gst_cl_frame_map_clear (&map);
+  return ret;
 }
 
 static GstFlowReturn

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A fuzzer for what clhistogram reads from outside: caps, buffer sizes,
- * GstVideoMeta (format, size, planes, offsets, strides), GstVideoCropMeta
- * and GstVideoRegionOfInterestMeta rectangles, property values within
- * their ranges and their changes between frames. One input is a string of
- * bytes read as those choices (fuzz_one()); whatever it holds, each frame
- * must come out with a histogram that accounts for its samples (equal to
- * the golden reference when no crop applies) or end in a clean element
- * error, with no CRITICAL or WARNING (fatal here) and no crash.
+/* A fuzzer for what the plugin's elements read from outside: caps, buffer
+ * sizes, GstVideoMeta (format, size, planes, offsets, strides),
+ * GstVideoCropMeta and GstVideoRegionOfInterestMeta rectangles, property
+ * values within their ranges and their changes between frames. One input
+ * is a string of bytes read as those choices (fuzz_one()), run through
+ * clhistogram, then through histogramoverlay, clbackproject and clcamshift.
+ * Whatever it holds, each frame must come out (from clhistogram with a
+ * histogram that accounts for its samples, equal to the golden reference
+ * when no crop applies) or end in a clean element error, with no CRITICAL
+ * or WARNING (fatal here) and no crash; under AddressSanitizer, no access
+ * past a buffer.
  *
  *   clhistogram-fuzz [--seed S] [--seconds T] [--runs N] [CASE_FILE...]
  *
@@ -83,11 +86,15 @@ take_property (Input *in, GstElement *e, const gchar *name)
     g_value_set_uint (&v, u->minimum + take_below (in, span + 1));
   } else if (G_IS_PARAM_SPEC_INT (p)) {
     GParamSpecInt *i = G_PARAM_SPEC_INT (p);
-    g_value_set_int (&v, take (in, 1) < 128 ? -1 :
+    g_value_set_int (&v, take (in, 1) < 128 ? MAX (i->minimum, -1) :
         i->minimum + (gint) take_below (in, MIN ((guint) (i->maximum -
                     i->minimum), 70000) + 1));
   } else if (G_IS_PARAM_SPEC_BOOLEAN (p)) {
     g_value_set_boolean (&v, take (in, 1) & 1);
+  } else if (G_IS_PARAM_SPEC_DOUBLE (p)) {
+    GParamSpecDouble *d = G_PARAM_SPEC_DOUBLE (p);
+    const gdouble lo = MAX (d->minimum, -1e6), hi = MIN (d->maximum, 1e6);
+    g_value_set_double (&v, lo + (hi - lo) * take (in, 2) / 65535.0);
   } else if (G_IS_PARAM_SPEC_ENUM (p)) {
     GEnumClass *k = G_PARAM_SPEC_ENUM (p)->enum_class;
     g_value_set_enum (&v, k->values[take_below (in, k->n_values)].value);
@@ -96,17 +103,78 @@ take_property (Input *in, GstElement *e, const gchar *name)
   g_value_unset (&v);
 }
 
+/* The elements fuzzed, each with the properties the input changes (NULL
+ * ended). */
+typedef struct {
+  const gchar *factory;
+  const gchar *names[10];
+} Fuzzed;
+
+static const Fuzzed fuzzed[] = {
+  {"clhistogram", {"mode", "bins", "range-min", "range-max",
+          "min-saturation", "min-value", "post-messages", "attach-meta",
+          "max-frames-in-flight", NULL}},
+  {"histogramoverlay", {"x", "y", "width", "height", "alpha", "log-scale",
+          NULL}},
+  {"clbackproject", {"mode", "bins", "scale", "min-saturation",
+          "min-value", "max-value", NULL}},
+  /* Not max-iterations: up to 70,000 mean-shift steps a frame only
+   * take time. */
+  {"clcamshift", {"bins", "min-saturation", "min-value", "max-value",
+          "epsilon", "post-messages", NULL}},
+};
+
 static void
-take_properties (Input *in, GstElement *e)
+take_properties (Input *in, GstElement *e, const Fuzzed *f)
 {
-  const gchar *const names[] = {
-    "mode", "bins", "range-min", "range-max", "min-saturation", "min-value",
-    "post-messages", "attach-meta", "max-frames-in-flight",
-  };
-  guint n = take (in, 1) % 4, i;
+  guint n = take (in, 1) % 4, n_names = g_strv_length ((gchar **) f->names);
+  guint i;
 
   for (i = 0; i < n; i++)
-    take_property (in, e, names[take_below (in, G_N_ELEMENTS (names))]);
+    take_property (in, e, f->names[take_below (in, n_names)]);
+}
+
+/* What the other elements need to read every frame: a model for
+ * clbackproject (of its default mode's and bins' length), a window for
+ * clcamshift (from the input) and the ROI metas it may start tracks from,
+ * a graph over the frame for histogramoverlay. */
+static void
+set_up (Input *in, GstElement *e, const Fuzzed *f, guint width, guint height)
+{
+  if (g_str_equal (f->factory, "histogramoverlay")) {
+    g_object_set (e, "x", 0, "y", 0, "width", (gint) width, "height",
+        (gint) height, "alpha", 1.0, NULL);
+  } else if (g_str_equal (f->factory, "clbackproject")) {
+    gst_util_set_object_arg (G_OBJECT (e), "model", "<1.0, 2.0, 3.0, 4.0, "
+        "5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0>");
+  } else if (g_str_equal (f->factory, "clcamshift")) {
+    gchar *window = g_strdup_printf ("<%d, %d, %d, %d>",
+        (gint) take_below (in, width + 2), (gint) take_below (in, height + 2),
+        1 + (gint) take_below (in, width + 2),
+        1 + (gint) take_below (in, height + 2));
+
+    gst_util_set_object_arg (G_OBJECT (e), "window", window);
+    g_object_set (e, "track-type", "face", NULL);
+    g_free (window);
+  }
+}
+
+/* A luma histogram of the frame for histogramoverlay to draw. */
+static void
+add_histogram (GstBuffer *b, guint width, guint height)
+{
+  const gchar *const names[] = { "Y" };
+  const guint32 counts[4] = { 3, 1, 4, 1 };
+  const guint shape[1] = { 4 };
+  const GstHistogramRegion frame = { GST_HISTOGRAM_REGION_FRAME, 0, 0, 0,
+    width, height
+  };
+  GstHistogramInfo info;
+
+  gst_histogram_info_init (&info);
+  g_assert_true (gst_histogram_info_set_format (&info,
+          GST_HISTOGRAM_MODE_LUMA, 1, names, 1, shape));
+  gst_buffer_add_histogram_meta (b, &info, &frame, counts, 4);
 }
 
 /* A GstVideoMeta mostly like the caps', with hostile changes. */
@@ -320,12 +388,13 @@ sent_free (gpointer data)
   g_free (s);
 }
 
-/* One input, through a new element. */
+/* One input, through a new element of @f's. */
 static void
-fuzz_one (const guint8 *data, gsize size)
+fuzz_element (const guint8 *data, gsize size, const Fuzzed *f)
 {
+  const gboolean counts = g_str_equal (f->factory, "clhistogram");
   Input in = { data, size, 0 };
-  GstHarness *h = gst_harness_new ("clhistogram");
+  GstHarness *h = gst_harness_new (f->factory);
   GstBus *bus = gst_bus_new ();
   const gchar *format = formats[take_below (&in, G_N_ELEMENTS (formats))];
   const guint width = take_edge (&in);
@@ -339,7 +408,9 @@ fuzz_one (const guint8 *data, gsize size)
 
   gst_element_set_bus (h->element, bus);
   gst_harness_set_live (h, take (&in, 1) & 1);
-  take_properties (&in, h->element);
+  if (!counts)
+    set_up (&in, h->element, f, width, height);
+  take_properties (&in, h->element, f);
   {
     GstCaps *parsed = gst_caps_from_string (caps);
 
@@ -353,6 +424,8 @@ fuzz_one (const guint8 *data, gsize size)
     GstFlowReturn flow;
 
     s->buffer = take_buffer (&in, &info, &crop, &vmeta);
+    if (g_str_equal (f->factory, "histogramoverlay"))
+      add_histogram (s->buffer, width, height);
     s->exact = !crop && !vmeta && gst_buffer_get_size (s->buffer) >= info.size;
     g_queue_push_tail (&sent, s);
     flow = gst_harness_push (h, gst_buffer_ref (s->buffer));
@@ -362,12 +435,16 @@ fuzz_one (const guint8 *data, gsize size)
       else
         g_assert_cmpint (flow, ==, GST_FLOW_NOT_NEGOTIATED);
       /* What was in flight is dropped with the failing frame. */
-      pull_and_check (h, &sent, &info);
+      if (counts)
+        pull_and_check (h, &sent, &info);
       break;
     }
     /* Frames in flight come out later, or at EOS. */
-    pull_and_check (h, &sent, &info);
-    take_properties (&in, h->element);
+    if (counts)
+      pull_and_check (h, &sent, &info);
+    else
+      drop_output (h);
+    take_properties (&in, h->element, f);
     if (take (&in, 1) % 8 == 0) {
       gst_harness_push_event (h, gst_event_new_flush_start ());
       gst_harness_push_event (h, gst_event_new_flush_stop (TRUE));
@@ -382,7 +459,10 @@ fuzz_one (const guint8 *data, gsize size)
     }
   }
   gst_harness_push_event (h, gst_event_new_eos ());
-  pull_and_check (h, &sent, &info);
+  if (counts)
+    pull_and_check (h, &sent, &info);
+  else
+    drop_output (h);
   g_queue_clear_full (&sent, sent_free);
   pop_error (bus);
 
@@ -390,6 +470,16 @@ fuzz_one (const guint8 *data, gsize size)
   gst_object_unref (bus);
   gst_harness_teardown (h);
   g_free (caps);
+}
+
+/* One input, through each element. */
+static void
+fuzz_one (const guint8 *data, gsize size)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (fuzzed); i++)
+    fuzz_element (data, size, &fuzzed[i]);
 }
 
 /* Any WARNING or CRITICAL, from any library, is a failure: abort, so that

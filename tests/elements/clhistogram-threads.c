@@ -5,6 +5,7 @@
  * stream, and a source that pauses between frames so that the element's
  * pusher thread pushes counted frames while the next one comes in. */
 #include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 #include <gst/clhistogram/clhistogram.h>
 
@@ -202,6 +203,173 @@ GST_START_TEST (test_pusher_races_streaming)
 }
 GST_END_TEST;
 
+/* Two configurations one g_object_setv() flips between: hue with 180 bins
+ * and one fixed region, or rgb with 16 bins per axis and a 2x2 grid of
+ * zones. A frame counted with half of a change has hue with 16 bins, rgb
+ * with 180 (an error: 180^3 bins cannot be counted), or 1 or 6
+ * histograms. */
+#define FLIPS 10000
+#define MIN_FRAMES_FLIPPED 200
+#define FLIP_W 16
+#define FLIP_H 8
+static const gchar *flip_names[4] = { "mode", "bins", "regions", "zones" };
+
+typedef struct {
+  GstElement *element;
+  gint started;
+  gint frames_flipped;
+  gint done;
+} Flipper;
+
+static void
+flip_values (GValue *values, GstHistogramMode mode, guint bins,
+    guint n_regions, const gchar *zones)
+{
+  guint i, k;
+
+  g_value_init (&values[0], GST_TYPE_HISTOGRAM_MODE);
+  g_value_set_enum (&values[0], mode);
+  g_value_init (&values[1], G_TYPE_UINT);
+  g_value_set_uint (&values[1], bins);
+  gst_value_array_init (&values[2], n_regions);
+  for (i = 0; i < n_regions; i++) {
+    const gint rect[4] = { 0, 0, 4, 4 };
+    GValue region = G_VALUE_INIT;
+
+    gst_value_array_init (&region, 4);
+    for (k = 0; k < 4; k++) {
+      GValue v = G_VALUE_INIT;
+
+      g_value_init (&v, G_TYPE_INT);
+      g_value_set_int (&v, rect[k]);
+      gst_value_array_append_and_take_value (&region, &v);
+    }
+    gst_value_array_append_and_take_value (&values[2], &region);
+  }
+  g_value_init (&values[3], G_TYPE_STRING);
+  g_value_set_string (&values[3], zones);
+}
+
+static void
+flip_values_unset (GValue *values)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (flip_names); i++)
+    g_value_unset (&values[i]);
+}
+
+/* Sets the four properties at least FLIPS times, each time in one
+ * g_object_setv(), between the two configurations, ending on rgb's. */
+static gpointer
+flip_thread (gpointer data)
+{
+  Flipper *f = data;
+  GValue hue[4] = { G_VALUE_INIT, G_VALUE_INIT, G_VALUE_INIT, G_VALUE_INIT };
+  GValue rgb[4] = { G_VALUE_INIT, G_VALUE_INIT, G_VALUE_INIT, G_VALUE_INIT };
+  guint i;
+
+  flip_values (hue, GST_HISTOGRAM_MODE_HUE, 180, 1, "");
+  flip_values (rgb, GST_HISTOGRAM_MODE_RGB, 16, 0, "2x2");
+  while (!g_atomic_int_get (&f->started))
+    g_thread_yield ();
+  for (i = 0; i < FLIPS || i % 2 == 0
+      || g_atomic_int_get (&f->frames_flipped) < MIN_FRAMES_FLIPPED; i++)
+    g_object_setv (G_OBJECT (f->element), G_N_ELEMENTS (flip_names),
+        flip_names, i % 2 ? hue : rgb);
+  flip_values_unset (hue);
+  flip_values_unset (rgb);
+  g_atomic_int_set (&f->done, 1);
+  return NULL;
+}
+
+/* Which configuration @out was counted with: 0 hue, 1 rgb; fails for a
+ * mix of them. */
+static guint
+flip_configuration (GstBuffer *out, guint frame)
+{
+  GList *metas = gst_buffer_get_histogram_metas (out), *l;
+  const guint n = g_list_length (metas);
+  GstHistogramMeta *head;
+  gboolean rgb;
+
+  fail_unless (metas != NULL, "frame %u has no histogram", frame);
+  head = metas->data;
+  rgb = head->info.mode == GST_HISTOGRAM_MODE_RGB;
+  fail_unless (rgb || head->info.mode == GST_HISTOGRAM_MODE_HUE);
+  for (l = metas; l; l = l->next) {
+    GstHistogramMeta *meta = l->data;
+
+    fail_unless_equals_int (meta->info.mode, head->info.mode);
+    fail_unless (meta->info.n_bins == (rgb ? 16 * 16 * 16 : 180),
+        "frame %u: mode %s with %u bins: a half-applied change", frame,
+        gst_histogram_mode_get_nick (meta->info.mode), meta->info.n_bins);
+  }
+  fail_unless (n == (rgb ? 5 : 2), "frame %u: mode %s with %u histograms: "
+      "regions and zones half applied", frame,
+      gst_histogram_mode_get_nick (head->info.mode), n);
+  g_list_free (metas);
+  return rgb;
+}
+
+/* A thread flips mode, bins, regions and zones together FLIPS times while
+ * frames stream: every frame is counted with one configuration whole, none
+ * fails, and no error reaches the bus. Before the element applied its
+ * properties whole, a frame between two of set_property's calls failed
+ * with "mode=rgb bins=180 ... cannot count" or had one histogram too few
+ * or too many. */
+GST_START_TEST (test_flip_together)
+{
+  GValue hue[4] = { G_VALUE_INIT, G_VALUE_INIT, G_VALUE_INIT, G_VALUE_INIT };
+  GstHarness *h = gst_harness_new ("clhistogram");
+  GstBus *bus = clh_check_harness_bus (h->element);
+  Flipper f = { 0 };
+  guint n[2] = { 0, 0 }, frame = 0, i;
+  GThread *thread;
+  GstMessage *msg;
+
+  flip_values (hue, GST_HISTOGRAM_MODE_HUE, 180, 1, "");
+  g_object_setv (G_OBJECT (h->element), G_N_ELEMENTS (flip_names),
+      flip_names, hue);
+  flip_values_unset (hue);
+  g_object_set (h->element, "post-messages", FALSE, "statistics", FALSE,
+      NULL);
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=RGB,width="
+      G_STRINGIFY (FLIP_W) ",height=" G_STRINGIFY (FLIP_H)
+      ",framerate=30/1");
+  f.element = h->element;
+  thread = g_thread_new ("flipper", flip_thread, &f);
+  for (i = 0; !g_atomic_int_get (&f.done) || i < 4; frame++) {
+    const gboolean after = g_atomic_int_get (&f.done);
+    GstBuffer *in = gst_harness_create_buffer (h, FLIP_W * FLIP_H * 3);
+    GstBuffer *out;
+    guint rgb;
+
+    gst_buffer_memset (in, 0, (guint8) frame, FLIP_W * FLIP_H * 3);
+    GST_BUFFER_PTS (in) = frame * GST_SECOND / 30;
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    fail_unless (out != NULL, "no frame out");
+    rgb = flip_configuration (out, frame);
+    n[rgb]++;
+    gst_buffer_unref (out);
+    if (after) {
+      fail_unless_equals_int (rgb, 1);
+      i++;
+    } else if (g_atomic_int_get (&f.started)) {
+      g_atomic_int_inc (&f.frames_flipped);
+    }
+    g_atomic_int_set (&f.started, 1);
+  }
+  g_thread_join (thread);
+  GST_INFO ("%u frames: %u hue, %u rgb", frame, n[0], n[1]);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg == NULL, "%" GST_PTR_FORMAT, msg);
+  fail_unless (n[0] > 0 && n[1] > 0, "%u hue frames, %u rgb", n[0], n[1]);
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
 static Suite *
 clhistogram_threads_suite (void)
 {
@@ -213,6 +381,7 @@ clhistogram_threads_suite (void)
   tcase_add_test (tc, test_pipelines_in_threads);
   tcase_add_test (tc, test_properties_while_streaming);
   tcase_add_test (tc, test_pusher_races_streaming);
+  tcase_add_test (tc, test_flip_together);
   return s;
 }
 

@@ -271,14 +271,137 @@ with_crop (GstBuffer *buffer, guint x, guint y, guint width, guint height)
   return buffer;
 }
 
-/* A crop that splits 4:2:0 chroma, when chroma is counted, and one outside
- * the frame are STREAM errors naming the crop; luma is counted at any
- * pixel. */
+/* Fails unless the histogram of @region on @out is the reference's for
+ * @rect of @in, a frame of @full (uncropped coordinates). */
+static void
+assert_region_is_reference (GstBuffer *out, const gchar *type, gint id,
+    const GstVideoInfo *full, GstBuffer *in, const gchar *mode, guint bins,
+    const ClhRect *rect, const gchar *what)
+{
+  GstHistogramMeta *meta = gst_buffer_get_histogram_meta_for_region (out,
+      type, id);
+  ClhHistogramSpec spec;
+  ClhHistogram want;
+  guint c, b, n_bins;
+
+  fail_unless (meta != NULL, "%s: no %s %d", what, type, id);
+  fail_unless (clh_reference_histogram_of_buffer_region (full, in, mode,
+          bins, 0, -1, rect, &spec, &want), "%s: no reference", what);
+  fail_unless_equals_int (meta->info.n_channels,
+      clh_histogram_spec_n_channels (&spec));
+  fail_unless_equals_uint64 (meta->pixels,
+      (guint64) rect->width * rect->height);
+  for (c = 0; c < meta->info.n_channels; c++) {
+    const guint32 *got = gst_histogram_meta_get_counts (meta, c, &n_bins);
+
+    for (b = 0; b < n_bins; b++)
+      fail_unless (got[b] == want.counts[c * n_bins + b],
+          "%s: %s %d channel %u bin %u is %u, the reference says %u", what,
+          type, id, c, b, got[b], want.counts[c * n_bins + b]);
+    fail_unless (gst_histogram_meta_get_statistics (meta, c)->samples
+        == want.samples[c], "%s: %s %d channel %u has %" G_GUINT64_FORMAT
+        " samples, the reference %" G_GUINT64_FORMAT, what, type, id, c,
+        gst_histogram_meta_get_statistics (meta, c)->samples,
+        want.samples[c]);
+  }
+  g_free (want.counts);
+}
+
+static const GstVideoFormat subsampled_formats[] = {
+  GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_YUY2,
+  GST_VIDEO_FORMAT_Y41B, GST_VIDEO_FORMAT_YUV9,
+};
+
+/* Crops whose corner is off the chroma grid (odd, or not a multiple of 4)
+ * on subsampled formats, in luma, channels and hue modes: the full-frame
+ * histogram and a fixed region (given in the crop's pixels) are the
+ * reference's for the same rectangles of the uncropped frame, a chroma
+ * sample counted iff its co-sited luma pixel is inside. Before, channels
+ * and hue failed with "not on component 1's 2x2 subsampling grid". */
+GST_START_TEST (test_crop_off_chroma_grid)
+{
+  const GstVideoFormat format = subsampled_formats[__i__];
+  const guint width = 160, height = 120;
+  const guint crops[][4] = { {61, 37, 77, 53}, {1, 3, 26, 19},
+  {5, 2, 150, 117}, {3, 1, 1, 1}
+  };
+  const struct {
+    const gchar *mode;
+    guint bins;
+  } modes[] = { {"luma", 16}, {"channels", 16}, {"hue", 180} };
+  GstVideoInfo full;
+  guint m, k;
+
+  gst_video_info_set_format (&full, format, width, height);
+  for (m = 0; m < G_N_ELEMENTS (modes); m++)
+    for (k = 0; k < G_N_ELEMENTS (crops); k++) {
+      GstHarness *h = gst_harness_new ("clhistogram");
+      GstBus *bus = clh_check_harness_bus (h->element);
+      const guint *c = crops[k];
+      const ClhRect crop = { c[0], c[1], c[2], c[3] };
+      /* A region in the crop's pixels, and where it is in the frame's. */
+      const ClhRect inner = { 3, 5, 11, 7 };
+      ClhRect shifted = { c[0] + 3, c[1] + 5, 11, 7 };
+      GstBuffer *in = random_frame (&full, 10 * m + k + 1, TRUE), *out;
+      gchar *what = g_strdup_printf ("%s %s crop %ux%u at (%u, %u)",
+          gst_video_format_to_string (format), modes[m].mode, c[2], c[3],
+          c[0], c[1]);
+
+      gst_util_set_object_arg (G_OBJECT (h->element), "mode", modes[m].mode);
+      gst_util_set_object_arg (G_OBJECT (h->element), "regions",
+          "<<3, 5, 11, 7>>");
+      g_object_set (h->element, "bins", modes[m].bins, NULL);
+      set_caps (h, format, c[2], c[3]);
+      out = gst_harness_push_and_pull (h, with_crop (gst_buffer_copy (in),
+              c[0], c[1], c[2], c[3]));
+      fail_unless (out != NULL, "%s: nothing out", what);
+      assert_region_is_reference (out, GST_HISTOGRAM_REGION_FRAME, 0, &full,
+          in, modes[m].mode, modes[m].bins, &crop, what);
+      /* The region, clipped to the crop, in the frame's pixels. */
+      clh_rect_clip (&shifted, c[0] + c[2], c[1] + c[3]);
+      if (inner.x < (gint) c[2] && inner.y < (gint) c[3])
+        assert_region_is_reference (out, "region", 0, &full, in,
+            modes[m].mode, modes[m].bins, &shifted, what);
+      fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR) == NULL,
+          "%s: an error", what);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in);
+      clh_check_harness_teardown (h, bus);
+      g_free (what);
+    }
+}
+GST_END_TEST;
+
+/* `videocrop left=61 top=37 ! clhistogram mode=channels ! <a sink that
+ * takes crop metas>` counts every frame with its crop meta, no error.
+ * Before, the stream failed with "not on component 1's 2x2 subsampling
+ * grid" while into a sink that takes none (videocrop copies) it counted. */
+GST_START_TEST (test_videocrop_pipeline_odd)
+{
+  gchar *with_meta = run_and_record ("videotestsrc num-buffers=4 "
+      "pattern=colors ! video/x-raw,format=I420,width=160,height=120 ! "
+      "videocrop left=61 top=37 ! clhistogram mode=channels bins=32 ! "
+      "fakesink name=sink", TRUE);
+  gchar **lines = g_strsplit (with_meta, "\n", -1);
+  guint i;
+
+  fail_unless_equals_int (g_strv_length (lines), 5);
+  for (i = 0; i < 4; i++)
+    fail_unless (g_str_has_prefix (lines[i], "crop 8217:"),
+        "frame %u did not come with a 99x83 crop meta: %s", i, lines[i]);
+  g_strfreev (lines);
+  g_free (with_meta);
+}
+GST_END_TEST;
+
+/* A crop outside the frame is a STREAM error naming the crop; a crop off
+ * the chroma grid is counted, in luma at any pixel too. */
 GST_START_TEST (test_crop_meta_refused)
 {
   GstHarness *h = gst_harness_new ("clhistogram");
   GstBus *bus = clh_check_harness_bus (h->element);
   const guint crop[4] = { 1, 3, 5, 2 };
+  const ClhRect odd = { 1, 3, 26, 19 };
   GstVideoInfo full, cropped;
   GstBuffer *in, *copy, *out;
 
@@ -287,8 +410,14 @@ GST_START_TEST (test_crop_meta_refused)
   g_object_set (h->element, "bins", 16, NULL);
   gst_util_set_object_arg (G_OBJECT (h->element), "mode", "channels");
   set_caps (h, GST_VIDEO_FORMAT_I420, 26, 19);
-  push_expect_stream_error (h, bus, with_crop (random_frame (&full, 1, TRUE),
-          1, 3, 26, 19), "GstVideoCropMeta");
+  /* Off the 4:2:0 chroma grid: counted by the spec's rule. */
+  in = random_frame (&full, 1, TRUE);
+  out = gst_harness_push_and_pull (h, with_crop (gst_buffer_copy (in), 1, 3,
+          26, 19));
+  assert_region_is_reference (out, GST_HISTOGRAM_REGION_FRAME, 0, &full, in,
+      "channels", 16, &odd, "channels at (1, 3)");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
   push_expect_stream_error (h, bus, with_crop (random_frame (&full, 1, TRUE),
           8, 6, 26, 19), "GstVideoCropMeta");
   push_expect_stream_error (h, bus, with_crop (random_frame (&full, 1, TRUE),
@@ -307,24 +436,16 @@ GST_START_TEST (test_crop_meta_refused)
 }
 GST_END_TEST;
 
-/* A GstVideoMeta that cannot describe the caps' frame, and offsets that
- * would wrap a size check, are STREAM errors (gst-check fails the test on
- * any CRITICAL); a good frame still goes through afterwards. */
-GST_START_TEST (test_video_meta_hostile)
-{
-  GstHarness *h = gst_harness_new ("clhistogram");
-  GstBus *bus = clh_check_harness_bus (h->element);
-  GstVideoInfo info, i420;
-  GstBuffer *buffer;
-  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
-  gint strides[GST_VIDEO_MAX_PLANES] = { 32 * 4 };
-  const struct {
-    GstVideoFormat format;
-    guint width, height, n_planes;
-    gsize offset;
-    gint stride;
-    const gchar *says;
-  } cases[] = {
+/* GstVideoMetas on a buffer of a 32x16 RGBA frame's size that cannot
+ * describe the caps' frame, or whose offset or stride does not fit the
+ * buffer (some would wrap a size check), and what the error says. */
+static const struct {
+  GstVideoFormat format;
+  guint width, height, n_planes;
+  gsize offset;
+  gint stride;
+  const gchar *says;
+} hostile_cases[] = {
     {GST_VIDEO_FORMAT_GRAY8, 32, 16, 1, 0, 128, "GstVideoMeta"},
     {GST_VIDEO_FORMAT_RGBA, 32, 16, 3, 0, 128, "GstVideoMeta"},
     {GST_VIDEO_FORMAT_RGBA, 31, 16, 1, 0, 128, "GstVideoMeta"},
@@ -336,20 +457,42 @@ GST_START_TEST (test_video_meta_hostile)
     {GST_VIDEO_FORMAT_RGBA, 32, 16, 1, 0, 0, "stride"},
     {GST_VIDEO_FORMAT_RGBA, 32, 16, 1, 0, 127, "stride"},
     {GST_VIDEO_FORMAT_RGBA, 40, 16, 1, 0, 160, "too small"},
-  };
+};
+
+/* A buffer of @info's size with hostile_cases[@i]'s GstVideoMeta. */
+static GstBuffer *
+hostile_frame (const GstVideoInfo *info, guint i)
+{
+  GstBuffer *buffer = gst_buffer_new_allocate (NULL, info->size, NULL);
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { hostile_cases[i].offset };
+  gint strides[GST_VIDEO_MAX_PLANES] = { hostile_cases[i].stride };
+
+  gst_buffer_memset (buffer, 0, 0x80, info->size);
+  gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
+      hostile_cases[i].format, hostile_cases[i].width,
+      hostile_cases[i].height, hostile_cases[i].n_planes, offsets, strides);
+  return buffer;
+}
+
+/* A GstVideoMeta that cannot describe the caps' frame, and offsets that
+ * would wrap a size check, are STREAM errors (gst-check fails the test on
+ * any CRITICAL); a good frame still goes through afterwards. */
+GST_START_TEST (test_video_meta_hostile)
+{
+  GstHarness *h = gst_harness_new ("clhistogram");
+  GstBus *bus = clh_check_harness_bus (h->element);
+  GstVideoInfo info, i420;
+  GstBuffer *buffer;
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 32 * 4 };
   guint i;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 32, 16);
   set_caps (h, GST_VIDEO_FORMAT_RGBA, 32, 16);
-  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
-    buffer = gst_buffer_new_allocate (NULL, info.size, NULL);
-    offsets[0] = cases[i].offset;
-    strides[0] = cases[i].stride;
-    gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
-        cases[i].format, cases[i].width, cases[i].height, cases[i].n_planes,
-        offsets, strides);
+  for (i = 0; i < G_N_ELEMENTS (hostile_cases); i++) {
     GST_INFO ("case %u", i);
-    push_expect_stream_error (h, bus, buffer, cases[i].says);
+    push_expect_stream_error (h, bus, hostile_frame (&info, i),
+        hostile_cases[i].says);
   }
 
   /* A bigger meta frame than the caps' is read at the caps' size. */
@@ -381,6 +524,85 @@ GST_START_TEST (test_video_meta_hostile)
   gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
       GST_VIDEO_FORMAT_I420, 32, 16, 1, i420.offset, i420.stride);
   push_expect_stream_error (h, bus, buffer, "GstVideoMeta");
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
+/* The other elements of the plugin, each set up to read (or draw on)
+ * every frame. */
+static const gchar *const other_elements[] = {
+  "histogramoverlay", "clbackproject", "clcamshift",
+};
+
+/* A @factory element reading every frame: a model for clbackproject, a
+ * window for clcamshift, a graph over the whole frame for
+ * histogramoverlay (which also needs a histogram on the buffer). */
+static GstHarness *
+reading_harness (const gchar *factory)
+{
+  GstHarness *h = gst_harness_new (factory);
+
+  if (g_str_equal (factory, "clbackproject"))
+    gst_util_set_object_arg (G_OBJECT (h->element), "model", "<1.0, 2.0, "
+        "3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, "
+        "15.0, 16.0>");
+  else if (g_str_equal (factory, "clcamshift"))
+    gst_util_set_object_arg (G_OBJECT (h->element), "window",
+        "<2, 2, 12, 10>");
+  else
+    g_object_set (h->element, "x", 0, "y", 0, "width", 32, "height", 16,
+        "alpha", 1.0, NULL);
+  return h;
+}
+
+/* A histogram for histogramoverlay to draw on @buffer. */
+static GstBuffer *
+with_histogram (GstBuffer *buffer)
+{
+  const gchar *const names[] = { "Y" };
+  const guint32 counts[4] = { 1, 5, 2, 8 };
+  const GstHistogramRegion frame = { GST_HISTOGRAM_REGION_FRAME, 0, 0, 0,
+    32, 16
+  };
+  const guint shape[1] = { 4 };
+  GstHistogramInfo info;
+
+  gst_histogram_info_init (&info);
+  fail_unless (gst_histogram_info_set_format (&info,
+          GST_HISTOGRAM_MODE_LUMA, 1, names, 1, shape));
+  fail_unless (gst_buffer_add_histogram_meta (buffer, &info, &frame, counts,
+          4) != NULL);
+  return buffer;
+}
+
+/* clhistogram's hostile GstVideoMetas on every other element: the same
+ * STREAM errors, never a CRITICAL or an access past the buffer; a good
+ * frame still goes through afterwards. Before the overlay mapped frames
+ * through the plugin's checked path, it drew past the buffer. */
+GST_START_TEST (test_video_meta_hostile_every_element)
+{
+  const gchar *factory = other_elements[__i__];
+  GstHarness *h = reading_harness (factory);
+  GstBus *bus = clh_check_harness_bus (h->element);
+  const gboolean overlay = g_str_equal (factory, "histogramoverlay");
+  GstVideoInfo info;
+  guint i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 32, 16);
+  set_caps (h, GST_VIDEO_FORMAT_RGBA, 32, 16);
+  for (i = 0; i < G_N_ELEMENTS (hostile_cases); i++) {
+    GstBuffer *buffer = hostile_frame (&info, i);
+
+    GST_INFO ("%s: case %u", factory, i);
+    push_expect_stream_error (h, bus, overlay ? with_histogram (buffer) :
+        buffer, hostile_cases[i].says);
+  }
+  {
+    GstBuffer *buffer = random_frame (&info, 5, FALSE);
+
+    gst_buffer_unref (gst_harness_push_and_pull (h, overlay ?
+            with_histogram (buffer) : buffer));
+  }
   clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
@@ -547,7 +769,12 @@ clhistogram_upstream_suite (void)
       G_N_ELEMENTS (crop_formats));
   tcase_add_test (tc, test_videocrop_pipeline);
   tcase_add_test (tc, test_crop_meta_refused);
+  tcase_add_loop_test (tc, test_crop_off_chroma_grid, 0,
+      G_N_ELEMENTS (subsampled_formats));
+  tcase_add_test (tc, test_videocrop_pipeline_odd);
   tcase_add_test (tc, test_video_meta_hostile);
+  tcase_add_loop_test (tc, test_video_meta_hostile_every_element, 0,
+      G_N_ELEMENTS (other_elements));
   tcase_add_test (tc, test_counted_frames_go_on_alone);
   tcase_add_test (tc, test_request_response_appsrc);
   tcase_add_test (tc, test_frame_larger_than_device_buffer);

@@ -1426,6 +1426,84 @@ check_query_finds_context (gboolean downstream_first)
   gst_object_unref (b);
 }
 
+/* The shared context's structure reads as text (gst-launch-1.0 -v and -m
+ * print it so): its handle serialises as the device's name, not the NULL
+ * GStreamer writes for a boxed type without a serialisation. */
+GST_START_TEST (test_context_readable)
+{
+  GstElement *e = gst_element_factory_make ("clhistogram", NULL);
+  GstContext *context;
+  const GstStructure *s;
+  gchar *text, *handle, *name = NULL;
+
+  fail_unless (gst_element_set_state (e, GST_STATE_READY)
+      == GST_STATE_CHANGE_SUCCESS);
+  g_object_get (e, "device-name", &name, NULL);
+  fail_unless (name != NULL);
+  context = gst_element_get_context (e, "gst.opencl.context");
+  fail_unless (context != NULL);
+  s = gst_context_get_structure (context);
+  text = gst_structure_to_string (s);
+  GST_INFO ("%s", text);
+  fail_if (strstr (text, "NULL"), "%s", text);
+  handle = gst_value_serialize (gst_structure_get_value (s, "context"));
+  fail_unless (handle != NULL, "the handle does not serialise");
+  fail_unless (strstr (handle, name), "'%s' does not name %s", handle, name);
+  fail_unless (strstr (text, handle), "%s", text);
+  g_free (handle);
+  g_free (text);
+  g_free (name);
+  gst_context_unref (context);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+}
+GST_END_TEST;
+
+/* Counts the debug log's warnings that a region or zone lies outside. */
+static void
+count_outside (GstDebugCategory *category, GstDebugLevel level,
+    const gchar *file, const gchar *function, gint line, GObject *object,
+    GstDebugMessage *message, gpointer user_data)
+{
+  const gchar *text = gst_debug_message_get (message);
+
+  if (level == GST_LEVEL_WARNING && text && strstr (text, "lies outside"))
+    g_atomic_int_inc ((gint *) user_data);
+}
+
+/* A fixed region wholly outside the frame, and a zone of a grid finer than
+ * the frame, give a warning in the debug log the first time each falls
+ * outside, not on every frame; new regions are warned about again. */
+GST_START_TEST (test_outside_warned_once)
+{
+  GstHarness *h = gst_harness_new ("clhistogram");
+  gint warnings = 0;
+  guint i;
+
+  gst_debug_set_active (TRUE);
+  gst_debug_set_threshold_for_name ("clhistogram", GST_LEVEL_WARNING);
+  gst_debug_add_log_function (count_outside, &warnings, NULL);
+  gst_util_set_object_arg (G_OBJECT (h->element), "regions",
+      "<<100, 100, 5, 5>, <0, 0, 4, 4>>");
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=32,"
+      "height=24,framerate=30/1");
+  for (i = 0; i < 3; i++)
+    gst_buffer_unref (gst_harness_push_and_pull (h,
+            gst_harness_create_buffer (h, 32 * 24)));
+  fail_unless_equals_int (g_atomic_int_get (&warnings), 1);
+
+  /* New regions, one outside: warned about once again. */
+  gst_util_set_object_arg (G_OBJECT (h->element), "regions",
+      "<<0, 0, 4, 4>, <-50, 3, 10, 10>>");
+  for (i = 0; i < 3; i++)
+    gst_buffer_unref (gst_harness_push_and_pull (h,
+            gst_harness_create_buffer (h, 32 * 24)));
+  fail_unless_equals_int (g_atomic_int_get (&warnings), 2);
+  gst_debug_remove_log_function (count_outside);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 /* Two elements of a pipeline share one device context: the first to go
  * to READY (downstream) makes and announces it, the other finds it with a
  * context query. A second pipeline shares it through the process-wide
@@ -2499,6 +2577,8 @@ clhistogram_suite (void)
   tcase_add_test (tc, test_plane_across_memories);
   tcase_add_test (tc, test_unaligned_16bit);
   tcase_add_test (tc, test_context_shared);
+  tcase_add_test (tc, test_context_readable);
+  tcase_add_test (tc, test_outside_warned_once);
   tcase_add_test (tc, test_two_devices);
   tcase_add_test (tc, test_auto_spreads);
   tcase_add_test (tc, test_pool_path);

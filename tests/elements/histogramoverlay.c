@@ -787,6 +787,114 @@ GST_START_TEST (test_change_grouped)
 
 GST_END_TEST;
 
+/* The block a hostile frame wraps, exactly the buffer's size (so that
+ * AddressSanitizer sees any access past it), kept by the test until the
+ * element let go of the buffer. */
+typedef struct {
+  guint8 *data;
+  guint8 *copy;
+  gsize size;
+  gboolean released;
+} HostileBlock;
+
+static void
+hostile_block_released (gpointer user_data)
+{
+  ((HostileBlock *) user_data)->released = TRUE;
+}
+
+/* A @format frame of @width x @height in a buffer of @size bytes with a
+ * GstVideoMeta of @n_planes giving @offsets and @strides (which need not
+ * fit), and a histogram to draw. */
+static GstBuffer *
+hostile_frame (HostileBlock *block, GstVideoFormat format, guint width,
+    guint height, guint n_planes, gsize size, const gsize *offsets,
+    const gint *strides)
+{
+  GstBuffer *buffer;
+  gsize i;
+
+  block->size = size;
+  block->data = g_malloc (size);
+  for (i = 0; i < size; i++)
+    block->data[i] = (guint8) (i * 37 + 11);
+  block->copy = g_memdup2 (block->data, size);
+  block->released = FALSE;
+  buffer = gst_buffer_new_wrapped_full (0, block->data, size, 0, size, block,
+      hostile_block_released);
+  gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE, format,
+      width, height, n_planes, (gsize *) offsets, (gint *) strides);
+  add_meta (buffer, 3, rgb_names, 4, rgb_counts);
+  GST_BUFFER_PTS (buffer) = 0;
+  return buffer;
+}
+
+/* A GstVideoMeta whose strides or offsets do not fit the buffer, or that
+ * does not describe the caps' frame: a STREAM error saying what is wrong,
+ * a flow error, nothing out, and not a byte of the buffer written (nor
+ * past it: AddressSanitizer). Before the overlay mapped frames through the
+ * plugin's checked path, it drew through the meta's strides past the
+ * buffer: heap-buffer-overflow in paint_column. */
+GST_START_TEST (test_video_meta_past_buffer)
+{
+  const struct {
+    GstVideoFormat format;
+    guint width, height, n_planes;
+    gsize size;
+    gsize offsets[GST_VIDEO_MAX_PLANES];
+    gint strides[GST_VIDEO_MAX_PLANES];
+    const gchar *says;
+  } cases[] = {
+    {GST_VIDEO_FORMAT_RGBA, 32, 16, 1, 32 * 4 * 16, {0}, {160}, "too small"},
+    {GST_VIDEO_FORMAT_RGBA, 32, 16, 1, 32 * 4 * 16, {1024}, {128},
+        "too small"},
+    {GST_VIDEO_FORMAT_RGBA, 32, 16, 1, 32 * 4 * 16, {G_MAXSIZE - 100},
+        {128}, "too small"},
+    {GST_VIDEO_FORMAT_RGBA, 32, 16, 1, 32 * 4 * 8, {0}, {128}, "too small"},
+    {GST_VIDEO_FORMAT_RGBA, 32, 16, 1, 32 * 4 * 16, {0}, {127}, "stride"},
+    {GST_VIDEO_FORMAT_RGBA, 32, 16, 1, 32 * 4 * 16, {0}, {-128}, "stride"},
+    {GST_VIDEO_FORMAT_RGBA, 31, 16, 1, 32 * 4 * 16, {0}, {128},
+        "GstVideoMeta"},
+    {GST_VIDEO_FORMAT_I420, 32, 16, 3, 32 * 16 * 3 / 2, {0, 512, 700},
+        {32, 16, 16}, "too small"},
+    {GST_VIDEO_FORMAT_I420, 32, 16, 3, 32 * 16 * 3 / 2, {0, 512, 640},
+        {32, 16, 64}, "too small"},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const gchar *format = gst_video_format_to_string (cases[i].format);
+    GstHarness *h = harness_new (format, 32, 16);
+    GstBus *bus = clh_check_harness_bus (h->element);
+    HostileBlock block;
+    GstBuffer *in = hostile_frame (&block, cases[i].format, cases[i].width,
+        cases[i].height, cases[i].n_planes, cases[i].size, cases[i].offsets,
+        cases[i].strides);
+    GstVideoInfo info;
+
+    GST_INFO ("case %u", i);
+    set_rectangle (h, 0, 0, 32, 16);
+    g_object_set (h->element, "alpha", 1.0, NULL);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_ERROR);
+    clh_check_expect_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        cases[i].says, NULL);
+    fail_unless (gst_harness_try_pull (h) == NULL);
+    fail_unless (block.released, "case %u: the buffer is still held", i);
+    fail_unless (memcmp (block.data, block.copy, block.size) == 0,
+        "case %u: the buffer was written", i);
+    g_free (block.data);
+    g_free (block.copy);
+
+    /* A good frame is drawn afterwards. */
+    in = frame_new (format, 32, 16, FALSE, &info);
+    add_meta (in, 3, rgb_names, 4, rgb_counts);
+    gst_buffer_unref (gst_harness_push_and_pull (h, in));
+    clh_check_harness_teardown (h, bus);
+  }
+}
+
+GST_END_TEST;
+
 /* The default 80 % opacity: bars between the video and their colour. */
 GST_START_TEST (test_default_alpha)
 {
@@ -922,6 +1030,7 @@ histogramoverlay_suite (void)
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_change_while_playing);
   tcase_add_test (tc, test_change_grouped);
+  tcase_add_test (tc, test_video_meta_past_buffer);
   tcase_add_test (tc, test_default_alpha);
   tcase_add_test (tc, test_pipeline);
   return s;
