@@ -26,7 +26,7 @@ timeout 100 build/bench/clh-streams-bench --streams 1,64 --formats GRAY8,RGBA --
 timeout 60 build/bench/clh-streams-bench --streams 1 --formats GRAY8,RGBA --in-flight 1,4 --pool on --frames 2000 --runs 3 --paced 2>&1 | grep -E "^ +1 "
 } 2>&1 | tee $OUT/tests-log.txt
 else
-ROUNDS=3 bench/ab-bench.sh $PWD/build-before $PWD/build /tmp/ab > $OUT/ab-log.txt 2>&1
+ROUNDS=${ROUNDS:-3} bench/ab-bench.sh $PWD/build-before $PWD/build /tmp/ab > $OUT/ab-log.txt 2>&1
 cp /tmp/ab/summary.txt $OUT/summary.txt; cat $OUT/summary.txt
 tar czf $OUT/ab.tgz -C /tmp ab
 fi
