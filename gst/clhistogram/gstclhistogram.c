@@ -77,6 +77,7 @@
 #include "gstclhistogramstats.h"
 #include "gstclhostmemory.h"
 #include "gstclutils.h"
+#include "gstclposter.h"
 #include "clh-engine.h"
 
 #include <string.h>
@@ -219,6 +220,10 @@ struct _GstClHistogram {
   GstFlowReturn flow;
   gboolean flushing;
   gboolean output_stopping;
+  /* With several frames in flight, builds and posts the `histogram`
+   * messages, in order, beside the output thread: a 4 x 256-bin message
+   * takes longer to build than a frame takes to count. */
+  GstClPoster *poster;
   /* The output thread (streaming thread), started with the first frame. */
   GThread *output_thread;
 
@@ -406,6 +411,8 @@ post_engine_error (GstClHistogram *self, const GError *err)
 {
   const gchar *format;
 
+  /* After the messages of the frames before it. */
+  gst_cl_poster_flush (self->poster);
   GST_OBJECT_LOCK (self);
   format = GST_VIDEO_INFO_NAME (&self->info);
   GST_OBJECT_UNLOCK (self);
@@ -598,6 +605,14 @@ discard_pending (GstClHistogram *self, GstFlowReturn flow)
   g_queue_clear_full (&dropped, (GDestroyNotify) pending_frame_free);
 }
 
+/* Posts a message from this thread, after those the poster holds. */
+static void
+post_in_order (GstClHistogram *self, GstMessage *message)
+{
+  gst_cl_poster_flush (self->poster);
+  gst_element_post_message (GST_ELEMENT (self), message);
+}
+
 /* Posts the message of the interval that ended, if any: from the output
  * thread, or from the streaming thread with nothing pending. */
 static void
@@ -607,7 +622,7 @@ post_interval_end (GstClHistogram *self)
       GST_OBJECT (self));
 
   if (message)
-    gst_element_post_message (GST_ELEMENT (self), message);
+    post_in_order (self, message);
 }
 
 /* Posts a frame's `histogram` message, or sums it into the interval's;
@@ -646,12 +661,16 @@ post_frame (GstClHistogram *self, GstClPendingFrame *pending,
     message = gst_cl_histogram_interval_add (self->interval,
         GST_OBJECT (self), &frame);
     if (message)
-      gst_element_post_message (GST_ELEMENT (self), message);
+      post_in_order (self, message);
     return;
   }
   post_interval_end (self);
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_cl_histogram_message_new (GST_OBJECT (self), request, &report));
+  /* The poster takes the frame's request. */
+  if (self->in_flight > 1)
+    gst_cl_poster_post (self->poster, &pending->request, &report);
+  else
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_cl_histogram_message_new (GST_OBJECT (self), request, &report));
 }
 
 /* The output thread has the oldest frame's histograms: the streaming
@@ -917,6 +936,7 @@ drain (GstClHistogram *self)
       && self->flow == GST_FLOW_OK)
     g_cond_wait (&self->cond, &self->lock);
   g_mutex_unlock (&self->lock);
+  gst_cl_poster_flush (self->poster);
 }
 
 /* Never called: submit_input_buffer and generate_output replace the
@@ -1131,6 +1151,7 @@ gst_cl_histogram_stop (GstBaseTransform *trans)
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
 
   reset_output (self);
+  gst_cl_poster_stop (self->poster);
   set_flushing (self, FALSE);
   gst_cl_histogram_interval_drop (self->interval);
   g_clear_pointer (&self->refusal, g_free);
@@ -1456,6 +1477,7 @@ gst_cl_histogram_finalize (GObject *object)
   gst_cl_histogram_set_clear (&self->counted);
   gst_cl_histogram_set_clear (&self->results);
   gst_cl_histogram_interval_free (self->interval);
+  gst_cl_poster_free (self->poster);
   g_clear_pointer (&self->settings.regions, g_array_unref);
   g_clear_pointer (&self->applied.regions, g_array_unref);
   g_byte_array_unref (self->reports.outside_reported);
@@ -1690,6 +1712,7 @@ gst_cl_histogram_init (GstClHistogram *self)
   gst_video_info_init (&self->info);
   g_queue_init (&self->pending);
   self->interval = gst_cl_histogram_interval_new ();
+  self->poster = gst_cl_poster_new (GST_ELEMENT (self));
   g_mutex_init (&self->engine_lock);
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
