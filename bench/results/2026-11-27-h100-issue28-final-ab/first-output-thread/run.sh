@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The device calls behind docs/performance.md "Before and after the
-# restructuring": `run.sh tests`, the GPU tests of the new build; `run.sh
+# The first output thread's device calls (af8a788; docs/performance.md,
+# "Before and after the restructuring", history): `run.sh tests`, the GPU tests of the new build; `run.sh
 # ab`, bench/ab-bench.sh with the build of 4a3bada (build-before: bench/
 # and the plugin only) and the new one alternating, three rounds. Run from
 # the repository root with .device, build and build-before carried.
