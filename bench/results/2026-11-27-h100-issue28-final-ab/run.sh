@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The device call behind docs/performance.md "Before and after the
-# restructuring": the GPU tests of b37e2b8 (thorough element tests, soak,
+# restructuring": the GPU tests of 8f8f3d8 (thorough element tests, soak,
 # --verify with messages, paced latency), then bench/ab-bench.sh with the
-# build of 4a3bada (build-before: bench/ and the plugin only) and b37e2b8
+# build of 4a3bada (build-before: bench/ and the plugin only) and 8f8f3d8
 # alternating, three rounds. Run from the repository root with .device,
 # build and build-before carried.
 set -u

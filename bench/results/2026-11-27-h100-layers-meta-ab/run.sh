@@ -2,7 +2,7 @@
 # The device call behind docs/performance.md "Before and after the
 # restructuring": the GPU tests of the new build, then bench/ab-bench.sh
 # with the build of 4a3bada (build-before: bench/ and the plugin only) and
-# the new one (a6e72d1: the engine's layers and the 1.0 meta, before the
+# the new one (f879280: the engine's layers and the 1.0 meta, before the
 # element's output thread) alternating. Run from the repository root with
 # .device, build and build-before carried.
 set -u

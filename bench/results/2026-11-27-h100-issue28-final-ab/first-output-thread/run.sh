@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The first output thread's device calls (af8a788; docs/performance.md,
+# The first output thread's device calls (7c230e3; docs/performance.md,
 # "Before and after the restructuring", history): `run.sh tests`, the GPU tests of the new build; `run.sh
 # ab`, bench/ab-bench.sh with the build of 4a3bada (build-before: bench/
 # and the plugin only) and the new one alternating, three rounds. Run from
