@@ -86,9 +86,11 @@ take_property (Input *in, GstElement *e, const gchar *name)
     g_value_set_uint (&v, u->minimum + take_below (in, span + 1));
   } else if (G_IS_PARAM_SPEC_INT (p)) {
     GParamSpecInt *i = G_PARAM_SPEC_INT (p);
+    /* In 64 bits: G_MAXINT - G_MININT does not fit a gint. */
+    const gint64 span = MIN ((gint64) i->maximum - i->minimum, 70000);
+
     g_value_set_int (&v, take (in, 1) < 128 ? MAX (i->minimum, -1) :
-        i->minimum + (gint) take_below (in, MIN ((guint) (i->maximum -
-                    i->minimum), 70000) + 1));
+        (gint) (i->minimum + (gint64) take_below (in, (guint) span + 1)));
   } else if (G_IS_PARAM_SPEC_BOOLEAN (p)) {
     g_value_set_boolean (&v, take (in, 1) & 1);
   } else if (G_IS_PARAM_SPEC_DOUBLE (p)) {
