@@ -19,6 +19,7 @@ before=$1 after=$2 out=$3
 rounds=${ROUNDS:-2}
 frames=${FRAMES:-2000}
 here=$(cd "$(dirname "$0")" && pwd)
+ld=${LD_LIBRARY_PATH:-}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
 for round in $(seq 1 "$rounds"); do
@@ -28,7 +29,7 @@ for round in $(seq 1 "$rounds"); do
     tag="$side-$round"
     export GST_PLUGIN_PATH="$build/gst/clhistogram"
     export GST_REGISTRY="/tmp/ab-registry-$side.bin"
-    export LD_LIBRARY_PATH="$build/gst-libs/gst/clhistogram${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    export LD_LIBRARY_PATH="$build/gst-libs/gst/clhistogram${ld:+:$ld}"
     echo "=== $tag: one stream (messages off, on)"
     "$build/bench/clh-streams-bench" --streams 1 --formats GRAY8,RGBA \
       --in-flight 4 --pool on --messages off,on --frames "$frames" --runs 3 \
@@ -48,7 +49,6 @@ for round in $(seq 1 "$rounds"); do
     "$build/bench/clh-bench" --quick --passes 3 --json "$out/bench-$tag.json" \
       > "$out/bench-$tag.txt" 2>&1 || echo "clh-bench failed: $?"
     sed -n '/^== stream/,/^$/p' "$out/bench-$tag.txt"
-    LD_LIBRARY_PATH=${LD_LIBRARY_PATH#*:}
   done
 done
 python3 "$here/ab-summary.py" "$out" | tee "$out/summary.txt"

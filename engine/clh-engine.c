@@ -150,7 +150,6 @@ read_back (ClhEngine *engine, GError **error)
   ClhSlot *slot = engine->q.slot;
   cl_int ret;
 
-  slot->waited = FALSE;
   ret = clEnqueueReadBuffer (engine->q.queue, slot->counters, CL_FALSE, 0,
       sizeof (guint32) * slot->n_counters_used,
       clh_host_block_get_data (slot->readback), 0, NULL, &slot->done);

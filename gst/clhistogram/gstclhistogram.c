@@ -483,7 +483,6 @@ open_device (GstClHistogram *self)
       clh_engine_get_device_name (engine),
       clh_engine_get_platform_name (engine));
   self->in_flight = clh_engine_get_max_in_flight (engine);
-  clh_engine_set_handover (engine, self->in_flight > 1);
   GST_OBJECT_LOCK (self);
   self->engine = engine;
   self->device_name = g_strdup (clh_context_get_device_name (context));
