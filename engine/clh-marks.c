@@ -187,8 +187,9 @@ set_ranks (ClhParamsMarks *p, const ClhMarksSpec *spec)
     const ClhMarkBand *band = &spec->bands[i];
 
     p->band_first[i] = band->first;
-    p->rank_modes[1 + i] = band->grey ? CLH_ABI_MARK_GREY :
-        CLH_ABI_MARK_PAINT;
+    p->rank_modes[1 + i] = band->style == CLH_MARK_BAND_GREY ?
+        CLH_ABI_MARK_GREY : band->style == CLH_MARK_BAND_NONE ?
+        CLH_ABI_MARK_KEEP : CLH_ABI_MARK_PAINT;
     for (c = 0; c < 3; c++)
       p->rank_colours[3 * (1 + i) + c] = band->colour.values[c];
   }

@@ -70,7 +70,10 @@ check_bands (const ClhMarksSpec *spec, guint top, GError **error)
   for (i = 0; i < spec->n_bands; i++) {
     if (i > 0 && spec->bands[i].first < spec->bands[i - 1].first)
       return unsupported (error, "false-colour bands out of order");
-    if (!spec->bands[i].grey && !colour_fits (&spec->bands[i].colour, top))
+    if (spec->bands[i].style > CLH_MARK_BAND_NONE)
+      return unsupported (error, "an unknown band style");
+    if (spec->bands[i].style == CLH_MARK_BAND_COLOUR
+        && !colour_fits (&spec->bands[i].colour, top))
       return unsupported (error, "a band colour beyond the frame's depth");
   }
   return TRUE;

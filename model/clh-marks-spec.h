@@ -64,18 +64,32 @@ typedef struct {
 } ClhMarkColour;
 
 /**
+ * ClhMarkBandStyle:
+ * @CLH_MARK_BAND_COLOUR: the band's pixels in its colour
+ * @CLH_MARK_BAND_GREY: the band's pixels as grey: their luma kept, chroma
+ *   neutral (2^(depth - 1)); RGB: R = G = B = the luma
+ * @CLH_MARK_BAND_NONE: the band's pixels as they are
+ *
+ * How a false-colour band shows its pixels.
+ */
+typedef enum {
+  CLH_MARK_BAND_COLOUR,
+  CLH_MARK_BAND_GREY,
+  CLH_MARK_BAND_NONE,
+} ClhMarkBandStyle;
+
+/**
  * ClhMarkBand:
  * @first: the smallest luma code value in the band; it reaches up to the
  *   next band's @first (the last band, to the top code)
- * @grey: show the band's pixels as grey (their luma kept, chroma
- *   neutral; RGB: R = G = B = luma) instead of @colour
- * @colour: the band's colour
+ * @style: how the band shows its pixels
+ * @colour: the band's colour, for %CLH_MARK_BAND_COLOUR
  *
  * One band of a false-colour table.
  */
 typedef struct {
   guint first;
-  gboolean grey;
+  ClhMarkBandStyle style;
   ClhMarkColour colour;
 } ClhMarkBand;
 

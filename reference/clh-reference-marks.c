@@ -144,7 +144,9 @@ rank_colour (const ClhMarksSpec *spec, guint rank, gboolean *grey)
     return &spec->zebra_low_colour;
   if (rank == RANK_NONE)
     return NULL;
-  *grey = spec->bands[rank - 1].grey;
+  if (spec->bands[rank - 1].style == CLH_MARK_BAND_NONE)
+    return NULL;
+  *grey = spec->bands[rank - 1].style == CLH_MARK_BAND_GREY;
   return &spec->bands[rank - 1].colour;
 }
 

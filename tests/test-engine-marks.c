@@ -67,7 +67,7 @@ random_spec (const ClhTestFrame *tf, guint flags, GRand *rand,
   spec->n_bands = g_rand_int_range (rand, 1, CLH_MARKS_MAX_BANDS + 1);
   for (i = 0; i < spec->n_bands; i++) {
     spec->bands[i].first = first;
-    spec->bands[i].grey = g_rand_boolean (rand);
+    spec->bands[i].style = g_rand_int_range (rand, 0, 3);
     random_colour (rand, top, &spec->bands[i].colour);
     /* Sometimes an empty band (two of one first). */
     first += g_rand_int_range (rand, 0, top / 8 + 2);
@@ -331,8 +331,8 @@ test_by_hand_i420 (void)
   spec.zebra_colour = (ClhMarkColour) { {1, 2, 3} };
   spec.brng_colour = (ClhMarkColour) { {210, 16, 146} };
   spec.n_bands = 2;
-  spec.bands[0] = (ClhMarkBand) { 0, FALSE, { {40, 50, 60} } };
-  spec.bands[1] = (ClhMarkBand) { 90, TRUE, { {0, 0, 0} } };
+  spec.bands[0] = (ClhMarkBand) { 0, CLH_MARK_BAND_COLOUR, { {40, 50, 60} } };
+  spec.bands[1] = (ClhMarkBand) { 90, CLH_MARK_BAND_GREY, { {0, 0, 0} } };
 
   alloc_dest (f, dest, 0);
   g_assert_true (clh_marks_draw (marks, f, &spec, dest, NULL));
