@@ -61,8 +61,10 @@
  *
  * Formats: every format clhistogram reads: GRAY8, GRAY16, the 8-bit RGB
  * family, 8-bit planar, semi-planar and packed YUV, and 10, 12 and 16-bit
- * planar and semi-planar YUV; padded strides (GstVideoMeta) included. On
- * gray formats marks are drawn in their colours' luma.
+ * planar and semi-planar YUV; padded strides (GstVideoMeta) included, and
+ * a GstVideoMeta larger than the caps (the whole frame behind videocrop's
+ * crop meta) marked whole. On gray formats marks are drawn in their
+ * colours' luma.
  *
  * ## Example launch lines
  * |[
@@ -295,8 +297,8 @@ engine_error (GstClExposureMarks *self, const GstVideoInfo *info,
 /* Marks the frame where it lies, mapped as every element of the plugin
  * maps one (gstclframemap.c): a GstVideoMeta whose strides or offsets do
  * not fit the buffer is a STREAM error, never a write past it. A meta
- * larger than the caps (a crop meta) is marked in its top-left corner,
- * the caps' frame. */
+ * larger than the caps (the whole frame behind videocrop's crop meta) is
+ * marked whole, so that whatever part is shown carries its marks. */
 static GstFlowReturn
 gst_cl_exposure_marks_transform_ip (GstBaseTransform *trans,
     GstBuffer *buffer)
@@ -321,8 +323,6 @@ gst_cl_exposure_marks_transform_ip (GstBaseTransform *trans,
     gst_cl_frame_map_clear (&map);
     return GST_FLOW_ERROR;
   }
-  frame.width = GST_VIDEO_INFO_WIDTH (info);
-  frame.height = GST_VIDEO_INFO_HEIGHT (info);
   /* The planes point into the writable mapping. */
   for (p = 0; p < frame.n_planes; p++)
     dest[p] = (guint8 *) frame.planes[p].data;

@@ -665,6 +665,43 @@ GST_START_TEST (test_padded_frames)
 }
 GST_END_TEST;
 
+/* A frame larger than its caps, as videocrop's crop meta leaves it (the
+ * GstVideoMeta says the whole frame, the caps the crop): marked whole, as
+ * the reference marks the whole frame. */
+GST_START_TEST (test_crop_meta_frame)
+{
+  const Stream whole_st = { "NV12", 48, 26 }, crop_st = { "NV12", 30, 14 };
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus);
+  GstVideoInfo whole, crop;
+  GstBuffer *in, *out, *want;
+  GstVideoCropMeta *cm;
+  ClhMarksSpec spec;
+
+  stream_info (&whole_st, &whole);
+  stream_info (&crop_st, &crop);
+  set_test_properties (h->element);
+  set_caps (h, &crop);
+  in = random_frame (&whole, 9);
+  gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_NV12, 48, 26, 2, whole.offset, whole.stride);
+  cm = gst_buffer_add_video_crop_meta (in);
+  cm->x = 8;
+  cm->y = 6;
+  cm->width = 30;
+  cm->height = 14;
+  test_spec (&whole, CLH_MARK_ZEBRA | CLH_MARK_ZEBRA_LOW
+      | CLH_MARK_FALSE_COLOUR | CLH_MARK_BRNG, 0, &spec);
+  want = clh_reference_marks_of_buffer (&whole, in, &spec);
+  out = gst_harness_push_and_pull (h, in);
+  assert_buffers_equal (out, want, "the whole frame behind a crop");
+  gst_buffer_unref (out);
+  gst_buffer_unref (want);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR) == NULL);
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
 /* Frames of vtest.avi as videoconvert gives them in @format: marked as
  * the reference marks them. */
 static void
@@ -862,6 +899,7 @@ clexposuremarks_suite (void)
   tcase_add_test (tc, test_error_short_buffer);
   tcase_add_test (tc, test_error_video_meta_stride);
   tcase_add_test (tc, test_padded_frames);
+  tcase_add_test (tc, test_crop_meta_frame);
   tcase_add_loop_test (tc, test_vtest_frames, 0, 7);
   tcase_add_test (tc, test_error_device_not_found);
   tcase_add_test (tc, test_pipeline_shares_device);
