@@ -8,6 +8,7 @@
 
 #include "clh-engine.h"
 #include "clh-launch.h"
+#include "clh-marks.h"
 #include "clh-submitter.h"
 #include "clh-tracker.h"
 
@@ -59,6 +60,7 @@ void clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer);
 void clh_engine_set_submission (ClhEngine *engine, ClhSubmission submission);
 void clh_tracker_set_submission (ClhTracker *tracker,
     ClhSubmission submission);
+void clh_marks_set_submission (ClhMarks *marks, ClhSubmission submission);
 void clh_engine_set_counting (ClhEngine *engine, ClhCounting counting);
 gboolean clh_engine_next_counts_on_host (const ClhEngine *engine);
 guint clh_engine_get_n_on_thread (const ClhEngine *engine);

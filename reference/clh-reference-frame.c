@@ -142,3 +142,48 @@ clh_reference_histogram_of_buffer (const GstVideoInfo *info,
   return clh_reference_histogram_of_buffer_region (info, buffer, mode, bins,
       range_min, range_max, NULL, spec, histogram);
 }
+
+/**
+ * clh_reference_marks_of_buffer:
+ * @info: the buffer's format
+ * @buffer: a frame of that format (a #GstVideoMeta, if any, is honoured)
+ * @spec: the marks, valid for the format (its components in the order of
+ *   the oracle's table: R, G, B or Y, U, V)
+ *
+ * Returns: (transfer full) (nullable): a copy of @buffer, every byte as
+ *   in @buffer but the samples clh_reference_marks() marks, or %NULL if the
+ *   format is not in the oracle's table or a buffer cannot be mapped
+ */
+GstBuffer *
+clh_reference_marks_of_buffer (const GstVideoInfo *info, GstBuffer *buffer,
+    const ClhMarksSpec *spec)
+{
+  GstBuffer *copy = gst_buffer_copy_deep (buffer);
+  GstVideoFrame in, out;
+  guint8 *dest[CLH_MAX_PLANES] = { NULL };
+  ClhFormatClass klass;
+  ClhFrame frame;
+  guint p;
+
+  if (!clh_reference_layout (GST_VIDEO_INFO_NAME (info), &frame, &klass)
+      || !gst_video_frame_map (&in, info, buffer, GST_MAP_READ)) {
+    gst_buffer_unref (copy);
+    return NULL;
+  }
+  if (!gst_video_frame_map (&out, info, copy, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&in);
+    gst_buffer_unref (copy);
+    return NULL;
+  }
+  frame.width = GST_VIDEO_INFO_WIDTH (info);
+  frame.height = GST_VIDEO_INFO_HEIGHT (info);
+  for (p = 0; p < frame.n_planes; p++) {
+    frame.planes[p].data = GST_VIDEO_FRAME_PLANE_DATA (&in, p);
+    frame.planes[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (&in, p);
+    dest[p] = GST_VIDEO_FRAME_PLANE_DATA (&out, p);
+  }
+  clh_reference_marks (&frame, spec, dest);
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  return copy;
+}

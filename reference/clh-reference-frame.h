@@ -7,6 +7,7 @@
 
 #include "clh-reference.h"
 #include "clh-reference-layout.h"
+#include "clh-reference-marks.h"
 #include "clh-reference-stats.h"
 
 G_BEGIN_DECLS
@@ -22,5 +23,8 @@ gboolean clh_reference_histogram_of_buffer_region (const GstVideoInfo *info,
 gboolean clh_reference_stats_of_buffer_region (const GstVideoInfo *info,
     GstBuffer *buffer, const gchar *mode, const ClhRect *region,
     const gdouble *ps, guint n_ps, ClhStats *stats);
+
+GstBuffer *clh_reference_marks_of_buffer (const GstVideoInfo *info,
+    GstBuffer *buffer, const ClhMarksSpec *spec);
 
 G_END_DECLS

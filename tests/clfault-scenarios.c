@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the fault sweep runs, one scenario per process, under clfault's
  * "the Nth call of F fails": streaming with one and with several frames in
- * flight, state cycles, in-flight changes mid-stream, and the engine's
- * staging and banded upload paths. Whatever fails, the scenario must end in
+ * flight, state cycles, in-flight changes mid-stream, the engine's
+ * staging and banded upload paths, and clexposuremarks' frames. Whatever fails, the scenario must end in
  * a clean element error (an ERROR message with a text) or in histograms
  * equal to the golden reference, and release everything: the leaks tracer
  * (fatal here through G_DEBUG=fatal-warnings, set by the sweep) checks
@@ -470,6 +470,79 @@ scenario_batch (void)
   clh_context_unref (ctx);
 }
 
+static gboolean
+same_bytes (GstBuffer *a, GstBuffer *b)
+{
+  GstMapInfo map;
+  gboolean same;
+
+  if (!gst_buffer_map (b, &map, GST_MAP_READ))
+    return FALSE;
+  same = gst_buffer_get_size (a) == map.size
+      && gst_buffer_memcmp (a, 0, map.data, map.size) == 0;
+  gst_buffer_unmap (b, &map);
+  return same;
+}
+
+/* clexposuremarks with zebra and BRNG on I420 frames, each pulled and
+ * checked against the reference (the element's default zebra, 95% of
+ * limited luma: 224, black stripes 8 pixels apart; yellow BRNG), then the
+ * pipeline stopped and started again. */
+static void
+scenario_marks (void)
+{
+  ClhMarksSpec spec = { CLH_MARK_ZEBRA | CLH_MARK_BRNG, CLH_MARKS_YUV,
+    {0, 1, 2}, 224, 0, 8, 0, { {16, 128, 128} }, { {235, 128, 128} }, 1,
+  };
+  guint cycle, i;
+
+  spec.brng_colour = (ClhMarkColour) { {210, 16, 146} };
+  for (cycle = 0; cycle < 2; cycle++) {
+    GstElement *pipeline = gst_parse_launch ("appsrc name=src format=time "
+        "caps=video/x-raw,format=I420,width=45,height=31,framerate=30/1 ! "
+        "clexposuremarks marks=zebra+brng ! appsink name=sink sync=false",
+        NULL);
+    GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+    GstVideoInfo info;
+
+    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 45, 31);
+    if (gst_element_set_state (pipeline, GST_STATE_PLAYING)
+        == GST_STATE_CHANGE_FAILURE) {
+      CHECK (pop_error (pipeline), "a failed start without an error");
+      i = 3;
+    } else {
+      i = 0;
+    }
+    for (; i < 3; i++) {
+      GstBuffer *in = frame_new (&info, i + 10 * cycle), *want;
+      GstFlowReturn flow = GST_FLOW_ERROR;
+      GstSample *sample = NULL;
+
+      want = clh_reference_marks_of_buffer (&info, in, &spec);
+      g_signal_emit_by_name (src, "push-buffer", in, &flow);
+      gst_buffer_unref (in);
+      if (flow == GST_FLOW_OK)
+        g_signal_emit_by_name (sink, "try-pull-sample", 20 * GST_SECOND,
+            &sample);
+      if (!sample) {
+        CHECK (pop_error (pipeline), "a frame lost without an error");
+        gst_buffer_unref (want);
+        break;
+      }
+      CHECK (same_bytes (gst_sample_get_buffer (sample), want),
+          "a marked frame differs from the reference");
+      gst_sample_unref (sample);
+      gst_buffer_unref (want);
+    }
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    pop_error (pipeline);
+    gst_object_unref (src);
+    gst_object_unref (sink);
+    gst_object_unref (pipeline);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -488,9 +561,11 @@ main (int argc, char **argv)
     scenario_engine ();
   else if (g_str_equal (name, "batch"))
     scenario_batch ();
+  else if (g_str_equal (name, "marks"))
+    scenario_marks ();
   else
     g_error ("usage: clfault-scenarios "
-        "stream1|stream4|change|cycle|engine|batch");
+        "stream1|stream4|change|cycle|engine|batch|marks");
   gst_deinit ();
   return failures ? 1 : 0;
 }

@@ -34,6 +34,7 @@ SCENARIOS = {
     "cycle": ("cycle", {}),
     "engine": ("engine", {}),
     "batch": ("batch", {}),
+    "marks": ("marks", {}),
     # The kernels built from source, not read from the program cache.
     "engine-no-cache": ("engine", {"CLHISTOGRAM_CACHE_DIR": ""}),
 }
