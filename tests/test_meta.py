@@ -172,6 +172,8 @@ def main():
         high = stats.clipped_high / stats.samples
         assert high == values.count(255) / n, (name, high)
         assert stats.clipped_low == values.count(0)
+        # RGB is full range: clipped at the extreme codes.
+        assert (stats.clip_low_level, stats.clip_high_level) == (0, 255)
     coarse_buffer = pull_one(
         "videotestsrc num-buffers=1 ! video/x-raw,format=GRAY8,width=64,height=48 ! "
         "clhistogram bins=16 ! appsink name=sink")

@@ -179,6 +179,25 @@ class Output(unittest.TestCase):
 
 
 class Check(unittest.TestCase):
+    def test_check_clip_levels(self):
+        # Limited-range 10-bit Y, U and V clipped at a zebra level and in
+        # the footroom, every zone against the reference.
+        status, stdout, stderr = probe(
+            "--check", "-n", "3", "--format", "I420_10LE", "--mode",
+            "channels", "--zones", "2x2", "--clip-low-level", "-2.5",
+            "--clip-high-level", "95", VIDEO)
+        self.assertEqual(status, 0, stderr)
+        objects = json_lines(stdout)
+        self.assertEqual(len(objects), 3)
+        # 64 - 0.025 x 876 = 42.1 and 64 + 0.95 x 876 = 896.2 (Y); chroma
+        # 64 - 0.025 x 896 = 41.6 and 64 + 0.95 x 896 = 915.2.
+        for obj in objects:
+            self.assertEqual(obj["clip-low-level"], [42, 42, 42])
+            self.assertEqual(obj["clip-high-level"], [896, 915, 915])
+            self.assertEqual(obj["regions"][3]["clip-high-level"],
+                             [896, 915, 915])
+
+
     def test_check_every_histogram(self):
         status, stdout, stderr = probe(
             "--check", "-q", "-n", "10", "--expect-frames", "10",
@@ -249,6 +268,12 @@ class Errors(unittest.TestCase):
         for ps in ("1,x", "150", "-1", "1,,2", "nan"):
             self.assertIn("0 to 100", self.fails(2, "--percentiles", ps,
                                                  VIDEO))
+
+    def test_bad_clip_levels(self):
+        for option in ("--clip-low-level", "--clip-high-level"):
+            for level in ("111", "-11", "x", "", "nan", "95%"):
+                self.assertIn("-10 to 110",
+                              self.fails(2, option, level, VIDEO))
 
     def test_bad_zones(self):
         for zones in ("0x3", "3", "3x", "65x2", "axb"):

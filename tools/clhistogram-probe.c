@@ -40,6 +40,8 @@ typedef struct
   gchar *regions;
   gchar *zones;
   gchar *percentiles;
+  gchar *clip_low_level;
+  gchar *clip_high_level;
   gchar *device;
   gchar *format;
   gint width;
@@ -88,6 +90,8 @@ options_clear (Options *opt)
   g_free (opt->regions);
   g_free (opt->zones);
   g_free (opt->percentiles);
+  g_free (opt->clip_low_level);
+  g_free (opt->clip_high_level);
   g_free (opt->device);
   g_free (opt->format);
 }
@@ -105,6 +109,8 @@ apply_options (GstElement *histogram, const Options *opt, GError **error)
     {"mode", opt->mode}, {"bins", opt->bins}, {"range-min", opt->range_min},
     {"range-max", opt->range_max}, {"zones", opt->zones},
     {"interval", opt->interval}, {"device", opt->device},
+    {"clip-low-level", opt->clip_low_level},
+    {"clip-high-level", opt->clip_high_level},
   };
   guint i;
 
@@ -442,6 +448,13 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
           "<<x,y,w,h>,...>", "RECTS"},
     {"percentiles", 0, 0, G_OPTION_ARG_STRING, &opt->percentiles,
         "Percentiles reported, each 0..100", "1,10,50,90,99"},
+    {"clip-low-level", 0, 0, G_OPTION_ARG_STRING, &opt->clip_low_level,
+        "Samples at or below this level are clipped-low, in percent of the "
+          "nominal range (0: nominal black)", "PERCENT"},
+    {"clip-high-level", 0, 0, G_OPTION_ARG_STRING, &opt->clip_high_level,
+        "Samples at or above this level are clipped-high, in percent of the "
+          "nominal range (100: nominal white; 95: a zebra level)",
+          "PERCENT"},
     {"no-statistics", 0, 0, G_OPTION_ARG_NONE, &opt->no_statistics,
         "Leave the statistics out (min, max, mean, percentiles, ...)", NULL},
     {"no-counts", 0, 0, G_OPTION_ARG_NONE, &opt->no_counts,

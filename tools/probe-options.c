@@ -120,6 +120,18 @@ parse_value (GParamSpec *pspec, const gchar *text, GValue *value,
     }
     BAD_VALUE (error, "--%s: \"%s\" is not an integer from %" G_GUINT64_FORMAT
         " to %" G_GUINT64_FORMAT, name, text, p->minimum, p->maximum);
+  } else if (G_IS_PARAM_SPEC_DOUBLE (pspec)) {
+    const GParamSpecDouble *p = G_PARAM_SPEC_DOUBLE (pspec);
+    gchar *end = NULL;
+    const gdouble d = g_ascii_strtod (text, &end);
+
+    if (*text && end && *end == '\0' && isfinite (d) && d >= p->minimum
+        && d <= p->maximum) {
+      g_value_set_double (value, d);
+      return TRUE;
+    }
+    BAD_VALUE (error, "--%s: \"%s\" is not a number from %g to %g", name,
+        text, p->minimum, p->maximum);
   } else if (G_IS_PARAM_SPEC_ENUM (pspec)) {
     GEnumClass *klass = G_PARAM_SPEC_ENUM (pspec)->enum_class;
     const GEnumValue *v = g_enum_get_value_by_nick (klass, text);

@@ -106,6 +106,14 @@ GST_DEBUG_CATEGORY (gst_cl_histogram_debug);
 #define DEFAULT_ROI_META TRUE
 #define DEFAULT_STATISTICS TRUE
 #define DEFAULT_INTERVAL 0
+/* Nominal black and white of the stream's range, in percent of it. */
+#define DEFAULT_CLIP_LOW_LEVEL 0.0
+#define DEFAULT_CLIP_HIGH_LEVEL 100.0
+/* Percent of the nominal range the clip levels may lie at: -10 and 110
+ * reach the extreme codes of every depth's limited range (0 is -7.3% of
+ * 8-bit luma, 255 is 109.1%). */
+#define MIN_CLIP_LEVEL -10.0
+#define MAX_CLIP_LEVEL 110.0
 /* The 1st and 99th percentiles bound the picture's tonal range, the 10th
  * and 90th are FFmpeg signalstats' YLOW and YHIGH, the 50th its median. */
 static const gdouble default_percentiles[] = { 1.0, 10.0, 50.0, 90.0, 99.0 };
@@ -129,6 +137,8 @@ enum {
   PROP_STATISTICS,
   PROP_PERCENTILES,
   PROP_INTERVAL,
+  PROP_CLIP_LOW_LEVEL,
+  PROP_CLIP_HIGH_LEVEL,
 };
 
 /* Read in place: every component of these is a byte or a 16-bit word at a
@@ -1324,6 +1334,12 @@ set_counting_property (GstClHistogram *self, guint prop_id,
     case PROP_INTERVAL:
       settings->interval = g_value_get_uint64 (value);
       break;
+    case PROP_CLIP_LOW_LEVEL:
+      settings->clip_low_level = g_value_get_double (value);
+      break;
+    case PROP_CLIP_HIGH_LEVEL:
+      settings->clip_high_level = g_value_get_double (value);
+      break;
   }
   GST_OBJECT_UNLOCK (self);
 }
@@ -1345,6 +1361,8 @@ gst_cl_histogram_set_property (GObject *object, guint prop_id,
     case PROP_ROI_META:
     case PROP_STATISTICS:
     case PROP_INTERVAL:
+    case PROP_CLIP_LOW_LEVEL:
+    case PROP_CLIP_HIGH_LEVEL:
       set_counting_property (self, prop_id, value);
       break;
     case PROP_PERCENTILES:
@@ -1454,6 +1472,12 @@ gst_cl_histogram_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_INTERVAL:
       g_value_set_uint64 (value, settings->interval);
+      break;
+    case PROP_CLIP_LOW_LEVEL:
+      g_value_set_double (value, settings->clip_low_level);
+      break;
+    case PROP_CLIP_HIGH_LEVEL:
+      g_value_set_double (value, settings->clip_high_level);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1619,8 +1643,9 @@ install_properties (GObjectClass *gobject_class)
   g_object_class_install_property (gobject_class, PROP_STATISTICS,
       g_param_spec_boolean ("statistics", "Statistics",
           "luma, channels and max modes: add each channel's min, max, mean, "
-          "percentiles, clipped and (limited range) out-of-legal sample "
-          "counts to the message and meta, exact whatever the bins",
+          "percentiles, clipped samples (at or beyond the clip levels) and "
+          "(limited range) out-of-legal sample counts to the message and "
+          "meta, exact whatever the bins",
           DEFAULT_STATISTICS, PLAYING_PROPERTY));
   g_object_class_install_property (gobject_class, PROP_PERCENTILES,
       gst_param_spec_array ("percentiles", "Percentiles",
@@ -1635,6 +1660,23 @@ install_properties (GObjectClass *gobject_class)
       g_param_spec_uint64 ("interval", "Interval",
           "Running time one message sums, in ns (0: one message per frame); "
           "metas stay per frame", 0, G_MAXUINT64, DEFAULT_INTERVAL,
+          PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_CLIP_LOW_LEVEL,
+      g_param_spec_double ("clip-low-level", "Clip low level",
+          "Samples at or below this level are counted in clipped-low, in "
+          "percent of each channel's nominal range for the stream's range "
+          "(0: nominal black, 16 for limited 8-bit video, 0 for full "
+          "range); negative values reach into the footroom",
+          MIN_CLIP_LEVEL, MAX_CLIP_LEVEL, DEFAULT_CLIP_LOW_LEVEL,
+          PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_CLIP_HIGH_LEVEL,
+      g_param_spec_double ("clip-high-level", "Clip high level",
+          "Samples at or above this level are counted in clipped-high, in "
+          "percent of each channel's nominal range for the stream's range "
+          "(100: nominal white, 235 for limited 8-bit luma, 240 for its "
+          "chroma, 255 for full range; 95: an operator's zebra level); "
+          "values over 100 reach into the headroom",
+          MIN_CLIP_LEVEL, MAX_CLIP_LEVEL, DEFAULT_CLIP_HIGH_LEVEL,
           PLAYING_PROPERTY));
 }
 
@@ -1702,6 +1744,8 @@ gst_cl_histogram_init (GstClHistogram *self)
   memcpy (settings->percentiles, default_percentiles,
       sizeof (default_percentiles));
   settings->interval = DEFAULT_INTERVAL;
+  settings->clip_low_level = DEFAULT_CLIP_LOW_LEVEL;
+  settings->clip_high_level = DEFAULT_CLIP_HIGH_LEVEL;
   self->applied = *settings;
   self->reports.outside_reported = g_byte_array_new ();
   self->device = g_strdup (DEFAULT_DEVICE);

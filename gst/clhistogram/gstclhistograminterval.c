@@ -139,6 +139,8 @@ requests_match (const GstClHistogramRequest *a,
       && a->settings.mode == b->settings.mode
       && a->settings.full_frame == b->settings.full_frame
       && a->settings.interval == b->settings.interval
+      && a->settings.clip_low_level == b->settings.clip_low_level
+      && a->settings.clip_high_level == b->settings.clip_high_level
       && a->settings.n_percentiles == b->settings.n_percentiles
       && memcmp (a->settings.percentiles, b->settings.percentiles,
       sizeof (gdouble) * a->settings.n_percentiles) == 0

@@ -102,7 +102,8 @@ build_spec (const GstClHistogramSettings *settings, const GstVideoInfo *info,
 /* Statistics of the 1-D modes come from a histogram of one bin per sample
  * value, counted in @spec's place: its bins and every statistic are then
  * read off exactly, whatever @spec's bins and range. For 8-bit samples in
- * 256 bins that is @spec itself. */
+ * 256 bins that is @spec itself. The clip levels follow the stream's
+ * range, as its caps give it. */
 static void
 set_statistics (GstClHistogramRequest *request, const GstVideoInfo *info,
     const ClhFrame *format)
@@ -129,9 +130,13 @@ set_statistics (GstClHistogramRequest *request, const GstVideoInfo *info,
   request->count.range_max = (1u << depth) - 1;
   for (c = 0; c < clh_histogram_spec_n_channels (spec); c++) {
     ClhStatsSpec *stats = &request->stats[c];
+    const gboolean chroma = yuv && c > 0
+        && settings->mode == GST_HISTOGRAM_MODE_CHANNELS;
 
-    clh_stats_spec_set_legal (stats, depth, yuv && c > 0
-        && settings->mode == GST_HISTOGRAM_MODE_CHANNELS);
+    clh_stats_spec_set_legal (stats, depth, chroma);
+    clh_stats_spec_set_clip_levels (stats,
+        request->video_range == GST_VIDEO_COLOR_RANGE_16_235, chroma,
+        settings->clip_low_level, settings->clip_high_level);
     stats->n_percentiles = settings->n_percentiles;
     memcpy (stats->percentiles, settings->percentiles,
         sizeof (gdouble) * settings->n_percentiles);

@@ -29,6 +29,9 @@ typedef struct {
   gboolean statistics;
   guint n_percentiles;
   gdouble percentiles[CLH_MAX_PERCENTILES];
+  /* The clip levels, in percent of each channel's nominal range. */
+  gdouble clip_low_level;
+  gdouble clip_high_level;
   /* Running time a message sums, ns; 0: one message per frame. */
   guint64 interval;
   /* The fixed regions (ClhRect), replaced whole when the property changes

@@ -135,6 +135,10 @@ set_statistics_fields (GstStructure *s, const GstClHistogramRequest *request,
   TAKE_STAT (s, "clipped-low", G_TYPE_UINT64, guint64, stats, clipped_low, n);
   TAKE_STAT (s, "clipped-high", G_TYPE_UINT64, guint64, stats, clipped_high,
       n);
+  TAKE_STAT (s, "clip-low-level", G_TYPE_UINT, guint, request->stats,
+      clip_low, n);
+  TAKE_STAT (s, "clip-high-level", G_TYPE_UINT, guint, request->stats,
+      clip_high, n);
   if (request->legal) {
     TAKE_STAT (s, "below-legal", G_TYPE_UINT64, guint64, stats, below_legal,
         n);
@@ -296,6 +300,8 @@ meta_statistics (GstHistogramStatistics *out,
   out->mean = clh_stats_mean (&stats[c]);
   out->clipped_low = stats[c].clipped_low;
   out->clipped_high = stats[c].clipped_high;
+  out->clip_low_level = request->stats[c].clip_low;
+  out->clip_high_level = request->stats[c].clip_high;
   out->n_percentiles = request->settings.n_percentiles;
   out->percentile_points = (gdouble *) request->settings.percentiles;
   out->percentiles = (guint *) stats[c].percentiles;
