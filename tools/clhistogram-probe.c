@@ -126,6 +126,10 @@ apply_options (GstElement *histogram, const Options *opt, GError **error)
   if (opt->no_statistics
       && !probe_set_boolean (histogram, "statistics", FALSE, error))
     return FALSE;
+  /* The element then builds no counts the probe would drop. */
+  if (opt->no_counts
+      && !probe_set_boolean (histogram, "message-counts", FALSE, error))
+    return FALSE;
   if (!opt->as_decoded) {
     if (opt->format && !probe_check_format (opt->format, error))
       return FALSE;

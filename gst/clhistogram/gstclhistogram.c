@@ -21,7 +21,8 @@
  * * #GstValueArray of #gchararray `channels`: channel names, in order
  *   (`Y`; `R`, `G`, `B`[, `A`]; `Y`, `U`, `V`; or the mode's nick)
  * * #GstValueArray of #GstValueArray of #guint `counts`: one array of
- *   `bins` counts per channel
+ *   `bins` counts per channel (left out with
+ *   #GstClHistogram:message-counts %FALSE; the meta keeps them)
  * * #guint64 `pixels`: pixels analysed (width x height)
  * * #GstValueArray of #guint64 `samples`: samples each channel examined
  *   (4:2:0 chroma: a quarter of the pixels)
@@ -93,6 +94,7 @@ GST_DEBUG_CATEGORY (gst_cl_histogram_debug);
 #define DEFAULT_MIN_VALUE 0
 #define DEFAULT_POST_MESSAGES TRUE
 #define DEFAULT_ATTACH_META TRUE
+#define DEFAULT_MESSAGE_COUNTS TRUE
 #define DEFAULT_DEVICE "auto"
 #define DEFAULT_MAX_FRAMES_IN_FLIGHT 0
 /* Frames in flight for a source that is not live when the property is 0:
@@ -139,6 +141,7 @@ enum {
   PROP_INTERVAL,
   PROP_CLIP_LOW_LEVEL,
   PROP_CLIP_HIGH_LEVEL,
+  PROP_MESSAGE_COUNTS,
 };
 
 /* Read in place: every component of these is a byte or a 16-bit word at a
@@ -1340,6 +1343,9 @@ set_counting_property (GstClHistogram *self, guint prop_id,
     case PROP_CLIP_HIGH_LEVEL:
       settings->clip_high_level = g_value_get_double (value);
       break;
+    case PROP_MESSAGE_COUNTS:
+      settings->message_counts = g_value_get_boolean (value);
+      break;
   }
   GST_OBJECT_UNLOCK (self);
 }
@@ -1363,6 +1369,7 @@ gst_cl_histogram_set_property (GObject *object, guint prop_id,
     case PROP_INTERVAL:
     case PROP_CLIP_LOW_LEVEL:
     case PROP_CLIP_HIGH_LEVEL:
+    case PROP_MESSAGE_COUNTS:
       set_counting_property (self, prop_id, value);
       break;
     case PROP_PERCENTILES:
@@ -1479,6 +1486,9 @@ gst_cl_histogram_get_property (GObject *object, guint prop_id, GValue *value,
     case PROP_CLIP_HIGH_LEVEL:
       g_value_set_double (value, settings->clip_high_level);
       break;
+    case PROP_MESSAGE_COUNTS:
+      g_value_set_boolean (value, settings->message_counts);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1593,6 +1603,11 @@ install_properties (GObjectClass *gobject_class)
       g_param_spec_boolean ("attach-meta", "Attach meta",
           "Attach a GstHistogramMeta holding the histogram to every buffer",
           DEFAULT_ATTACH_META, PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_MESSAGE_COUNTS,
+      g_param_spec_boolean ("message-counts", "Message counts",
+          "Put the counts in the 'histogram' messages (top level and "
+          "regions); FALSE leaves them out, keeping the statistics, and the "
+          "metas keep them", DEFAULT_MESSAGE_COUNTS, PLAYING_PROPERTY));
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
           "OpenCL device: auto (first GPU, else accelerator, else CPU), "
@@ -1737,6 +1752,7 @@ gst_cl_histogram_init (GstClHistogram *self)
   settings->min_value = DEFAULT_MIN_VALUE;
   settings->post_messages = DEFAULT_POST_MESSAGES;
   settings->attach_meta = DEFAULT_ATTACH_META;
+  settings->message_counts = DEFAULT_MESSAGE_COUNTS;
   settings->full_frame = DEFAULT_FULL_FRAME;
   settings->roi_meta = DEFAULT_ROI_META;
   settings->statistics = DEFAULT_STATISTICS;

@@ -22,6 +22,8 @@ typedef struct {
   guint min_value;
   gboolean post_messages;
   gboolean attach_meta;
+  /* Whether messages carry `counts`; the metas always do. */
+  gboolean message_counts;
   gboolean full_frame;
   gboolean roi_meta;
   guint zone_cols;

@@ -147,13 +147,11 @@ set_statistics_fields (GstStructure *s, const GstClHistogramRequest *request,
   }
 }
 
-/* One histogram's per-channel fields: `counts`, `samples`, `below`,
- * `above`, and the statistics when @stats has them. */
+/* The `counts` field: one array of bins per channel. */
 static void
-set_channel_fields (GstStructure *s, const GstClHistogramRequest *request,
-    const ClhHistogram *histogram, const ClhStats *stats)
+set_counts (GstStructure *s, const ClhHistogramSpec *spec,
+    const ClhHistogram *histogram)
 {
-  const ClhHistogramSpec *spec = &request->spec;
   const guint n_channels = clh_histogram_spec_n_channels (spec);
   const guint n_bins = clh_histogram_spec_n_bins (spec);
   GValue counts = G_VALUE_INIT;
@@ -167,6 +165,20 @@ set_channel_fields (GstStructure *s, const GstClHistogramRequest *request,
     gst_value_array_append_and_take_value (&counts, &channel);
   }
   gst_structure_take_value (s, "counts", &counts);
+}
+
+/* One histogram's per-channel fields: `counts` (unless the settings leave
+ * them out), `samples`, `below`, `above`, and the statistics when @stats
+ * has them. */
+static void
+set_channel_fields (GstStructure *s, const GstClHistogramRequest *request,
+    const ClhHistogram *histogram, const ClhStats *stats)
+{
+  const ClhHistogramSpec *spec = &request->spec;
+  const guint n_channels = clh_histogram_spec_n_channels (spec);
+
+  if (request->settings.message_counts)
+    set_counts (s, spec, histogram);
   take_array (s, "samples", G_TYPE_UINT64, histogram->samples, sizeof (guint64),
       n_channels);
   take_array (s, "below", G_TYPE_UINT64, histogram->below, sizeof (guint64),

@@ -4,7 +4,7 @@
  * coarser than the samples and a narrowed range, zones and regions (one
  * of them empty), each meta and message entry against the golden
  * reference; the clip levels on limited and full range at every depth and
- * the clip-level properties; percentiles at p = 0 and 100 and where N * p /
+ * the clip-level properties; message-counts; percentiles at p = 0 and 100 and where N * p /
  * 100 is a whole number; any percentile from the meta; statistics off; the `interval`
  * sums of a 30 fps source, ended by EOS, a flush and new caps. */
 #include <string.h>
@@ -631,6 +631,114 @@ GST_START_TEST (test_without_statistics)
 }
 GST_END_TEST;
 
+/* Whether @s and each of its regions have counts; FALSE also when they
+ * disagree. */
+static gboolean
+message_has_counts (const GstStructure *s, gboolean *consistent)
+{
+  const GValue *regions = gst_structure_get_value (s, "regions");
+  const gboolean top = gst_structure_has_field (s, "counts");
+  guint i;
+
+  *consistent = TRUE;
+  for (i = 0; i < gst_value_array_get_size (regions); i++) {
+    const GstStructure *r = gst_value_get_structure
+        (gst_value_array_get_value (regions, i));
+
+    if (gst_structure_has_field (r, "counts") != top
+        || !gst_structure_has_field (r, "samples")
+        || !gst_structure_has_field (r, "mean"))
+      *consistent = FALSE;
+  }
+  return top;
+}
+
+/* message-counts=false: no counts at the top level nor in any region,
+ * the other fields there; every meta keeps its counts, equal to the
+ * reference's; an interval's message likewise; back to TRUE, the counts
+ * come back from the next frame. */
+GST_START_TEST (test_message_counts)
+{
+  GstVideoInfo info;
+  GstHarness *h;
+  GstBus *bus;
+  GstBuffer *frame, *out;
+  GstMessage *msg;
+  GstElement *element;
+  GList *metas, *l;
+  const GstStructure *s;
+  gboolean consistent, counts;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 40, 24);
+  frame = make_frame (&info, CONTENT_RANDOM, 3);
+  h = stats_harness ("clhistogram mode=channels message-counts=false "
+      "zones=2x2 regions=\"<<3,2,10,10>>\"", &info);
+  element = gst_harness_find_element (h, "clhistogram");
+  g_object_get (element, "message-counts", &counts, NULL);
+  fail_if (counts);
+  bus = clh_check_harness_bus (h->element);
+
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (frame));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  s = gst_message_get_structure (msg);
+  fail_if (message_has_counts (s, &consistent));
+  fail_unless (consistent);
+  fail_unless (gst_structure_has_field (s, "samples")
+      && gst_structure_has_field (s, "percentiles")
+      && gst_structure_has_field (s, "bins"));
+  fail_unless_equals_int (gst_value_array_get_size (gst_structure_get_value
+          (s, "regions")), 5);
+  metas = gst_buffer_get_histogram_metas (out);
+  fail_unless_equals_int (g_list_length (metas), 6);
+  for (l = metas; l; l = l->next) {
+    GstHistogramMeta *meta = l->data;
+    const ClhRect rect = { meta->region.x, meta->region.y,
+      meta->region.width, meta->region.height
+    };
+
+    check_counts (&info, out, "channels", 256, 0, -1, &rect, meta,
+        meta->region.type);
+  }
+  g_list_free (metas);
+  gst_message_unref (msg);
+  gst_buffer_unref (out);
+
+  /* An interval's message, ended by EOS, has no counts either. */
+  g_object_set (element, "interval", GST_SECOND, NULL);
+  gst_buffer_unref (gst_harness_push_and_pull (h, gst_buffer_ref (frame)));
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  s = gst_message_get_structure (msg);
+  fail_unless (gst_structure_has_field (s, "frames"));
+  fail_if (message_has_counts (s, &consistent));
+  fail_unless (consistent);
+  gst_message_unref (msg);
+  gst_object_unref (element);
+  clh_check_harness_teardown (h, bus);
+
+  /* The default, and the property set back while playing. */
+  h = stats_harness ("clhistogram mode=channels zones=2x2", &info);
+  element = gst_harness_find_element (h, "clhistogram");
+  bus = clh_check_harness_bus (h->element);
+  g_object_set (element, "message-counts", FALSE, NULL);
+  gst_buffer_unref (gst_harness_push_and_pull (h, gst_buffer_ref (frame)));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  fail_if (message_has_counts (gst_message_get_structure (msg),
+          &consistent));
+  gst_message_unref (msg);
+  g_object_set (element, "message-counts", TRUE, NULL);
+  gst_buffer_unref (gst_harness_push_and_pull (h, gst_buffer_ref (frame)));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  fail_unless (message_has_counts (gst_message_get_structure (msg),
+          &consistent));
+  fail_unless (consistent);
+  gst_message_unref (msg);
+  gst_object_unref (element);
+  gst_buffer_unref (frame);
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
 /* What the messages of an interval should hold, summed from the frames'
  * own metas (256 bins: a bin per value). */
 typedef struct {
@@ -839,6 +947,7 @@ clhistogram_stats_suite (void)
   tcase_add_test (tc, test_clip_levels_every_depth);
   tcase_add_test (tc, test_limited_highlights_at_235);
   tcase_add_test (tc, test_clip_level_properties);
+  tcase_add_test (tc, test_message_counts);
   tcase_add_test (tc, test_any_percentile);
   tcase_add_test (tc, test_without_statistics);
   tcase_add_test (tc, test_interval_sums);
