@@ -181,6 +181,13 @@ def main():
     assert coarse.get_percentile(0, 90.0)[0]
     assert not coarse.get_percentile(0, 42.0)[0]
 
+    # The metering value: by default the frame's mean luma, in code values
+    # and in percent of the (full) range; R, G, B channels have no luma.
+    ok, value, percent = coarse.get_metering()
+    assert ok and value == coarse.get_statistics(0).mean, (ok, value)
+    assert abs(percent - value * 100 / 255) < 1e-9, percent
+    assert not st.get_metering()[0]
+
     check_building_a_meta()
 
     # A buffer without a histogram gives None.

@@ -28,6 +28,25 @@ gst_cl_histogram_settings_bins (const GstClHistogramSettings *settings)
   }
 }
 
+/* Takes a reference on the arrays @settings shares (the fixed regions,
+ * the metering weights), for a copy of them made by assignment. */
+void
+gst_cl_histogram_settings_ref_arrays (GstClHistogramSettings *settings)
+{
+  if (settings->regions)
+    g_array_ref (settings->regions);
+  if (settings->metering_weights)
+    g_array_ref (settings->metering_weights);
+}
+
+/* Drops the arrays @settings holds. */
+void
+gst_cl_histogram_settings_clear (GstClHistogramSettings *settings)
+{
+  g_clear_pointer (&settings->regions, g_array_unref);
+  g_clear_pointer (&settings->metering_weights, g_array_unref);
+}
+
 /* What @settings count in @info's format, and the channels' names; FALSE
  * with @error saying which combination does not work and why. */
 static gboolean
@@ -152,8 +171,7 @@ gst_cl_histogram_request_init (GstClHistogramRequest *request,
     const ClhFrame *format, GError **error)
 {
   request->settings = *settings;
-  if (settings->regions)
-    g_array_ref (settings->regions);
+  gst_cl_histogram_settings_ref_arrays (&request->settings);
   request->regions = NULL;
   request->width = GST_VIDEO_INFO_WIDTH (info);
   request->height = GST_VIDEO_INFO_HEIGHT (info);
@@ -171,7 +189,7 @@ gst_cl_histogram_request_init (GstClHistogramRequest *request,
 void
 gst_cl_histogram_request_clear (GstClHistogramRequest *request)
 {
-  g_clear_pointer (&request->settings.regions, g_array_unref);
+  gst_cl_histogram_settings_clear (&request->settings);
   g_clear_pointer (&request->regions, g_array_unref);
 }
 

@@ -39,6 +39,17 @@ typedef struct {
   /* The fixed regions (ClhRect), replaced whole when the property changes
    * and shared with the requests of frames in flight; NULL: none. */
   GArray *regions;
+  /* The `metering` mode (GstClHistogramMetering) and, for its zones mode,
+   * a weight per zone (gdouble), shared as @regions are; NULL: none. */
+  guint metering;
+  GArray *metering_weights;
+  /* Exposure alerts: the clipped and crushed shares that start one
+   * (percent of an area's samples, 0: off), the hysteresis (percentage
+   * points) and the hold (ns of running time). */
+  gdouble alert_clipped;
+  gdouble alert_crushed;
+  gdouble alert_hysteresis;
+  guint64 alert_hold;
 } GstClHistogramSettings;
 
 /* What one frame is counted with, and what its meta and message say of
@@ -66,6 +77,8 @@ typedef struct {
 } GstClHistogramRequest;
 
 guint gst_cl_histogram_settings_bins (const GstClHistogramSettings *settings);
+void gst_cl_histogram_settings_ref_arrays (GstClHistogramSettings *settings);
+void gst_cl_histogram_settings_clear (GstClHistogramSettings *settings);
 gboolean gst_cl_histogram_request_init (GstClHistogramRequest *request,
     const GstClHistogramSettings *settings, const GstVideoInfo *info,
     const ClhFrame *format, GError **error);

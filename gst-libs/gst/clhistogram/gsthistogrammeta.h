@@ -182,7 +182,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstHistogramStatistics,
  * `clhistogram` computed it; a buffer holds one per histogram counted.
  * The counts (`info.n_channels * info.n_bins` guint32, channel-major) are
  * read with gst_histogram_meta_get_counts(), each channel's statistics
- * with gst_histogram_meta_get_statistics().
+ * with gst_histogram_meta_get_statistics(), and the frame's metering value
+ * (on the meta gst_buffer_get_histogram_meta() returns) with
+ * gst_histogram_meta_get_metering().
  * It survives buffer copies and is dropped by transforms that change the
  * pixels.
  *
@@ -198,7 +200,9 @@ typedef struct {
   /*< private >*/
   guint32 *counts;
   GstHistogramStatistics *statistics;
-  gpointer _gst_reserved[GST_PADDING];
+  /* The metering value and its percent, or NULL. */
+  gdouble *metering;
+  gpointer _gst_reserved[GST_PADDING - 1];
 } GstHistogramMeta;
 
 GST_CLHISTOGRAM_API
@@ -257,5 +261,13 @@ gboolean gst_histogram_meta_set_statistics (GstHistogramMeta *meta,
 GST_CLHISTOGRAM_API
 gboolean gst_histogram_meta_get_percentile (GstHistogramMeta *meta,
     guint channel, gdouble p, guint *value);
+
+GST_CLHISTOGRAM_API
+void gst_histogram_meta_set_metering (GstHistogramMeta *meta, gdouble value,
+    gdouble percent);
+
+GST_CLHISTOGRAM_API
+gboolean gst_histogram_meta_get_metering (GstHistogramMeta *meta,
+    gdouble *value, gdouble *percent);
 
 G_END_DECLS
