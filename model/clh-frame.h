@@ -190,8 +190,8 @@ typedef struct {
  * @min: the smallest sample value, 0 without samples
  * @max: the largest, 0 without samples
  * @sum: the sum of the sample values (the mean is @sum / @samples)
- * @clipped_low: samples equal to 0
- * @clipped_high: samples equal to 2^depth - 1
+ * @clipped_low: samples at or below the clip-low level (ClhStatsSpec)
+ * @clipped_high: samples at or above the clip-high level
  * @below_legal: samples under the legal range's low end
  * @above_legal: samples over its high end
  * @percentiles: for each p asked for, the smallest sample value v such

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "clh-stats.h"
+#include "clh-levels.h"
 
 #include <math.h>
 #include <string.h>
@@ -12,7 +13,8 @@
  *
  * Sets @spec's depth and legal range: BT.601's 16..235 for luma and R, G,
  * B, 16..240 for chroma, scaled by 2^(depth - 8) as BT.2100 scales its
- * 10- and 12-bit ranges.
+ * 10- and 12-bit ranges; and its clip levels at the extreme codes, 0 and
+ * 2^@depth - 1, until clh_stats_spec_set_clip_levels() moves them.
  */
 void
 clh_stats_spec_set_legal (ClhStatsSpec *spec, guint depth, gboolean chroma)
@@ -22,6 +24,33 @@ clh_stats_spec_set_legal (ClhStatsSpec *spec, guint depth, gboolean chroma)
   spec->depth = depth;
   spec->legal_low = 16u << shift;
   spec->legal_high = (chroma ? 240u : 235u) << shift;
+  spec->clip_low = 0;
+  spec->clip_high = (1u << depth) - 1;
+}
+
+/**
+ * clh_stats_spec_set_clip_levels:
+ * @spec: a statistics request whose depth is set
+ *   (clh_stats_spec_set_legal())
+ * @limited: whether the stream is limited range, as its caps say
+ * @chroma: whether the channel is U or V
+ * @low_percent: the clip-low level in percent of the channel's nominal
+ *   range (0: its nominal black)
+ * @high_percent: the clip-high level, likewise (100: its nominal white)
+ *
+ * Puts @spec's clip levels at those percentages of the channel's nominal
+ * range for the stream's range (clh_levels_nominal(),
+ * clh_levels_at_percent()): limited 8-bit luma at 0 and 100 percent
+ * clips at 16 and 235, full range at 0 and 255.
+ */
+void
+clh_stats_spec_set_clip_levels (ClhStatsSpec *spec, gboolean limited,
+    gboolean chroma, gdouble low_percent, gdouble high_percent)
+{
+  const ClhLevels nominal = clh_levels_nominal (spec->depth, limited, chroma);
+
+  spec->clip_low = clh_levels_at_percent (&nominal, low_percent);
+  spec->clip_high = clh_levels_at_percent (&nominal, high_percent);
 }
 
 /**
@@ -87,8 +116,9 @@ read_percentiles (const ClhStatsSpec *spec, const guint32 *values,
  * while percentiles remain). Each percentile is the smallest sample value
  * v such that the samples <= v number at least `lrint (N * p / 100)`, N
  * the samples (FFmpeg signalstats' YLOW and YHIGH at p = 10 and 90); a
- * rank of 0 (p = 0, or a tiny N) gives the smallest sample. Without
- * samples every field is 0.
+ * rank of 0 (p = 0, or a tiny N) gives the smallest sample. The clipped
+ * samples are those at or below @spec's clip_low and at or above its
+ * clip_high. Without samples every field is 0.
  */
 void
 clh_stats_from_values (const ClhStatsSpec *spec, const guint32 *values,
@@ -99,6 +129,7 @@ clh_stats_from_values (const ClhStatsSpec *spec, const guint32 *values,
   gsize v;
 
   g_return_if_fail (spec->depth >= 1 && spec->depth <= 16);
+  g_return_if_fail (spec->clip_low < n_values && spec->clip_high < n_values);
   g_return_if_fail (spec->n_percentiles <= CLH_MAX_PERCENTILES);
 
   memset (stats, 0, sizeof (*stats));
@@ -117,9 +148,11 @@ clh_stats_from_values (const ClhStatsSpec *spec, const guint32 *values,
       stats->below_legal += n;
     else if (v > spec->legal_high)
       stats->above_legal += n;
+    if (v <= spec->clip_low)
+      stats->clipped_low += n;
+    if (v >= spec->clip_high)
+      stats->clipped_high += n;
   }
-  stats->clipped_low = values[0];
-  stats->clipped_high = values[n_values - 1];
   if (seen)
     read_percentiles (spec, values, stats);
 }

@@ -14,6 +14,10 @@ G_BEGIN_DECLS
  *   counters, value 0 first
  * @legal_low: the legal range's low end (16 << (depth - 8))
  * @legal_high: its high end (235 or, for chroma, 240, << (depth - 8))
+ * @clip_low: the clip-low level: samples at or below it are clipped low
+ *   (crushed)
+ * @clip_high: the clip-high level: samples at or above it are clipped
+ *   high
  * @n_percentiles: percentiles in @percentiles, at most
  *   %CLH_MAX_PERCENTILES
  * @percentiles: each in [0, 100]
@@ -24,12 +28,16 @@ typedef struct {
   guint depth;
   guint legal_low;
   guint legal_high;
+  guint clip_low;
+  guint clip_high;
   guint n_percentiles;
   gdouble percentiles[CLH_MAX_PERCENTILES];
 } ClhStatsSpec;
 
 void clh_stats_spec_set_legal (ClhStatsSpec *spec, guint depth,
     gboolean chroma);
+void clh_stats_spec_set_clip_levels (ClhStatsSpec *spec, gboolean limited,
+    gboolean chroma, gdouble low_percent, gdouble high_percent);
 void clh_stats_from_values (const ClhStatsSpec *spec, const guint32 *values,
     ClhStats *stats);
 guint clh_stats_percentile_rank (guint64 samples, gdouble p);

@@ -42,28 +42,39 @@ map_reference_frame (const GstVideoInfo *info, GstBuffer *buffer,
 }
 
 /**
- * clh_reference_stats_of_buffer_region:
- * @info: the buffer's format
+ * clh_reference_stats_of_buffer_region_clipped:
+ * @info: the buffer's format; its colorimetry's range says whether the
+ *   stream is limited range
  * @buffer: a frame of that format
  * @mode: `luma`, `channels` or `max`
  * @region: (nullable): a rectangle of the frame's pixels; %NULL: the whole
  *   frame
+ * @clip_low_percent: the clip-low level in percent of each channel's
+ *   nominal range (`clhistogram`'s `clip-low-level`)
+ * @clip_high_percent: the clip-high level, likewise
  * @ps: (array length=n_ps): the percentiles asked for
  * @n_ps: how many
  * @stats: (out caller-allocates) (array): one per channel
  *
  * clh_reference_stats_region() on a buffer, with the legal range of
- * BT.601 (16..235, chroma 16..240) scaled to the samples' depth.
+ * BT.601 (16..235, chroma 16..240) scaled to the samples' depth, and the
+ * clip levels at the given percentages of each channel's nominal range
+ * for the caps' range (clh_reference_clip_level()). The values of luma
+ * and of max are 8-bit, and so are their levels.
  *
  * Returns: %FALSE if the format or mode is not in the oracle's table, the
  *   mode has no statistics, or the buffer cannot be mapped
  */
 gboolean
-clh_reference_stats_of_buffer_region (const GstVideoInfo *info,
+clh_reference_stats_of_buffer_region_clipped (const GstVideoInfo *info,
     GstBuffer *buffer, const gchar *mode, const ClhRect *region,
-    const gdouble *ps, guint n_ps, ClhStats *stats)
+    gdouble clip_low_percent, gdouble clip_high_percent, const gdouble *ps,
+    guint n_ps, ClhStats *stats)
 {
-  guint low[CLH_MAX_CHANNELS], high[CLH_MAX_CHANNELS], c, depth;
+  const gboolean limited = GST_VIDEO_INFO_COLORIMETRY (info).range
+      == GST_VIDEO_COLOR_RANGE_16_235;
+  guint low[CLH_MAX_CHANNELS], high[CLH_MAX_CHANNELS];
+  guint clip_low[CLH_MAX_CHANNELS], clip_high[CLH_MAX_CHANNELS], c, depth;
   ClhFormatClass klass;
   ClhFrame frame = { 0 };
   ClhHistogramSpec spec;
@@ -81,12 +92,43 @@ clh_reference_stats_of_buffer_region (const GstVideoInfo *info,
 
     low[c] = 16u << (depth - 8);
     high[c] = (chroma ? 240u : 235u) << (depth - 8);
+    clip_low[c] = clh_reference_clip_level (depth, limited, chroma,
+        clip_low_percent);
+    clip_high[c] = clh_reference_clip_level (depth, limited, chroma,
+        clip_high_percent);
   }
   whole = (ClhRect) { 0, 0, (gint) frame.width, (gint) frame.height };
   ok = clh_reference_stats_region (&frame, &spec, region ? region : &whole,
-      low, high, ps, n_ps, stats);
+      low, high, clip_low, clip_high, ps, n_ps, stats);
   gst_video_frame_unmap (&vframe);
   return ok;
+}
+
+/**
+ * clh_reference_stats_of_buffer_region:
+ * @info: the buffer's format
+ * @buffer: a frame of that format
+ * @mode: `luma`, `channels` or `max`
+ * @region: (nullable): a rectangle of the frame's pixels; %NULL: the whole
+ *   frame
+ * @ps: (array length=n_ps): the percentiles asked for
+ * @n_ps: how many
+ * @stats: (out caller-allocates) (array): one per channel
+ *
+ * clh_reference_stats_of_buffer_region_clipped() with the clip levels at
+ * the channels' nominal black and white (0 and 100 percent), as
+ * `clhistogram` counts them by default.
+ *
+ * Returns: %FALSE if the format or mode is not in the oracle's table, the
+ *   mode has no statistics, or the buffer cannot be mapped
+ */
+gboolean
+clh_reference_stats_of_buffer_region (const GstVideoInfo *info,
+    GstBuffer *buffer, const gchar *mode, const ClhRect *region,
+    const gdouble *ps, guint n_ps, ClhStats *stats)
+{
+  return clh_reference_stats_of_buffer_region_clipped (info, buffer, mode,
+      region, 0.0, 100.0, ps, n_ps, stats);
 }
 
 gboolean

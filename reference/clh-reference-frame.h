@@ -23,6 +23,11 @@ gboolean clh_reference_histogram_of_buffer_region (const GstVideoInfo *info,
 gboolean clh_reference_stats_of_buffer_region (const GstVideoInfo *info,
     GstBuffer *buffer, const gchar *mode, const ClhRect *region,
     const gdouble *ps, guint n_ps, ClhStats *stats);
+gboolean clh_reference_stats_of_buffer_region_clipped (
+    const GstVideoInfo *info, GstBuffer *buffer, const gchar *mode,
+    const ClhRect *region, gdouble clip_low_percent,
+    gdouble clip_high_percent, const gdouble *ps, guint n_ps,
+    ClhStats *stats);
 
 GstBuffer *clh_reference_marks_of_buffer (const GstVideoInfo *info,
     GstBuffer *buffer, const ClhMarksSpec *spec);

@@ -31,6 +31,39 @@ clh_reference_percentile_of_sorted (const guint *sorted, gsize n, gdouble p)
   return sorted[CLAMP (k, 1, (long) n) - 1];
 }
 
+/**
+ * clh_reference_clip_level:
+ * @depth: bits per sample value, 8..16
+ * @limited: whether the stream is limited range
+ * @chroma: whether the channel is a colour difference
+ * @percent: the level in percent of the nominal range
+ *
+ * The reference's own reading of a clip level. The nominal range, from
+ * ITU-R BT.601 and BT.709 for 8 bits and BT.2100 table 9 for more: black
+ * 16 x 2^(depth - 8), white 235 x 2^(depth - 8) (240 for chroma) in
+ * limited range; 0 and 2^depth - 1 in full range. The level is
+ * `(100 black + percent (white - black)) / 100` rounded half up (as one
+ * reads a level off a scale), kept within the depth's codes.
+ *
+ * Returns: the level's code value
+ */
+guint
+clh_reference_clip_level (guint depth, gboolean limited, gboolean chroma,
+    gdouble percent)
+{
+  const guint64 scale = (guint64) 1 << (depth - 8);
+  const gint64 top = ((gint64) 1 << depth) - 1;
+  const gint64 black = limited ? 16 * (gint64) scale : 0;
+  const gint64 white = limited ? (chroma ? 240 : 235) * (gint64) scale : top;
+  /* In hundredths of a code: whole numbers for the percentages of a few
+   * decimals an operator gives. */
+  const gdouble hundredths = 100.0 * (gdouble) black
+      + percent * (gdouble) (white - black);
+  const gdouble code = floor ((hundredths + 50.0) / 100.0);
+
+  return code <= 0.0 ? 0 : code >= (gdouble) top ? (guint) top : (guint) code;
+}
+
 static gint
 compare_values (gconstpointer a, gconstpointer b)
 {
@@ -39,13 +72,12 @@ compare_values (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
-/* @stats of one channel's @values, sorted here; 2^@depth - 1 is the
- * largest value. */
+/* @stats of one channel's @values, sorted here. */
 static void
-stats_of_values (GArray *values, guint depth, guint legal_low,
-    guint legal_high, const gdouble *ps, guint n_ps, ClhStats *stats)
+stats_of_values (GArray *values, guint legal_low, guint legal_high,
+    guint clip_low, guint clip_high, const gdouble *ps, guint n_ps,
+    ClhStats *stats)
 {
-  const guint top = (1u << depth) - 1;
   const guint *v;
   guint i;
 
@@ -59,8 +91,8 @@ stats_of_values (GArray *values, guint depth, guint legal_low,
   }
   for (i = 0; i < values->len; i++) {
     stats->sum += v[i];
-    stats->clipped_low += v[i] == 0;
-    stats->clipped_high += v[i] == top;
+    stats->clipped_low += v[i] <= clip_low;
+    stats->clipped_high += v[i] >= clip_high;
     stats->below_legal += v[i] < legal_low;
     stats->above_legal += v[i] > legal_high;
   }
@@ -76,6 +108,10 @@ stats_of_values (GArray *values, guint depth, guint legal_low,
  * @region: a rectangle of @frame's pixels, clipped here
  * @legal_low: (array): for each channel, the legal range's low end
  * @legal_high: (array): for each channel, the legal range's high end
+ * @clip_low: (array): for each channel, the level at or below which a
+ *   sample is clipped low (clh_reference_clip_level())
+ * @clip_high: (array): for each channel, the level at or above which a
+ *   sample is clipped high
  * @ps: (array length=n_ps): the percentiles asked for, 0..100
  * @n_ps: how many, at most %CLH_MAX_PERCENTILES
  * @stats: (out caller-allocates) (array): one per channel of @spec
@@ -90,10 +126,9 @@ stats_of_values (GArray *values, guint depth, guint legal_low,
 gboolean
 clh_reference_stats_region (const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhRect *region,
-    const guint *legal_low, const guint *legal_high, const gdouble *ps,
-    guint n_ps, ClhStats *stats)
+    const guint *legal_low, const guint *legal_high, const guint *clip_low,
+    const guint *clip_high, const gdouble *ps, guint n_ps, ClhStats *stats)
 {
-  const guint depth = spec->count == CLH_COUNT_COMPONENTS ? frame->depth : 8;
   GArray *values = g_array_new (FALSE, FALSE, sizeof (guint));
   guint c;
 
@@ -104,8 +139,8 @@ clh_reference_stats_region (const ClhFrame *frame,
       g_array_unref (values);
       return FALSE;
     }
-    stats_of_values (values, depth, legal_low[c], legal_high[c], ps, n_ps,
-        &stats[c]);
+    stats_of_values (values, legal_low[c], legal_high[c], clip_low[c],
+        clip_high[c], ps, n_ps, &stats[c]);
   }
   g_array_unref (values);
   return TRUE;

@@ -9,9 +9,11 @@ G_BEGIN_DECLS
 
 guint clh_reference_percentile_of_sorted (const guint *sorted, gsize n,
     gdouble p);
+guint clh_reference_clip_level (guint depth, gboolean limited,
+    gboolean chroma, gdouble percent);
 gboolean clh_reference_stats_region (const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhRect *region,
-    const guint *legal_low, const guint *legal_high, const gdouble *ps,
-    guint n_ps, ClhStats *stats);
+    const guint *legal_low, const guint *legal_high, const guint *clip_low,
+    const guint *clip_high, const gdouble *ps, guint n_ps, ClhStats *stats);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "clh-levels.h"
 #include "clh-reference.h"
 #include "clh-reference-stats.h"
 #include "clh-test-frame.h"
@@ -31,12 +32,16 @@ stats_of (const ClhTestFrame *t, const ClhRect *r, const gdouble *p,
   static const guint low[] = { 16, 16, 16, 16 }, high[] = { 235, 240, 240,
     235
   };
+  /* Full range: clipped at the extreme codes. */
+  static const guint clip_low[] = { 0, 0, 0, 0 }, clip_high[] = { 255, 255,
+    255, 255
+  };
   ClhHistogramSpec spec;
 
   g_assert_true (clh_reference_spec (t->klass, &t->frame, "luma", 256,
           &spec));
   g_assert_true (clh_reference_stats_region (&t->frame, &spec, r, low, high,
-          p, n_p, stats));
+          clip_low, clip_high, p, n_p, stats));
 }
 
 /* Values 0..99: every figure is known. */
@@ -101,6 +106,88 @@ test_rounding_and_ends (void)
   clh_test_frame_free (t);
 }
 
+/* Levels read off a limited-range scale: 16 and 235 (240 for chroma) at
+ * 0 and 100 percent, scaled by 2^(depth - 8); full range at the extreme
+ * codes; 95 percent (a zebra level) at 16 + 0.95 x 219 = 224.05, 224;
+ * half codes rounded up; levels outside the nominal range kept within the
+ * depth's codes. The model's levels equal the reference's. */
+static void
+test_clip_levels (void)
+{
+  const struct {
+    guint depth;
+    gboolean limited, chroma;
+    gdouble percent;
+    guint want;
+  } cases[] = {
+    {8, TRUE, FALSE, 0.0, 16}, {8, TRUE, FALSE, 100.0, 235},
+    {8, TRUE, TRUE, 0.0, 16}, {8, TRUE, TRUE, 100.0, 240},
+    {10, TRUE, FALSE, 0.0, 64}, {10, TRUE, FALSE, 100.0, 940},
+    {10, TRUE, TRUE, 100.0, 960}, {12, TRUE, FALSE, 100.0, 3760},
+    {12, TRUE, TRUE, 0.0, 256}, {16, TRUE, FALSE, 100.0, 60160},
+    {16, TRUE, TRUE, 100.0, 61440}, {16, TRUE, FALSE, 0.0, 4096},
+    {8, FALSE, FALSE, 0.0, 0}, {8, FALSE, FALSE, 100.0, 255},
+    {10, FALSE, TRUE, 100.0, 1023}, {12, FALSE, FALSE, 100.0, 4095},
+    {16, FALSE, FALSE, 100.0, 65535},
+    {8, TRUE, FALSE, 95.0, 224}, {8, FALSE, FALSE, 95.0, 242},
+    /* 0 + 50 x 255 / 100 = 127.5, rounded up. */
+    {8, FALSE, FALSE, 50.0, 128},
+    /* 16 + 2.5 x 219 / 100 = 21.475. */
+    {8, TRUE, FALSE, 2.5, 21},
+    {8, TRUE, FALSE, -10.0, 0}, {8, TRUE, FALSE, 110.0, 255},
+    {8, TRUE, FALSE, 109.0, 255}, {8, TRUE, FALSE, -5.0, 5},
+    {10, TRUE, FALSE, 95.0, 896},
+  };
+  const guint depths[] = { 8, 10, 12, 16 };
+  guint i, d, kind;
+  gint tenths;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_assert_cmpuint (clh_reference_clip_level (cases[i].depth,
+            cases[i].limited, cases[i].chroma, cases[i].percent), ==,
+        cases[i].want);
+  /* The model's levels (what the element counts with) agree, every tenth
+   * of a percent the element's properties take. */
+  for (d = 0; d < G_N_ELEMENTS (depths); d++)
+    for (kind = 0; kind < 4; kind++)
+      for (tenths = -100; tenths <= 1100; tenths++) {
+        const gboolean limited = kind & 1, chroma = kind >> 1;
+        const ClhLevels nominal = clh_levels_nominal (depths[d], limited,
+            chroma);
+        const gdouble percent = tenths / 10.0;
+
+        g_assert_cmpuint (clh_levels_at_percent (&nominal, percent), ==,
+            clh_reference_clip_level (depths[d], limited, chroma, percent));
+      }
+}
+
+/* Clip levels inside the range count every sample at or beyond them:
+ * values 0..99 clipped at 16 and 90 give 17 low and 10 high. */
+static void
+test_clipped_at_levels (void)
+{
+  static const guint low[] = { 16 }, high[] = { 235 };
+  static const guint clip_low[] = { 16 }, clip_high[] = { 90 };
+  const ClhRect whole = { 0, 0, 100, 1 };
+  ClhHistogramSpec spec;
+  ClhStats stats;
+  guint8 values[100];
+  ClhTestFrame *t;
+  guint i;
+
+  for (i = 0; i < 100; i++)
+    values[i] = i;
+  t = row_frame (values, 100);
+  g_assert_true (clh_reference_spec (t->klass, &t->frame, "luma", 256,
+          &spec));
+  g_assert_true (clh_reference_stats_region (&t->frame, &spec, &whole, low,
+          high, clip_low, clip_high, ps, 1, &stats));
+  g_assert_cmpuint (stats.clipped_low, ==, 17);
+  g_assert_cmpuint (stats.clipped_high, ==, 10);
+  g_assert_cmpuint (stats.below_legal, ==, 16);
+  clh_test_frame_free (t);
+}
+
 /* A region with no pixels: every figure 0. */
 static void
 test_empty (void)
@@ -124,6 +211,7 @@ check_against_histogram (const ClhTestFrame *t, const gchar *mode,
     const ClhRect *r, const gchar *what)
 {
   guint low[CLH_MAX_CHANNELS], high[CLH_MAX_CHANNELS];
+  guint clip_low[CLH_MAX_CHANNELS], clip_high[CLH_MAX_CHANNELS];
   ClhStats stats[CLH_MAX_CHANNELS];
   ClhHistogramSpec spec;
   ClhHistogram h = { NULL };
@@ -139,12 +227,15 @@ check_against_histogram (const ClhTestFrame *t, const gchar *mode,
   for (c = 0; c < CLH_MAX_CHANNELS; c++) {
     low[c] = 16u << (depth - 8);
     high[c] = (c == 0 ? 235u : 240u) << (depth - 8);
+    /* Levels inside the range, a different pair on each channel. */
+    clip_low[c] = low[c] + c;
+    clip_high[c] = high[c] - 3 * c;
   }
   h.counts = g_new0 (guint32, (gsize) clh_histogram_spec_n_channels (&spec)
       * n_values);
   clh_reference_histogram_region (&t->frame, &spec, r, &h);
   g_assert_true (clh_reference_stats_region (&t->frame, &spec, r, low, high,
-          ps, G_N_ELEMENTS (ps), stats));
+          clip_low, clip_high, ps, G_N_ELEMENTS (ps), stats));
   for (c = 0; c < clh_histogram_spec_n_channels (&spec); c++) {
     const guint32 *counts = h.counts + (gsize) c * n_values;
     ClhStats want = { 0 };
@@ -162,10 +253,10 @@ check_against_histogram (const ClhTestFrame *t, const gchar *mode,
       want.sum += (guint64) v *counts[v];
       want.above_legal += v > high[c] ? counts[v] : 0;
       below += v < low[c] ? counts[v] : 0;
+      want.clipped_low += v <= clip_low[c] ? counts[v] : 0;
+      want.clipped_high += v >= clip_high[c] ? counts[v] : 0;
     }
     want.below_legal = below;
-    want.clipped_low = counts[0];
-    want.clipped_high = counts[n_values - 1];
     for (i = 0; i < G_N_ELEMENTS (ps); i++) {
       const guint64 k = (guint64) llrint ((gdouble) want.samples * ps[i]
           / 100.0);
@@ -224,6 +315,8 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/known", test_known);
   g_test_add_func ("/stats/rounding-and-ends", test_rounding_and_ends);
   g_test_add_func ("/stats/empty", test_empty);
+  g_test_add_func ("/stats/clip-levels", test_clip_levels);
+  g_test_add_func ("/stats/clipped-at-levels", test_clipped_at_levels);
   g_test_add_func ("/stats/formats", test_formats);
   return g_test_run ();
 }

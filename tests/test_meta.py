@@ -172,12 +172,21 @@ def main():
         high = stats.clipped_high / stats.samples
         assert high == values.count(255) / n, (name, high)
         assert stats.clipped_low == values.count(0)
+        # RGB is full range: clipped at the extreme codes.
+        assert (stats.clip_low_level, stats.clip_high_level) == (0, 255)
     coarse_buffer = pull_one(
         "videotestsrc num-buffers=1 ! video/x-raw,format=GRAY8,width=64,height=48 ! "
         "clhistogram bins=16 ! appsink name=sink")
     coarse = GstClHistogram.buffer_get_histogram_meta(coarse_buffer)
     assert coarse.get_percentile(0, 90.0)[0]
     assert not coarse.get_percentile(0, 42.0)[0]
+
+    # The metering value: by default the frame's mean luma, in code values
+    # and in percent of the (full) range; R, G, B channels have no luma.
+    ok, value, percent = coarse.get_metering()
+    assert ok and value == coarse.get_statistics(0).mean, (ok, value)
+    assert abs(percent - value * 100 / 255) < 1e-9, percent
+    assert not st.get_metering()[0]
 
     check_building_a_meta()
 

@@ -72,9 +72,9 @@ def to_python(value):
 
 
 def bus_messages(element, frames, caps="video/x-raw,format=GRAY8,"
-                 "width=160,height=120", video=None):
-    """The histogram messages of the probe's pipeline, run here: the
-    first `frames` frames, then EOS, as --max-frames does."""
+                 "width=160,height=120", video=None, names=("histogram",)):
+    """The messages (histogram, by default) of the probe's pipeline, run
+    here: the first `frames` frames, then EOS, as --max-frames does."""
     uri = Gst.filename_to_uri(video or VIDEO)
     pipeline = Gst.parse_launch(
         f'uridecodebin uri="{uri}" ! videoconvert ! videoscale ! {caps} ! '
@@ -102,7 +102,7 @@ def bus_messages(element, frames, caps="video/x-raw,format=GRAY8,"
         if msg.type == Gst.MessageType.EOS:
             break
         s = msg.get_structure()
-        if s.get_name() == "histogram":
+        if s.get_name() in names:
             messages.append((s.get_name(), [s.nth_field_name(i) for i in
                                             range(s.n_fields())],
                              to_python(s)))
@@ -178,7 +178,63 @@ class Output(unittest.TestCase):
             self.assertEqual(len(json_lines(stdout)), 2)
 
 
+class Exposure(unittest.TestCase):
+    def test_alerts_and_metering_equal_bus_messages(self):
+        # Alerts at 1% of an area's samples, acting at once: vtest.avi
+        # clips and crushes about that much in several of its 3x3 zones.
+        status, stdout, stderr = probe(
+            "-n", str(FRAMES), "--format", "GRAY8", "--width", "160",
+            "--height", "120", "--zones", "3x3", "--metering",
+            "centre-weighted", "--alert-clipped", "1", "--alert-crushed",
+            "1", "--alert-hold", "0", "--no-counts", VIDEO)
+        self.assertEqual(status, 0, stderr)
+        objects = json_lines(stdout)
+        messages = bus_messages(
+            "clhistogram name=h zones=3x3 metering=centre-weighted "
+            "alert-clipped=1 alert-crushed=1 alert-hold=0 "
+            "message-counts=false", FRAMES,
+            names=("histogram", "exposure"))
+        self.assertEqual(len(objects), len(messages))
+        exposure = 0
+        for obj, (name, fields, value) in zip(objects, messages):
+            want = dict(value, pts=value["timestamp"])
+            if name == "exposure":
+                exposure += 1
+                want["message"] = "exposure"
+                want["duration"] = None
+                self.assertEqual(list(obj), ["pts", "message"] + fields
+                                 + ["duration"])
+                self.assertIn(obj["alert"], ("clipped", "crushed"))
+                self.assertIn(obj["event"], ("start", "clear"))
+            else:
+                self.assertEqual(list(obj), ["pts"] + fields)
+                self.assertTrue(0 < obj["metering"] < 255)
+                self.assertAlmostEqual(obj["metering-percent"],
+                                       obj["metering"] * 100 / 255)
+            self.assertEqual(obj, want)
+        self.assertGreater(exposure, 0)
+
+
 class Check(unittest.TestCase):
+    def test_check_clip_levels(self):
+        # Limited-range 10-bit Y, U and V clipped at a zebra level and in
+        # the footroom, every zone against the reference.
+        status, stdout, stderr = probe(
+            "--check", "-n", "3", "--format", "I420_10LE", "--mode",
+            "channels", "--zones", "2x2", "--clip-low-level", "-2.5",
+            "--clip-high-level", "95", VIDEO)
+        self.assertEqual(status, 0, stderr)
+        objects = json_lines(stdout)
+        self.assertEqual(len(objects), 3)
+        # 64 - 0.025 x 876 = 42.1 and 64 + 0.95 x 876 = 896.2 (Y); chroma
+        # 64 - 0.025 x 896 = 41.6 and 64 + 0.95 x 896 = 915.2.
+        for obj in objects:
+            self.assertEqual(obj["clip-low-level"], [42, 42, 42])
+            self.assertEqual(obj["clip-high-level"], [896, 915, 915])
+            self.assertEqual(obj["regions"][3]["clip-high-level"],
+                             [896, 915, 915])
+
+
     def test_check_every_histogram(self):
         status, stdout, stderr = probe(
             "--check", "-q", "-n", "10", "--expect-frames", "10",
@@ -249,6 +305,23 @@ class Errors(unittest.TestCase):
         for ps in ("1,x", "150", "-1", "1,,2", "nan"):
             self.assertIn("0 to 100", self.fails(2, "--percentiles", ps,
                                                  VIDEO))
+
+    def test_bad_clip_levels(self):
+        for option in ("--clip-low-level", "--clip-high-level"):
+            for level in ("111", "-11", "x", "", "nan", "95%"):
+                self.assertIn("-10 to 110",
+                              self.fails(2, option, level, VIDEO))
+
+    def test_bad_metering_and_alerts(self):
+        line = self.fails(2, "--metering", "matrix", VIDEO)
+        for mode in ("none", "average", "centre-weighted", "spot", "zones"):
+            self.assertIn(mode, line)
+        self.assertIn("0 or more",
+                      self.fails(2, "--metering-weights", "1,-1", VIDEO))
+        for option in ("--alert-clipped", "--alert-crushed",
+                       "--alert-hysteresis"):
+            self.assertIn("0 to 100", self.fails(2, option, "101", VIDEO))
+        self.assertIn("integer", self.fails(2, "--alert-hold", "1.5", VIDEO))
 
     def test_bad_zones(self):
         for zones in ("0x3", "3", "3x", "65x2", "axb"):

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clhistogram-probe: decodes a video file, a URI or a camera, runs every
- * frame through clhistogram and prints each `histogram` message as one
- * line of JSON (JSON Lines) on stdout, as it comes; --check also compares
- * every frame's histogram metas with the golden reference.
+ * frame through clhistogram and prints each `histogram` and `exposure`
+ * message as one line of JSON (JSON Lines) on stdout, as it comes; --check
+ * also compares every frame's histogram metas with the golden reference.
  *
  *   clhistogram-probe [OPTION...] FILE-OR-URI
  *
@@ -40,6 +40,14 @@ typedef struct
   gchar *regions;
   gchar *zones;
   gchar *percentiles;
+  gchar *clip_low_level;
+  gchar *clip_high_level;
+  gchar *metering;
+  gchar *metering_weights;
+  gchar *alert_clipped;
+  gchar *alert_crushed;
+  gchar *alert_hysteresis;
+  gchar *alert_hold;
   gchar *device;
   gchar *format;
   gint width;
@@ -88,6 +96,14 @@ options_clear (Options *opt)
   g_free (opt->regions);
   g_free (opt->zones);
   g_free (opt->percentiles);
+  g_free (opt->clip_low_level);
+  g_free (opt->clip_high_level);
+  g_free (opt->metering);
+  g_free (opt->metering_weights);
+  g_free (opt->alert_clipped);
+  g_free (opt->alert_crushed);
+  g_free (opt->alert_hysteresis);
+  g_free (opt->alert_hold);
   g_free (opt->device);
   g_free (opt->format);
 }
@@ -105,6 +121,12 @@ apply_options (GstElement *histogram, const Options *opt, GError **error)
     {"mode", opt->mode}, {"bins", opt->bins}, {"range-min", opt->range_min},
     {"range-max", opt->range_max}, {"zones", opt->zones},
     {"interval", opt->interval}, {"device", opt->device},
+    {"clip-low-level", opt->clip_low_level},
+    {"clip-high-level", opt->clip_high_level},
+    {"metering", opt->metering}, {"alert-clipped", opt->alert_clipped},
+    {"alert-crushed", opt->alert_crushed},
+    {"alert-hysteresis", opt->alert_hysteresis},
+    {"alert-hold", opt->alert_hold},
   };
   guint i;
 
@@ -117,8 +139,16 @@ apply_options (GstElement *histogram, const Options *opt, GError **error)
   if (opt->percentiles
       && !probe_set_percentiles (histogram, opt->percentiles, error))
     return FALSE;
+  if (opt->metering_weights && !probe_set_doubles (histogram,
+          "metering-weights", opt->metering_weights, "0,1,0,1,4,1,0,1,0",
+          error))
+    return FALSE;
   if (opt->no_statistics
       && !probe_set_boolean (histogram, "statistics", FALSE, error))
+    return FALSE;
+  /* The element then builds no counts the probe would drop. */
+  if (opt->no_counts
+      && !probe_set_boolean (histogram, "message-counts", FALSE, error))
     return FALSE;
   if (!opt->as_decoded) {
     if (opt->format && !probe_check_format (opt->format, error))
@@ -147,12 +177,14 @@ one_line (const gchar *text)
 }
 
 /* A line at a time, at once, so that a script reading a camera's output
- * sees each frame as it is counted. */
+ * sees each frame as it is counted. An `exposure` line says so in its
+ * `message` member. */
 static void
-print_histogram (Probe *probe, const GstStructure *s)
+print_message (Probe *probe, const GstStructure *s)
 {
-  gchar *json = probe_json_of_message (s, probe->opt->no_counts ? "counts" :
-      NULL);
+  const gboolean exposure = gst_structure_has_name (s, "exposure");
+  gchar *json = probe_json_of_message (s, exposure ? "exposure" : NULL,
+      probe->opt->no_counts ? "counts" : NULL);
 
   probe_output_push (probe->out, g_strconcat (json, "\n", NULL));
   g_free (json);
@@ -172,10 +204,11 @@ on_sync_message (GstBus *bus, GstMessage *msg, gpointer user_data)
     case GST_MESSAGE_ELEMENT:
       s = gst_message_get_structure (msg);
       if (GST_MESSAGE_SRC (msg) != GST_OBJECT (probe->pipe->histogram)
-          || !gst_structure_has_name (s, "histogram"))
+          || !(gst_structure_has_name (s, "histogram")
+              || gst_structure_has_name (s, "exposure")))
         break;
       if (probe->out)
-        print_histogram (probe, s);
+        print_message (probe, s);
       /* A sync handler that drops a message owns it. */
       gst_message_unref (msg);
       return GST_BUS_DROP;
@@ -442,6 +475,32 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
           "<<x,y,w,h>,...>", "RECTS"},
     {"percentiles", 0, 0, G_OPTION_ARG_STRING, &opt->percentiles,
         "Percentiles reported, each 0..100", "1,10,50,90,99"},
+    {"clip-low-level", 0, 0, G_OPTION_ARG_STRING, &opt->clip_low_level,
+        "Samples at or below this level are clipped-low, in percent of the "
+          "nominal range (0: nominal black)", "PERCENT"},
+    {"clip-high-level", 0, 0, G_OPTION_ARG_STRING, &opt->clip_high_level,
+        "Samples at or above this level are clipped-high, in percent of the "
+          "nominal range (100: nominal white; 95: a zebra level)",
+          "PERCENT"},
+    {"metering", 0, 0, G_OPTION_ARG_STRING, &opt->metering,
+        "The metering value: average, centre-weighted, spot, zones (with "
+          "--metering-weights), none; all but average weigh --zones",
+          "average"},
+    {"metering-weights", 0, 0, G_OPTION_ARG_STRING, &opt->metering_weights,
+        "--metering zones: one weight per zone, row by row",
+          "0,1,0,1,4,1,0,1,0"},
+    {"alert-clipped", 0, 0, G_OPTION_ARG_STRING, &opt->alert_clipped,
+        "Print an exposure alert when the frame or a zone has this percent "
+          "of its samples clipped high, and when it clears (0: off)",
+          "PERCENT"},
+    {"alert-crushed", 0, 0, G_OPTION_ARG_STRING, &opt->alert_crushed,
+        "The same for samples clipped low (crushed)", "PERCENT"},
+    {"alert-hysteresis", 0, 0, G_OPTION_ARG_STRING, &opt->alert_hysteresis,
+        "Percentage points under the threshold an alert clears at",
+          "POINTS"},
+    {"alert-hold", 0, 0, G_OPTION_ARG_STRING, &opt->alert_hold,
+        "How long a change must last before it is reported, in ns of "
+          "running time", "NS"},
     {"no-statistics", 0, 0, G_OPTION_ARG_NONE, &opt->no_statistics,
         "Leave the statistics out (min, max, mean, percentiles, ...)", NULL},
     {"no-counts", 0, 0, G_OPTION_ARG_NONE, &opt->no_counts,
@@ -477,7 +536,9 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
   g_option_context_set_summary (ctx, "Histograms of every frame of a video "
       "file, a URI or a camera (/dev/videoN), counted by clhistogram and "
       "printed as JSON Lines: one object per histogram message, with pts, "
-      "duration and every field of the message.");
+      "duration and every field of the message (the metering value "
+      "among them), and one per exposure alert (\"message\": "
+      "\"exposure\").");
   g_option_context_set_description (ctx, "Exit status: 0 done; 1 the input "
       "could not be read or decoded, or --check or --expect-frames failed; "
       "2 bad options; 3 stdout could not be written (closed, full, its "

@@ -22,6 +22,9 @@ struct _ProbeCheck
   guint range_min;
   gint range_max;
   gboolean roi_meta;
+  /* The clip levels, percent of the nominal range. */
+  gdouble clip_low_level;
+  gdouble clip_high_level;
   /* The full frame, the zones and the fixed regions: the histograms of
    * every frame besides its ROI metas'. */
   guint fixed_histograms;
@@ -60,7 +63,8 @@ probe_check_new (GstElement *histogram)
   g_object_get (histogram, "mode", &check->mode, "bins", &check->bins,
       "range-min", &check->range_min, "range-max", &check->range_max,
       "roi-meta", &check->roi_meta, "full-frame", &full_frame, "zones",
-      &zones, NULL);
+      &zones, "clip-low-level", &check->clip_low_level, "clip-high-level",
+      &check->clip_high_level, NULL);
   if (!zones || sscanf (zones, "%ux%u", &cols, &rows) != 2)
     cols = rows = 0;
   g_free (zones);
@@ -70,12 +74,14 @@ probe_check_new (GstElement *histogram)
 }
 
 /* The statistics in @meta, where the element computed them, against the
- * reference's of the same rectangle at the meta's own percentile points:
- * exact, the mean bit for bit. The legal-range tails are compared only
- * when the meta has them (limited-range caps). */
+ * reference's of the same rectangle at the meta's own percentile points
+ * and the element's clip levels: exact, the mean bit for bit. The
+ * legal-range tails are compared only when the meta has them
+ * (limited-range caps). */
 static gboolean
-stats_equal_reference (const GstVideoInfo *info, GstBuffer *buffer,
-    const gchar *mode, const ClhRect *rect, GstHistogramMeta *meta)
+stats_equal_reference (const ProbeCheck *check, const GstVideoInfo *info,
+    GstBuffer *buffer, const gchar *mode, const ClhRect *rect,
+    GstHistogramMeta *meta)
 {
   const GstHistogramStatistics *first =
       gst_histogram_meta_get_statistics (meta, 0);
@@ -88,7 +94,8 @@ stats_equal_reference (const GstVideoInfo *info, GstBuffer *buffer,
   if (!(first->flags & GST_HISTOGRAM_STATISTICS_FLAG_SUMMARY))
     return TRUE;
   equal = meta->info.n_channels <= CLH_MAX_CHANNELS
-      && clh_reference_stats_of_buffer_region (info, buffer, mode, rect,
+      && clh_reference_stats_of_buffer_region_clipped (info, buffer, mode,
+      rect, check->clip_low_level, check->clip_high_level,
       first->percentile_points, first->n_percentiles, want);
   for (c = 0; equal && c < meta->info.n_channels; c++) {
     const GstHistogramStatistics *st =
@@ -138,7 +145,7 @@ meta_equals_reference (const ProbeCheck *check, const GstVideoInfo *info,
         && st->above == want.above[c];
   }
   g_free (want.counts);
-  return equal && stats_equal_reference (info, buffer,
+  return equal && stats_equal_reference (check, info, buffer,
       gst_histogram_mode_get_nick (check->mode), whole ? NULL : &rect,
       meta);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A `histogram` message as one line of JSON. The structure is walked by
+/* A `histogram` or `exposure` message as one line of JSON. The structure
+ * is walked by
  * the types of its values, not by a list of its fields, so that a field
  * the element gains appears with no change here. */
 #include "probe-json.h"
@@ -159,7 +160,10 @@ add_time_field (JsonBuilder *builder, const gchar *member,
 
 /**
  * probe_json_of_message:
- * @s: a `histogram` message's structure
+ * @s: a `histogram` or `exposure` message's structure
+ * @kind: (nullable): a name for the message, given as a member `message`
+ *   after `pts` (`"exposure"`); %NULL for a `histogram` message, whose
+ *   lines have no such member
  * @skip_field: (nullable): a field left out wherever it appears, at the
  *   top level and in nested structures (`counts` for statistics only)
  *
@@ -169,7 +173,8 @@ add_time_field (JsonBuilder *builder, const gchar *member,
  *   objects and arrays as arrays. Free with g_free().
  */
 gchar *
-probe_json_of_message (const GstStructure *s, const gchar *skip_field)
+probe_json_of_message (const GstStructure *s, const gchar *kind,
+    const gchar *skip_field)
 {
   JsonBuilder *builder = json_builder_new ();
   JsonGenerator *generator = json_generator_new ();
@@ -178,6 +183,10 @@ probe_json_of_message (const GstStructure *s, const gchar *skip_field)
 
   json_builder_begin_object (builder);
   add_time_field (builder, "pts", s, "timestamp");
+  if (kind) {
+    json_builder_set_member_name (builder, "message");
+    json_builder_add_string_value (builder, kind);
+  }
   add_fields (builder, s, skip_field);
   if (!gst_structure_has_field (s, "duration"))
     add_time_field (builder, "duration", s, "duration");

@@ -120,6 +120,18 @@ parse_value (GParamSpec *pspec, const gchar *text, GValue *value,
     }
     BAD_VALUE (error, "--%s: \"%s\" is not an integer from %" G_GUINT64_FORMAT
         " to %" G_GUINT64_FORMAT, name, text, p->minimum, p->maximum);
+  } else if (G_IS_PARAM_SPEC_DOUBLE (pspec)) {
+    const GParamSpecDouble *p = G_PARAM_SPEC_DOUBLE (pspec);
+    gchar *end = NULL;
+    const gdouble d = g_ascii_strtod (text, &end);
+
+    if (*text && end && *end == '\0' && isfinite (d) && d >= p->minimum
+        && d <= p->maximum) {
+      g_value_set_double (value, d);
+      return TRUE;
+    }
+    BAD_VALUE (error, "--%s: \"%s\" is not a number from %g to %g", name,
+        text, p->minimum, p->maximum);
   } else if (G_IS_PARAM_SPEC_ENUM (pspec)) {
     GEnumClass *klass = G_PARAM_SPEC_ENUM (pspec)->enum_class;
     const GEnumValue *v = g_enum_get_value_by_nick (klass, text);
@@ -190,18 +202,21 @@ append_double (GValue *array, gdouble v)
 }
 
 /**
- * probe_set_percentiles:
- * @text: a comma list of numbers, e.g. `1,10,50,90,99`
+ * probe_set_doubles:
+ * @property: a #GstValueArray of gdouble property, which is also the
+ *   option's name
+ * @text: a comma list of numbers
+ * @example: a valid list, for the error
  *
- * Sets the `percentiles` property, a #GstValueArray of gdouble, each in
- * the range its element spec gives.
+ * Sets @property to the numbers of @text, each in the range its element
+ * spec gives.
  */
 gboolean
-probe_set_percentiles (GstElement *element, const gchar *text,
-    GError **error)
+probe_set_doubles (GstElement *element, const gchar *property,
+    const gchar *text, const gchar *example, GError **error)
 {
-  GParamSpec *pspec = find_property (element, "percentiles", error);
-  gdouble lo = 0.0, hi = 100.0;
+  GParamSpec *pspec = find_property (element, property, error);
+  gdouble lo = 0.0, hi = G_MAXDOUBLE;
   GValue array = G_VALUE_INIT;
   gchar **parts;
   gboolean ok = TRUE;
@@ -227,15 +242,33 @@ probe_set_percentiles (GstElement *element, const gchar *text,
     ok = *part && end && *end == '\0' && isfinite (v) && v >= lo && v <= hi;
     if (ok)
       append_double (&array, v);
+    else if (hi >= G_MAXFLOAT)
+      BAD_VALUE (error, "--%s: \"%s\" is not a number of %g or more; "
+          "give a comma list, e.g. %s", property, part, lo, example);
     else
-      BAD_VALUE (error, "--percentiles: \"%s\" is not a number from %g to %g; "
-          "give a comma list, e.g. 1,10,50,90,99", part, lo, hi);
+      BAD_VALUE (error, "--%s: \"%s\" is not a number from %g to %g; "
+          "give a comma list, e.g. %s", property, part, lo, hi, example);
   }
   g_strfreev (parts);
   if (ok)
-    g_object_set_property (G_OBJECT (element), "percentiles", &array);
+    g_object_set_property (G_OBJECT (element), property, &array);
   g_value_unset (&array);
-  return ok && take_rejection (element, "percentiles", error);
+  return ok && take_rejection (element, property, error);
+}
+
+/**
+ * probe_set_percentiles:
+ * @text: a comma list of numbers, e.g. `1,10,50,90,99`
+ *
+ * Sets the `percentiles` property, a #GstValueArray of gdouble, each in
+ * the range its element spec gives.
+ */
+gboolean
+probe_set_percentiles (GstElement *element, const gchar *text,
+    GError **error)
+{
+  return probe_set_doubles (element, "percentiles", text, "1,10,50,90,99",
+      error);
 }
 
 static gboolean

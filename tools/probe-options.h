@@ -11,6 +11,8 @@ gboolean probe_set_property (GstElement *element, const gchar *property,
     const gchar *text, GError **error);
 gboolean probe_set_boolean (GstElement *element, const gchar *property,
     gboolean value, GError **error);
+gboolean probe_set_doubles (GstElement *element, const gchar *property,
+    const gchar *text, const gchar *example, GError **error);
 gboolean probe_set_percentiles (GstElement *element, const gchar *text,
     GError **error);
 gboolean probe_set_regions (GstElement *element, const gchar *text,

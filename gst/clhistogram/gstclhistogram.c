@@ -21,7 +21,8 @@
  * * #GstValueArray of #gchararray `channels`: channel names, in order
  *   (`Y`; `R`, `G`, `B`[, `A`]; `Y`, `U`, `V`; or the mode's nick)
  * * #GstValueArray of #GstValueArray of #guint `counts`: one array of
- *   `bins` counts per channel
+ *   `bins` counts per channel (left out with
+ *   #GstClHistogram:message-counts %FALSE; the meta keeps them)
  * * #guint64 `pixels`: pixels analysed (width x height)
  * * #GstValueArray of #guint64 `samples`: samples each channel examined
  *   (4:2:0 chroma: a quarter of the pixels)
@@ -31,6 +32,28 @@
  * * #guint `depth`: significant bits per sample (8, 10, 12, 16)
  * * #gchararray `video-range`: `full`, `limited` or `unknown`, from the caps
  * * #guint `range-min`, `range-max`: the values binned (first axis)
+ * * #gdouble `metering`, `metering-percent`: the frame's weighted mean
+ *   luma (#GstClHistogram:metering), in code values and in percent of the
+ *   nominal range, for histograms with luma and statistics
+ *
+ * and, with statistics, each channel's `min`, `max`, `mean`,
+ * `percentiles`, `clipped-low`, `clipped-high` (samples at or beyond the
+ * clip levels, by default the stream's nominal black and white),
+ * `clip-low-level`, `clip-high-level` (those levels' code values) and, for
+ * limited range, `below-legal` and `above-legal`.
+ *
+ * With #GstClHistogram:alert-clipped or #GstClHistogram:alert-crushed
+ * above 0, an `exposure` element message says when the share of the
+ * frame's or of a zone's samples clipped high (crushed low) reaches the
+ * threshold, and when it falls under it less #GstClHistogram:alert-hysteresis,
+ * each change held for #GstClHistogram:alert-hold of running time: its
+ * #guint64 `timestamp`, `stream-time`, `running-time`; #gchararray
+ * `alert` (`clipped` or `crushed`) and `event` (`start` or `clear`);
+ * #gdouble `threshold`; #gboolean `frame` (the frame's alert changed) and
+ * #gdouble `frame-percent`; #GstValueArray of #gint `zones` (the zones'
+ * alerts that changed) and of #gdouble `zone-percent`; #gboolean `active`
+ * and `frame-active`, #GstValueArray of #gint `active-zones` (what is on
+ * afterwards).
  *
  * Every clhistogram element on one device shares one OpenCL context and
  * compiled program, found through a `gst.opencl.context` #GstContext (an
@@ -71,6 +94,7 @@
 #include "gstclcontext.h"
 #include "gstclframemap.h"
 #include "gstclhistograminterval.h"
+#include "gstclhistogrammetering.h"
 #include "gstclhistogramregions.h"
 #include "gstclhistogramrequest.h"
 #include "gstclhistogramresult.h"
@@ -93,6 +117,15 @@ GST_DEBUG_CATEGORY (gst_cl_histogram_debug);
 #define DEFAULT_MIN_VALUE 0
 #define DEFAULT_POST_MESSAGES TRUE
 #define DEFAULT_ATTACH_META TRUE
+#define DEFAULT_MESSAGE_COUNTS TRUE
+#define DEFAULT_METERING GST_CL_HISTOGRAM_METERING_AVERAGE
+/* Exposure alerts off; once on, a share must fall 0.5 percentage points
+ * under the threshold to clear, and a change must hold for 200 ms (6
+ * frames at 30 fps) to be reported. */
+#define DEFAULT_ALERT_CLIPPED 0.0
+#define DEFAULT_ALERT_CRUSHED 0.0
+#define DEFAULT_ALERT_HYSTERESIS 0.5
+#define DEFAULT_ALERT_HOLD (200 * GST_MSECOND)
 #define DEFAULT_DEVICE "auto"
 #define DEFAULT_MAX_FRAMES_IN_FLIGHT 0
 /* Frames in flight for a source that is not live when the property is 0:
@@ -106,6 +139,14 @@ GST_DEBUG_CATEGORY (gst_cl_histogram_debug);
 #define DEFAULT_ROI_META TRUE
 #define DEFAULT_STATISTICS TRUE
 #define DEFAULT_INTERVAL 0
+/* Nominal black and white of the stream's range, in percent of it. */
+#define DEFAULT_CLIP_LOW_LEVEL 0.0
+#define DEFAULT_CLIP_HIGH_LEVEL 100.0
+/* Percent of the nominal range the clip levels may lie at: -10 and 110
+ * reach the extreme codes of every depth's limited range (0 is -7.3% of
+ * 8-bit luma, 255 is 109.1%). */
+#define MIN_CLIP_LEVEL -10.0
+#define MAX_CLIP_LEVEL 110.0
 /* The 1st and 99th percentiles bound the picture's tonal range, the 10th
  * and 90th are FFmpeg signalstats' YLOW and YHIGH, the 50th its median. */
 static const gdouble default_percentiles[] = { 1.0, 10.0, 50.0, 90.0, 99.0 };
@@ -129,6 +170,15 @@ enum {
   PROP_STATISTICS,
   PROP_PERCENTILES,
   PROP_INTERVAL,
+  PROP_CLIP_LOW_LEVEL,
+  PROP_CLIP_HIGH_LEVEL,
+  PROP_MESSAGE_COUNTS,
+  PROP_METERING,
+  PROP_METERING_WEIGHTS,
+  PROP_ALERT_CLIPPED,
+  PROP_ALERT_CRUSHED,
+  PROP_ALERT_HYSTERESIS,
+  PROP_ALERT_HOLD,
 };
 
 /* Read in place: every component of these is a byte or a 16-bit word at a
@@ -231,6 +281,12 @@ struct _GstClHistogram {
    * statistics, as the request asked for them (output thread). */
   GstClHistogramSet counted;
   GstClHistogramSet results;
+  /* The exposure alerts of the frames pushed, and what the last frame
+   * changed (output thread; reset with streaming stopped). */
+  GstClExposureAlert *alert;
+  GstClExposureEvents events;
+  /* Alerts were on for a frame since they were last reset. */
+  gboolean alerts_used;
   /* What the messages of the current interval sum: the output thread's
    * while frames are pending, else the streaming thread's. */
   GstClHistogramInterval *interval;
@@ -244,6 +300,10 @@ struct _GstClHistogram {
   /* Why the last caps were refused (streaming thread), so that the
    * retries of one negotiation post its error once. */
   gchar *refusal;
+  /* Whether the settings' metering or alerts were said to give nothing,
+   * until the properties change; under the object lock. */
+  gboolean metering_warned;
+  gboolean alerts_warned;
 };
 
 #define gst_cl_histogram_parent_class parent_class
@@ -624,14 +684,192 @@ post_interval_end (GstClHistogram *self)
     post_in_order (self, message);
 }
 
+/* Posts a warning saying @text once, until the properties change; any
+ * thread. */
+static void
+warn_once (GstClHistogram *self, gboolean *warned, const gchar *text)
+{
+  gboolean post;
+
+  GST_OBJECT_LOCK (self);
+  post = !*warned;
+  *warned = TRUE;
+  GST_OBJECT_UNLOCK (self);
+  if (post)
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s.", text), (NULL));
+}
+
+/* The frame's metering value from its statistics; says once why the
+ * settings give none, where they cannot. Output thread. */
+static void
+meter_frame (GstClHistogram *self, const GstClHistogramRequest *request,
+    const ClhStats *stats, GstClMeteringValue *metering)
+{
+  GError *err = NULL;
+
+  metering->known = gst_cl_histogram_meter (request, request->regions,
+      stats, &metering->value, &metering->percent, &err);
+  if (err) {
+    warn_once (self, &self->metering_warned, err->message);
+    g_error_free (err);
+  }
+}
+
+static gboolean
+alerts_on (const GstClHistogramSettings *settings)
+{
+  return settings->alert_clipped > 0.0 || settings->alert_crushed > 0.0;
+}
+
+/* The share of a histogram's samples (percent) clipped high or low: the
+ * largest of its channels that show exposure, which chroma and alpha do
+ * not. */
+static gdouble
+exposure_share (const GstClHistogramRequest *request, const ClhStats *stats,
+    GstClExposureKind kind)
+{
+  const guint n_channels = clh_histogram_spec_n_channels (&request->spec);
+  gdouble most = 0.0;
+  guint c;
+
+  for (c = 0; c < n_channels; c++) {
+    const gchar *name = request->channel_names[c];
+    guint64 clipped;
+
+    if (stats[c].samples == 0 || g_strcmp0 (name, "U") == 0
+        || g_strcmp0 (name, "V") == 0 || g_strcmp0 (name, "A") == 0)
+      continue;
+    clipped = kind == GST_CL_EXPOSURE_CLIPPED ? stats[c].clipped_high :
+        stats[c].clipped_low;
+    most = MAX (most, (gdouble) clipped * 100.0 / (gdouble) stats[c].samples);
+  }
+  return most;
+}
+
+/* The ids of @active (gint) but those @started (GstClExposureArea). */
+static GArray *
+active_before (const GArray *active, const GArray *started)
+{
+  GArray *before = g_array_new (FALSE, FALSE, sizeof (gint));
+  guint i, j;
+
+  for (i = 0; i < active->len; i++) {
+    const gint id = g_array_index (active, gint, i);
+    gboolean new = FALSE;
+
+    for (j = 0; j < started->len && !new; j++)
+      new = g_array_index (started, GstClExposureArea, j).id == id;
+    if (!new)
+      g_array_append_val (before, id);
+  }
+  return before;
+}
+
+/* The `exposure` messages of what the last update changed, into
+ * @messages: for each kind, the alerts that cleared (the areas on
+ * afterwards leaving out those that started on the same frame), then
+ * those that started. */
+static void
+exposure_messages (GstClHistogram *self, const GstClHistogramSettings *s,
+    GstClExposureReport *report, GQueue *messages)
+{
+  const gdouble thresholds[] = { s->alert_clipped, s->alert_crushed };
+  guint k;
+
+  for (k = 0; k < GST_CL_EXPOSURE_N_KINDS; k++) {
+    GArray *active = g_array_new (FALSE, FALSE, sizeof (gint));
+    GArray *before;
+
+    gst_cl_exposure_alert_active (self->alert, k, active);
+    report->kind = k;
+    report->threshold = thresholds[k];
+    if (self->events.cleared[k]->len > 0) {
+      before = active_before (active, self->events.started[k]);
+      report->started = FALSE;
+      report->areas = self->events.cleared[k];
+      report->active = before;
+      g_queue_push_tail (messages, gst_cl_exposure_message_new (GST_OBJECT
+              (self), report));
+      g_array_unref (before);
+    }
+    if (self->events.started[k]->len > 0) {
+      report->started = TRUE;
+      report->areas = self->events.started[k];
+      report->active = active;
+      g_queue_push_tail (messages, gst_cl_exposure_message_new (GST_OBJECT
+              (self), report));
+    }
+    g_array_unref (active);
+  }
+}
+
+/* Feeds the shares of the frame and of its zones to the exposure alerts;
+ * the `exposure` messages of what changed into @messages, to be posted
+ * after the frame's `histogram` message. Output thread. */
+static void
+watch_exposure (GstClHistogram *self, const GstClPendingFrame *pending,
+    GstBuffer *buffer, const ClhStats *stats, GQueue *messages)
+{
+  const GstClHistogramRequest *request = &pending->request;
+  const GstClHistogramSettings *settings = &request->settings;
+  const guint first = settings->full_frame ? 1 : 0;
+  const guint n_zones = settings->zone_cols * settings->zone_rows;
+  const GstClExposureLimits limits = {
+    {settings->alert_clipped, settings->alert_crushed},
+    settings->alert_hysteresis, settings->alert_hold
+  };
+  GstClExposureReport report = {
+    .timestamp = GST_BUFFER_PTS (buffer),
+    .stream_time = pending->stream_time,
+    .running_time = pending->running_time,
+  };
+  guint n = first, a, k;
+  gdouble *percent;
+  gint *ids;
+
+  /* Off, and nothing left on to clear. */
+  if (!alerts_on (settings) && !self->alerts_used)
+    return;
+  self->alerts_used = alerts_on (settings);
+  if (!request->statistics || !stats) {
+    if (alerts_on (settings))
+      warn_once (self, &self->alerts_warned, "alert-clipped and "
+          "alert-crushed read the clipped samples, which only modes luma, "
+          "channels and max with statistics=true count: no exposure "
+          "message is posted");
+    return;
+  }
+  /* The zones come first among the regions, zone z at z. */
+  while (request->regions && n - first < MIN (n_zones, request->regions->len)
+      && g_strcmp0 (g_array_index (request->regions, GstClHistogramRegion,
+              n - first).type, "zone") == 0)
+    n++;
+  ids = g_new (gint, MAX (n, 1));
+  percent = g_new (gdouble, MAX (n, 1) * GST_CL_EXPOSURE_N_KINDS);
+  for (a = 0; a < n; a++) {
+    ids[a] = a < first ? GST_CL_EXPOSURE_FRAME : g_array_index
+        (request->regions, GstClHistogramRegion, a - first).id;
+    for (k = 0; k < GST_CL_EXPOSURE_N_KINDS; k++)
+      percent[k * n + a] = exposure_share (request,
+          &stats[(gsize) a * CLH_MAX_CHANNELS], k);
+  }
+  if (gst_cl_exposure_alert_update (self->alert, &limits,
+          first | settings->zone_cols << 8 | settings->zone_rows << 16,
+          pending->running_time, ids, percent, n, &self->events))
+    exposure_messages (self, settings, &report, messages);
+  g_free (ids);
+  g_free (percent);
+}
+
 /* Posts a frame's `histogram` message, or sums it into the interval's;
  * @counted as the engine counted them, @histograms and @stats as the
- * message gives them. A frame without a running time has no interval and
- * gets its own message. Output thread. */
+ * message gives them, with @metering. A frame without a running time has
+ * no interval and gets its own message. Output thread. */
 static void
 post_frame (GstClHistogram *self, GstClPendingFrame *pending,
     GstBuffer *buffer, const ClhHistogram *counted,
-    const ClhHistogram *histograms, const ClhStats *stats)
+    const ClhHistogram *histograms, const ClhStats *stats,
+    const GstClMeteringValue *metering)
 {
   const GstClHistogramRequest *request = &pending->request;
   GstClHistogramReport report = {
@@ -643,6 +881,7 @@ post_frame (GstClHistogram *self, GstClPendingFrame *pending,
     .regions = request->regions,
     .histograms = histograms,
     .stats = stats,
+    .metering = *metering,
   };
   GstMessage *message;
 
@@ -695,6 +934,9 @@ output_frame (GstClHistogram *self, GstClPendingFrame *pending)
   const ClhHistogram *hist = NULL;
   ClhHistogram *values = NULL;
   const ClhStats *stats = NULL;
+  GstClMeteringValue metering = { FALSE };
+  GQueue exposure = G_QUEUE_INIT;
+  GstMessage *message;
   GError *err = NULL;
   GstBuffer *buffer;
 
@@ -714,22 +956,29 @@ output_frame (GstClHistogram *self, GstClPendingFrame *pending)
       g_clear_error (&err);
       return GST_FLOW_ERROR;
     }
-    if (request->statistics)
+    if (request->statistics) {
       hist = gst_cl_histogram_read_values (request, &self->results, values,
           n, &stats);
+      meter_frame (self, request, stats, &metering);
+    }
   }
   note_collected (self);
   gst_cl_frame_map_clear (&pending->map);
   buffer = g_steal_pointer (&pending->buffer);
 
+  /* Before the frame's message takes its request. */
+  if (counted)
+    watch_exposure (self, pending, buffer, stats, &exposure);
   /* In place, as GstBaseTransform makes a buffer writable for
    * transform_ip; without meta (passthrough) it stays as it came. */
   if (counted && request->settings.attach_meta) {
     buffer = gst_buffer_make_writable (buffer);
-    gst_cl_histogram_attach_metas (buffer, request, hist, stats);
+    gst_cl_histogram_attach_metas (buffer, request, hist, stats, &metering);
   }
   if (counted && request->settings.post_messages)
-    post_frame (self, pending, buffer, values, hist, stats);
+    post_frame (self, pending, buffer, values, hist, stats, &metering);
+  while ((message = g_queue_pop_head (&exposure)))
+    post_in_order (self, message);
   return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buffer);
 }
 
@@ -862,7 +1111,8 @@ gst_cl_histogram_submit_input_buffer (GstBaseTransform *trans,
     apply_in_flight (self);
 
   GST_OBJECT_LOCK (self);
-  count = self->applied.post_messages || self->applied.attach_meta;
+  count = self->applied.post_messages || self->applied.attach_meta
+      || alerts_on (&self->applied);
   if (count)
     valid = gst_cl_histogram_request_init (&pending->request,
         &self->applied, &self->info, &self->frame_format, &err);
@@ -1153,6 +1403,9 @@ gst_cl_histogram_stop (GstBaseTransform *trans)
   gst_cl_poster_stop (self->poster);
   set_flushing (self, FALSE);
   gst_cl_histogram_interval_drop (self->interval);
+  /* The output thread is stopped. */
+  gst_cl_exposure_alert_reset (self->alert);
+  self->alerts_used = FALSE;
   g_clear_pointer (&self->refusal, g_free);
   return TRUE;
 }
@@ -1282,6 +1535,61 @@ get_percentiles (const GstClHistogramSettings *settings, GValue *value)
   }
 }
 
+/* Replaces the metering weights, or keeps them and says why the new value
+ * cannot be used. How many the zones need is checked where they are
+ * used, so that zones and weights may be set in any order. */
+static void
+set_metering_weights (GstClHistogram *self, const GValue *value)
+{
+  const guint n = gst_value_array_get_size (value);
+  GArray *weights;
+  guint i;
+
+  if (n > GST_CL_HISTOGRAM_MAX_METERING_WEIGHTS) {
+    ignore_setting (self, "metering-weights", g_error_new (CLH_SPEC_ERROR,
+            CLH_SPEC_ERROR_UNSUPPORTED, "%u weights given, at most %u (one "
+            "per zone of a 64x64 grid)", n,
+            GST_CL_HISTOGRAM_MAX_METERING_WEIGHTS));
+    return;
+  }
+  weights = g_array_sized_new (FALSE, FALSE, sizeof (gdouble), n);
+  for (i = 0; i < n; i++) {
+    const GValue *v = gst_value_array_get_value (value, i);
+    const gdouble w = G_VALUE_HOLDS_DOUBLE (v) ? g_value_get_double (v) :
+        -1.0;
+
+    if (!(w >= 0.0 && w <= G_MAXFLOAT)) {
+      ignore_setting (self, "metering-weights", g_error_new (CLH_SPEC_ERROR,
+              CLH_SPEC_ERROR_UNSUPPORTED, "weight %u is not a number of 0 "
+              "or more, e.g. <1.0, 2.0, 1.0> for 3x1 zones", i));
+      g_array_unref (weights);
+      return;
+    }
+    g_array_append_val (weights, w);
+  }
+  GST_OBJECT_LOCK (self);
+  g_clear_pointer (&self->settings.metering_weights, g_array_unref);
+  if (n > 0)
+    self->settings.metering_weights = g_steal_pointer (&weights);
+  GST_OBJECT_UNLOCK (self);
+  g_clear_pointer (&weights, g_array_unref);
+}
+
+/* @doubles (gdouble, or NULL: none) into the GstValueArray @value. */
+static void
+get_doubles (const GArray *doubles, GValue *value)
+{
+  guint i;
+
+  for (i = 0; doubles && i < doubles->len; i++) {
+    GValue v = G_VALUE_INIT;
+
+    g_value_init (&v, G_TYPE_DOUBLE);
+    g_value_set_double (&v, g_array_index (doubles, gdouble, i));
+    gst_value_array_append_and_take_value (value, &v);
+  }
+}
+
 /* Stores one counting property. The combination is checked where it is
  * used, at negotiation and for every frame, so that setting several
  * properties in any order works. */
@@ -1324,6 +1632,30 @@ set_counting_property (GstClHistogram *self, guint prop_id,
     case PROP_INTERVAL:
       settings->interval = g_value_get_uint64 (value);
       break;
+    case PROP_CLIP_LOW_LEVEL:
+      settings->clip_low_level = g_value_get_double (value);
+      break;
+    case PROP_CLIP_HIGH_LEVEL:
+      settings->clip_high_level = g_value_get_double (value);
+      break;
+    case PROP_MESSAGE_COUNTS:
+      settings->message_counts = g_value_get_boolean (value);
+      break;
+    case PROP_METERING:
+      settings->metering = g_value_get_enum (value);
+      break;
+    case PROP_ALERT_CLIPPED:
+      settings->alert_clipped = g_value_get_double (value);
+      break;
+    case PROP_ALERT_CRUSHED:
+      settings->alert_crushed = g_value_get_double (value);
+      break;
+    case PROP_ALERT_HYSTERESIS:
+      settings->alert_hysteresis = g_value_get_double (value);
+      break;
+    case PROP_ALERT_HOLD:
+      settings->alert_hold = g_value_get_uint64 (value);
+      break;
   }
   GST_OBJECT_UNLOCK (self);
 }
@@ -1345,10 +1677,21 @@ gst_cl_histogram_set_property (GObject *object, guint prop_id,
     case PROP_ROI_META:
     case PROP_STATISTICS:
     case PROP_INTERVAL:
+    case PROP_CLIP_LOW_LEVEL:
+    case PROP_CLIP_HIGH_LEVEL:
+    case PROP_MESSAGE_COUNTS:
+    case PROP_METERING:
+    case PROP_ALERT_CLIPPED:
+    case PROP_ALERT_CRUSHED:
+    case PROP_ALERT_HYSTERESIS:
+    case PROP_ALERT_HOLD:
       set_counting_property (self, prop_id, value);
       break;
     case PROP_PERCENTILES:
       set_percentiles (self, value);
+      break;
+    case PROP_METERING_WEIGHTS:
+      set_metering_weights (self, value);
       break;
     case PROP_REGIONS:
       set_regions (self, value);
@@ -1455,6 +1798,33 @@ gst_cl_histogram_get_property (GObject *object, guint prop_id, GValue *value,
     case PROP_INTERVAL:
       g_value_set_uint64 (value, settings->interval);
       break;
+    case PROP_CLIP_LOW_LEVEL:
+      g_value_set_double (value, settings->clip_low_level);
+      break;
+    case PROP_CLIP_HIGH_LEVEL:
+      g_value_set_double (value, settings->clip_high_level);
+      break;
+    case PROP_MESSAGE_COUNTS:
+      g_value_set_boolean (value, settings->message_counts);
+      break;
+    case PROP_METERING:
+      g_value_set_enum (value, settings->metering);
+      break;
+    case PROP_METERING_WEIGHTS:
+      get_doubles (settings->metering_weights, value);
+      break;
+    case PROP_ALERT_CLIPPED:
+      g_value_set_double (value, settings->alert_clipped);
+      break;
+    case PROP_ALERT_CRUSHED:
+      g_value_set_double (value, settings->alert_crushed);
+      break;
+    case PROP_ALERT_HYSTERESIS:
+      g_value_set_double (value, settings->alert_hysteresis);
+      break;
+    case PROP_ALERT_HOLD:
+      g_value_set_uint64 (value, settings->alert_hold);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1475,24 +1845,28 @@ gst_cl_histogram_finalize (GObject *object)
   g_free (self->device);
   gst_cl_histogram_set_clear (&self->counted);
   gst_cl_histogram_set_clear (&self->results);
+  gst_cl_exposure_alert_free (self->alert);
+  gst_cl_exposure_events_clear (&self->events);
   gst_cl_histogram_interval_free (self->interval);
   gst_cl_poster_free (self->poster);
-  g_clear_pointer (&self->settings.regions, g_array_unref);
-  g_clear_pointer (&self->applied.regions, g_array_unref);
+  gst_cl_histogram_settings_clear (&self->settings);
+  gst_cl_histogram_settings_clear (&self->applied);
   g_byte_array_unref (self->reports.outside_reported);
   g_free (self->settings_warning);
   g_free (self->refusal);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
-/* Replaces @dst by @src, sharing its fixed regions. */
+/* Replaces @dst by @src, sharing its fixed regions and metering
+ * weights. */
 static void
 settings_copy (GstClHistogramSettings *dst, const GstClHistogramSettings *src)
 {
-  if (src->regions)
-    g_array_ref (src->regions);
-  g_clear_pointer (&dst->regions, g_array_unref);
-  *dst = *src;
+  GstClHistogramSettings copy = *src;
+
+  gst_cl_histogram_settings_ref_arrays (&copy);
+  gst_cl_histogram_settings_clear (dst);
+  *dst = copy;
 }
 
 /* GObject calls this once the properties of a g_object_set() (or of the
@@ -1510,6 +1884,10 @@ gst_cl_histogram_dispatch_properties_changed (GObject *object,
   GST_OBJECT_LOCK (self);
   settings_copy (&self->applied, &self->settings);
   passthrough = !self->applied.attach_meta;
+  /* New settings may give a metering value or alerts, or say again why
+   * they cannot. */
+  self->metering_warned = FALSE;
+  self->alerts_warned = FALSE;
   /* The zones and fixed regions the reports index changed. */
   for (i = 0; i < n_pspecs; i++)
     if (pspecs[i]->owner_type == GST_TYPE_CL_HISTOGRAM
@@ -1569,6 +1947,11 @@ install_properties (GObjectClass *gobject_class)
       g_param_spec_boolean ("attach-meta", "Attach meta",
           "Attach a GstHistogramMeta holding the histogram to every buffer",
           DEFAULT_ATTACH_META, PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_MESSAGE_COUNTS,
+      g_param_spec_boolean ("message-counts", "Message counts",
+          "Put the counts in the 'histogram' messages (top level and "
+          "regions); FALSE leaves them out, keeping the statistics, and the "
+          "metas keep them", DEFAULT_MESSAGE_COUNTS, PLAYING_PROPERTY));
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
           "OpenCL device: auto (first GPU, else accelerator, else CPU), "
@@ -1619,8 +2002,9 @@ install_properties (GObjectClass *gobject_class)
   g_object_class_install_property (gobject_class, PROP_STATISTICS,
       g_param_spec_boolean ("statistics", "Statistics",
           "luma, channels and max modes: add each channel's min, max, mean, "
-          "percentiles, clipped and (limited range) out-of-legal sample "
-          "counts to the message and meta, exact whatever the bins",
+          "percentiles, clipped samples (at or beyond the clip levels) and "
+          "(limited range) out-of-legal sample counts to the message and "
+          "meta, exact whatever the bins",
           DEFAULT_STATISTICS, PLAYING_PROPERTY));
   g_object_class_install_property (gobject_class, PROP_PERCENTILES,
       gst_param_spec_array ("percentiles", "Percentiles",
@@ -1636,6 +2020,62 @@ install_properties (GObjectClass *gobject_class)
           "Running time one message sums, in ns (0: one message per frame); "
           "metas stay per frame", 0, G_MAXUINT64, DEFAULT_INTERVAL,
           PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_CLIP_LOW_LEVEL,
+      g_param_spec_double ("clip-low-level", "Clip low level",
+          "Samples at or below this level are counted in clipped-low, in "
+          "percent of each channel's nominal range for the stream's range "
+          "(0: nominal black, 16 for limited 8-bit video, 0 for full "
+          "range); negative values reach into the footroom",
+          MIN_CLIP_LEVEL, MAX_CLIP_LEVEL, DEFAULT_CLIP_LOW_LEVEL,
+          PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_CLIP_HIGH_LEVEL,
+      g_param_spec_double ("clip-high-level", "Clip high level",
+          "Samples at or above this level are counted in clipped-high, in "
+          "percent of each channel's nominal range for the stream's range "
+          "(100: nominal white, 235 for limited 8-bit luma, 240 for its "
+          "chroma, 255 for full range; 95: an operator's zebra level); "
+          "values over 100 reach into the headroom",
+          MIN_CLIP_LEVEL, MAX_CLIP_LEVEL, DEFAULT_CLIP_HIGH_LEVEL,
+          PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_METERING,
+      g_param_spec_enum ("metering", "Metering",
+          "The metering value the message and meta give, a weighted mean "
+          "luma: average (the frame's mean), centre-weighted (the zones "
+          "weighted by a tent peaking at the centre), spot (the centre "
+          "zone or zones), zones (the zones weighted by metering-weights), "
+          "none; all but average need zones",
+          GST_TYPE_CL_HISTOGRAM_METERING, DEFAULT_METERING,
+          PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_METERING_WEIGHTS,
+      gst_param_spec_array ("metering-weights", "Metering weights",
+          "metering=zones: one weight per zone, row by row (zone j*C + i), "
+          "each 0 or more, e.g. <0,1,0, 1,4,1, 0,1,0> for zones=3x3",
+          g_param_spec_double ("weight", "Weight", "0 or more", 0.0,
+              G_MAXFLOAT, 1.0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS),
+          PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_ALERT_CLIPPED,
+      g_param_spec_double ("alert-clipped", "Alert clipped",
+          "Post an 'exposure' message when the clipped-high share of the "
+          "frame or of any zone reaches this percent of its samples, and "
+          "when it clears (0: off)", 0.0, 100.0, DEFAULT_ALERT_CLIPPED,
+          PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_ALERT_CRUSHED,
+      g_param_spec_double ("alert-crushed", "Alert crushed",
+          "Post an 'exposure' message when the clipped-low (crushed) share "
+          "of the frame or of any zone reaches this percent of its "
+          "samples, and when it clears (0: off)", 0.0, 100.0,
+          DEFAULT_ALERT_CRUSHED, PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_ALERT_HYSTERESIS,
+      g_param_spec_double ("alert-hysteresis", "Alert hysteresis",
+          "Percentage points under the alert's threshold a share must fall "
+          "below for the alert to clear (a share of 0 always clears)", 0.0,
+          100.0, DEFAULT_ALERT_HYSTERESIS, PLAYING_PROPERTY));
+  g_object_class_install_property (gobject_class, PROP_ALERT_HOLD,
+      g_param_spec_uint64 ("alert-hold", "Alert hold",
+          "Running time, in ns, a share must stay over the threshold (or "
+          "under it less the hysteresis) before the alert starts (or "
+          "clears): shorter flaps are not reported", 0, G_MAXUINT64,
+          DEFAULT_ALERT_HOLD, PLAYING_PROPERTY));
 }
 
 static void
@@ -1678,6 +2118,7 @@ gst_cl_histogram_class_init (GstClHistogramClass *klass)
       GST_DEBUG_FUNCPTR (gst_cl_histogram_transform_ip);
 
   gst_type_mark_as_plugin_api (GST_TYPE_HISTOGRAM_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_HISTOGRAM_METERING, 0);
 }
 
 static void
@@ -1695,6 +2136,13 @@ gst_cl_histogram_init (GstClHistogram *self)
   settings->min_value = DEFAULT_MIN_VALUE;
   settings->post_messages = DEFAULT_POST_MESSAGES;
   settings->attach_meta = DEFAULT_ATTACH_META;
+  settings->message_counts = DEFAULT_MESSAGE_COUNTS;
+  settings->metering = DEFAULT_METERING;
+  settings->metering_weights = NULL;
+  settings->alert_clipped = DEFAULT_ALERT_CLIPPED;
+  settings->alert_crushed = DEFAULT_ALERT_CRUSHED;
+  settings->alert_hysteresis = DEFAULT_ALERT_HYSTERESIS;
+  settings->alert_hold = DEFAULT_ALERT_HOLD;
   settings->full_frame = DEFAULT_FULL_FRAME;
   settings->roi_meta = DEFAULT_ROI_META;
   settings->statistics = DEFAULT_STATISTICS;
@@ -1702,6 +2150,8 @@ gst_cl_histogram_init (GstClHistogram *self)
   memcpy (settings->percentiles, default_percentiles,
       sizeof (default_percentiles));
   settings->interval = DEFAULT_INTERVAL;
+  settings->clip_low_level = DEFAULT_CLIP_LOW_LEVEL;
+  settings->clip_high_level = DEFAULT_CLIP_HIGH_LEVEL;
   self->applied = *settings;
   self->reports.outside_reported = g_byte_array_new ();
   self->device = g_strdup (DEFAULT_DEVICE);
@@ -1711,6 +2161,8 @@ gst_cl_histogram_init (GstClHistogram *self)
   gst_video_info_init (&self->info);
   g_queue_init (&self->pending);
   self->interval = gst_cl_histogram_interval_new ();
+  self->alert = gst_cl_exposure_alert_new ();
+  gst_cl_exposure_events_init (&self->events);
   self->poster = gst_cl_poster_new (GST_ELEMENT (self));
   g_mutex_init (&self->engine_lock);
   g_mutex_init (&self->lock);

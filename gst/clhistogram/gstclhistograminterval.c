@@ -11,6 +11,7 @@
  * message and the cost of each frame without bound. Regions met after
  * that are left out of the interval's message, with one warning. */
 #include "gstclhistograminterval.h"
+#include "gstclhistogrammetering.h"
 
 #include <string.h>
 
@@ -139,6 +140,8 @@ requests_match (const GstClHistogramRequest *a,
       && a->settings.mode == b->settings.mode
       && a->settings.full_frame == b->settings.full_frame
       && a->settings.interval == b->settings.interval
+      && a->settings.clip_low_level == b->settings.clip_low_level
+      && a->settings.clip_high_level == b->settings.clip_high_level
       && a->settings.n_percentiles == b->settings.n_percentiles
       && memcmp (a->settings.percentiles, b->settings.percentiles,
       sizeof (gdouble) * a->settings.n_percentiles) == 0
@@ -150,8 +153,7 @@ static void
 start (GstClHistogramInterval *interval, const GstClHistogramFrame *frame)
 {
   interval->request = *frame->request;
-  if (interval->request.settings.regions)
-    g_array_ref (interval->request.settings.regions);
+  gst_cl_histogram_settings_ref_arrays (&interval->request.settings);
   interval->request.regions = NULL;
   interval->active = TRUE;
   interval->start = frame->running_time;
@@ -322,6 +324,10 @@ finish (GstClHistogramInterval *interval, GstObject *src,
   if (request->statistics) {
     report.histograms = gst_cl_histogram_read_values (request,
         &interval->results, sums, n, &report.stats);
+    /* The frames' own messages said why a value cannot be had. */
+    report.metering.known = gst_cl_histogram_meter (request,
+        interval->regions, report.stats, &report.metering.value,
+        &report.metering.percent, NULL);
   }
   GST_LOG_OBJECT (src, "interval of %u frames from %" GST_TIME_FORMAT
       ", %u regions, %" G_GUINT64_FORMAT " left out", interval->frames,

@@ -28,6 +28,25 @@ gst_cl_histogram_settings_bins (const GstClHistogramSettings *settings)
   }
 }
 
+/* Takes a reference on the arrays @settings shares (the fixed regions,
+ * the metering weights), for a copy of them made by assignment. */
+void
+gst_cl_histogram_settings_ref_arrays (GstClHistogramSettings *settings)
+{
+  if (settings->regions)
+    g_array_ref (settings->regions);
+  if (settings->metering_weights)
+    g_array_ref (settings->metering_weights);
+}
+
+/* Drops the arrays @settings holds. */
+void
+gst_cl_histogram_settings_clear (GstClHistogramSettings *settings)
+{
+  g_clear_pointer (&settings->regions, g_array_unref);
+  g_clear_pointer (&settings->metering_weights, g_array_unref);
+}
+
 /* What @settings count in @info's format, and the channels' names; FALSE
  * with @error saying which combination does not work and why. */
 static gboolean
@@ -102,7 +121,8 @@ build_spec (const GstClHistogramSettings *settings, const GstVideoInfo *info,
 /* Statistics of the 1-D modes come from a histogram of one bin per sample
  * value, counted in @spec's place: its bins and every statistic are then
  * read off exactly, whatever @spec's bins and range. For 8-bit samples in
- * 256 bins that is @spec itself. */
+ * 256 bins that is @spec itself. The clip levels follow the stream's
+ * range, as its caps give it. */
 static void
 set_statistics (GstClHistogramRequest *request, const GstVideoInfo *info,
     const ClhFrame *format)
@@ -129,9 +149,13 @@ set_statistics (GstClHistogramRequest *request, const GstVideoInfo *info,
   request->count.range_max = (1u << depth) - 1;
   for (c = 0; c < clh_histogram_spec_n_channels (spec); c++) {
     ClhStatsSpec *stats = &request->stats[c];
+    const gboolean chroma = yuv && c > 0
+        && settings->mode == GST_HISTOGRAM_MODE_CHANNELS;
 
-    clh_stats_spec_set_legal (stats, depth, yuv && c > 0
-        && settings->mode == GST_HISTOGRAM_MODE_CHANNELS);
+    clh_stats_spec_set_legal (stats, depth, chroma);
+    clh_stats_spec_set_clip_levels (stats,
+        request->video_range == GST_VIDEO_COLOR_RANGE_16_235, chroma,
+        settings->clip_low_level, settings->clip_high_level);
     stats->n_percentiles = settings->n_percentiles;
     memcpy (stats->percentiles, settings->percentiles,
         sizeof (gdouble) * settings->n_percentiles);
@@ -147,8 +171,7 @@ gst_cl_histogram_request_init (GstClHistogramRequest *request,
     const ClhFrame *format, GError **error)
 {
   request->settings = *settings;
-  if (settings->regions)
-    g_array_ref (settings->regions);
+  gst_cl_histogram_settings_ref_arrays (&request->settings);
   request->regions = NULL;
   request->width = GST_VIDEO_INFO_WIDTH (info);
   request->height = GST_VIDEO_INFO_HEIGHT (info);
@@ -166,7 +189,7 @@ gst_cl_histogram_request_init (GstClHistogramRequest *request,
 void
 gst_cl_histogram_request_clear (GstClHistogramRequest *request)
 {
-  g_clear_pointer (&request->settings.regions, g_array_unref);
+  gst_cl_histogram_settings_clear (&request->settings);
   g_clear_pointer (&request->regions, g_array_unref);
 }
 

@@ -22,6 +22,8 @@ typedef struct {
   guint min_value;
   gboolean post_messages;
   gboolean attach_meta;
+  /* Whether messages carry `counts`; the metas always do. */
+  gboolean message_counts;
   gboolean full_frame;
   gboolean roi_meta;
   guint zone_cols;
@@ -29,11 +31,25 @@ typedef struct {
   gboolean statistics;
   guint n_percentiles;
   gdouble percentiles[CLH_MAX_PERCENTILES];
+  /* The clip levels, in percent of each channel's nominal range. */
+  gdouble clip_low_level;
+  gdouble clip_high_level;
   /* Running time a message sums, ns; 0: one message per frame. */
   guint64 interval;
   /* The fixed regions (ClhRect), replaced whole when the property changes
    * and shared with the requests of frames in flight; NULL: none. */
   GArray *regions;
+  /* The `metering` mode (GstClHistogramMetering) and, for its zones mode,
+   * a weight per zone (gdouble), shared as @regions are; NULL: none. */
+  guint metering;
+  GArray *metering_weights;
+  /* Exposure alerts: the clipped and crushed shares that start one
+   * (percent of an area's samples, 0: off), the hysteresis (percentage
+   * points) and the hold (ns of running time). */
+  gdouble alert_clipped;
+  gdouble alert_crushed;
+  gdouble alert_hysteresis;
+  guint64 alert_hold;
 } GstClHistogramSettings;
 
 /* What one frame is counted with, and what its meta and message say of
@@ -61,6 +77,8 @@ typedef struct {
 } GstClHistogramRequest;
 
 guint gst_cl_histogram_settings_bins (const GstClHistogramSettings *settings);
+void gst_cl_histogram_settings_ref_arrays (GstClHistogramSettings *settings);
+void gst_cl_histogram_settings_clear (GstClHistogramSettings *settings);
 gboolean gst_cl_histogram_request_init (GstClHistogramRequest *request,
     const GstClHistogramSettings *settings, const GstVideoInfo *info,
     const ClhFrame *format, GError **error);

@@ -135,6 +135,10 @@ set_statistics_fields (GstStructure *s, const GstClHistogramRequest *request,
   TAKE_STAT (s, "clipped-low", G_TYPE_UINT64, guint64, stats, clipped_low, n);
   TAKE_STAT (s, "clipped-high", G_TYPE_UINT64, guint64, stats, clipped_high,
       n);
+  TAKE_STAT (s, "clip-low-level", G_TYPE_UINT, guint, request->stats,
+      clip_low, n);
+  TAKE_STAT (s, "clip-high-level", G_TYPE_UINT, guint, request->stats,
+      clip_high, n);
   if (request->legal) {
     TAKE_STAT (s, "below-legal", G_TYPE_UINT64, guint64, stats, below_legal,
         n);
@@ -143,13 +147,11 @@ set_statistics_fields (GstStructure *s, const GstClHistogramRequest *request,
   }
 }
 
-/* One histogram's per-channel fields: `counts`, `samples`, `below`,
- * `above`, and the statistics when @stats has them. */
+/* The `counts` field: one array of bins per channel. */
 static void
-set_channel_fields (GstStructure *s, const GstClHistogramRequest *request,
-    const ClhHistogram *histogram, const ClhStats *stats)
+set_counts (GstStructure *s, const ClhHistogramSpec *spec,
+    const ClhHistogram *histogram)
 {
-  const ClhHistogramSpec *spec = &request->spec;
   const guint n_channels = clh_histogram_spec_n_channels (spec);
   const guint n_bins = clh_histogram_spec_n_bins (spec);
   GValue counts = G_VALUE_INIT;
@@ -163,6 +165,20 @@ set_channel_fields (GstStructure *s, const GstClHistogramRequest *request,
     gst_value_array_append_and_take_value (&counts, &channel);
   }
   gst_structure_take_value (s, "counts", &counts);
+}
+
+/* One histogram's per-channel fields: `counts` (unless the settings leave
+ * them out), `samples`, `below`, `above`, and the statistics when @stats
+ * has them. */
+static void
+set_channel_fields (GstStructure *s, const GstClHistogramRequest *request,
+    const ClhHistogram *histogram, const ClhStats *stats)
+{
+  const ClhHistogramSpec *spec = &request->spec;
+  const guint n_channels = clh_histogram_spec_n_channels (spec);
+
+  if (request->settings.message_counts)
+    set_counts (s, spec, histogram);
   take_array (s, "samples", G_TYPE_UINT64, histogram->samples, sizeof (guint64),
       n_channels);
   take_array (s, "below", G_TYPE_UINT64, histogram->below, sizeof (guint64),
@@ -253,8 +269,95 @@ gst_cl_histogram_message_new (GstObject *src,
     take_array (s, "percentile-points", G_TYPE_DOUBLE,
         request->settings.percentiles, sizeof (gdouble),
         request->settings.n_percentiles);
+  if (report->metering.known)
+    gst_structure_set (s,
+        "metering", G_TYPE_DOUBLE, report->metering.value,
+        "metering-percent", G_TYPE_DOUBLE, report->metering.percent, NULL);
   set_regions (s, request, report);
 
+  return gst_message_new_element (src, s);
+}
+
+static void
+append_int (GValue *array, gint v)
+{
+  GValue value = G_VALUE_INIT;
+
+  g_value_init (&value, G_TYPE_INT);
+  g_value_set_int (&value, v);
+  gst_value_array_append_and_take_value (array, &value);
+}
+
+/* Whether @ids (gint) hold the frame's id; the zones' ids, in order, into
+ * @zones (an array of gint). */
+static gboolean
+split_ids (const GArray *ids, GValue *zones)
+{
+  gboolean frame = FALSE;
+  guint i;
+
+  g_value_init (zones, GST_TYPE_ARRAY);
+  for (i = 0; ids && i < ids->len; i++) {
+    const gint id = g_array_index (ids, gint, i);
+
+    if (id == GST_CL_EXPOSURE_FRAME)
+      frame = TRUE;
+    else
+      append_int (zones, id);
+  }
+  return frame;
+}
+
+/* The `exposure` element message of @report, from @src: which alert
+ * (`clipped` or `crushed`) started or cleared (`event`), on the frame
+ * (`frame`, with its share `frame-percent`) and on which zones (`zones`,
+ * their shares `zone-percent`), and which are on afterwards (`active`,
+ * `frame-active`, `active-zones`). */
+GstMessage *
+gst_cl_exposure_message_new (GstObject *src,
+    const GstClExposureReport *report)
+{
+  GValue zones = G_VALUE_INIT, percents = G_VALUE_INIT, active = G_VALUE_INIT;
+  gboolean frame = FALSE, frame_active;
+  gdouble frame_percent = 0.0;
+  GstStructure *s;
+  guint i;
+
+  g_value_init (&zones, GST_TYPE_ARRAY);
+  g_value_init (&percents, GST_TYPE_ARRAY);
+  for (i = 0; i < report->areas->len; i++) {
+    const GstClExposureArea *area =
+        &g_array_index (report->areas, GstClExposureArea, i);
+
+    if (area->id == GST_CL_EXPOSURE_FRAME) {
+      frame = TRUE;
+      frame_percent = area->percent;
+      continue;
+    }
+    append_int (&zones, area->id);
+    append_value (&percents, G_TYPE_DOUBLE, &area->percent);
+  }
+  frame_active = split_ids (report->active, &active);
+
+  s = gst_structure_new ("exposure",
+      "timestamp", G_TYPE_UINT64, report->timestamp,
+      "stream-time", G_TYPE_UINT64, report->stream_time,
+      "running-time", G_TYPE_UINT64, report->running_time,
+      "alert", G_TYPE_STRING,
+      report->kind == GST_CL_EXPOSURE_CLIPPED ? "clipped" : "crushed",
+      "event", G_TYPE_STRING, report->started ? "start" : "clear",
+      "threshold", G_TYPE_DOUBLE, report->threshold,
+      "frame", G_TYPE_BOOLEAN, frame, NULL);
+  if (frame)
+    gst_structure_set (s, "frame-percent", G_TYPE_DOUBLE, frame_percent,
+        NULL);
+  gst_structure_take_value (s, "zones", &zones);
+  gst_structure_take_value (s, "zone-percent", &percents);
+  gst_structure_set (s,
+      "active", G_TYPE_BOOLEAN, frame_active
+      || gst_value_array_get_size (&active) > 0,
+      "frame-active", G_TYPE_BOOLEAN, frame_active, NULL);
+  gst_structure_take_value (s, "active-zones", &active);
   return gst_message_new_element (src, s);
 }
 
@@ -296,6 +399,8 @@ meta_statistics (GstHistogramStatistics *out,
   out->mean = clh_stats_mean (&stats[c]);
   out->clipped_low = stats[c].clipped_low;
   out->clipped_high = stats[c].clipped_high;
+  out->clip_low_level = request->stats[c].clip_low;
+  out->clip_high_level = request->stats[c].clip_high;
   out->n_percentiles = request->settings.n_percentiles;
   out->percentile_points = (gdouble *) request->settings.percentiles;
   out->percentiles = (guint *) stats[c].percentiles;
@@ -306,7 +411,7 @@ meta_statistics (GstHistogramStatistics *out,
   }
 }
 
-static void
+static GstHistogramMeta *
 add_meta (GstBuffer *buffer, const GstClHistogramRequest *request,
     const GstHistogramInfo *info, const ClhHistogram *histogram,
     const ClhStats *stats, const gchar *type, gint id, const ClhRect *r)
@@ -325,34 +430,43 @@ add_meta (GstBuffer *buffer, const GstClHistogramRequest *request,
     meta_statistics (&statistics, request, histogram, stats, c);
     gst_histogram_meta_set_statistics (meta, c, &statistics);
   }
+  return meta;
 }
 
 /* Attaches a GstHistogramMeta per histogram of @request to @buffer, which
  * is writable: the whole frame's ("frame", 0) first if counted, then each
  * region's, from @histograms in the same order, with @stats
- * (CLH_MAX_CHANNELS per histogram) if not NULL. */
+ * (CLH_MAX_CHANNELS per histogram) if not NULL. The first meta, which
+ * gst_buffer_get_histogram_meta() returns, carries the frame's @metering
+ * value if it has one. */
 void
 gst_cl_histogram_attach_metas (GstBuffer *buffer,
     const GstClHistogramRequest *request, const ClhHistogram *histograms,
-    const ClhStats *stats)
+    const ClhStats *stats, const GstClMeteringValue *metering)
 {
   const ClhRect whole = { 0, 0, (gint) request->width,
     (gint) request->height };
   const guint first = request->settings.full_frame ? 1 : 0;
+  GstHistogramMeta *meta, *head = NULL;
   GstHistogramInfo info;
   guint i;
 
   if (!request_info (request, &info))
     return;
   if (first)
-    add_meta (buffer, request, &info, &histograms[0], stats,
+    head = add_meta (buffer, request, &info, &histograms[0], stats,
         GST_HISTOGRAM_REGION_FRAME, 0, &whole);
   for (i = 0; request->regions && i < request->regions->len; i++) {
     const GstClHistogramRegion *region =
         &g_array_index (request->regions, GstClHistogramRegion, i);
 
-    add_meta (buffer, request, &info, &histograms[first + i], stats ?
+    meta = add_meta (buffer, request, &info, &histograms[first + i], stats ?
         stats + (gsize) (first + i) * CLH_MAX_CHANNELS : NULL, region->type,
         region->id, &region->rect);
+    if (!head)
+      head = meta;
   }
+  if (head && metering && metering->known)
+    gst_histogram_meta_set_metering (head, metering->value,
+        metering->percent);
 }

@@ -3,10 +3,19 @@
  * and the GstHistogramMeta. */
 #pragma once
 
+#include "gstclexposurealert.h"
 #include "gstclhistogramregions.h"
 #include "gstclhistogramrequest.h"
 
 G_BEGIN_DECLS
+
+/* A frame's metering value (gstclhistogrammetering.h), if it has one:
+ * luma code values and percent of the nominal range. */
+typedef struct {
+  gboolean known;
+  gdouble value;
+  gdouble percent;
+} GstClMeteringValue;
 
 /* What one `histogram` message reports, of one frame or of the frames of
  * an interval, counted as a request says: the times (ns), the frames
@@ -26,13 +35,31 @@ typedef struct {
   const guint64 *region_pixels;
   const ClhHistogram *histograms;
   const ClhStats *stats;
+  GstClMeteringValue metering;
 } GstClHistogramReport;
+
+/* One `exposure` message: alerts of one kind that started (or cleared)
+ * on a frame, with the frame's times (ns), the areas (GstClExposureArea)
+ * and, after the change, the ids of the areas whose alert is on (gint),
+ * and the alert's threshold (percent). */
+typedef struct {
+  GstClockTime timestamp;
+  GstClockTime stream_time;
+  GstClockTime running_time;
+  GstClExposureKind kind;
+  gboolean started;
+  const GArray *areas;
+  const GArray *active;
+  gdouble threshold;
+} GstClExposureReport;
 
 GstMessage *gst_cl_histogram_message_new (GstObject *src,
     const GstClHistogramRequest *request,
     const GstClHistogramReport *report);
+GstMessage *gst_cl_exposure_message_new (GstObject *src,
+    const GstClExposureReport *report);
 void gst_cl_histogram_attach_metas (GstBuffer *buffer,
     const GstClHistogramRequest *request, const ClhHistogram *histograms,
-    const ClhStats *stats);
+    const ClhStats *stats, const GstClMeteringValue *metering);
 
 G_END_DECLS

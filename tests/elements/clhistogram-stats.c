@@ -3,8 +3,9 @@
  * three 1-D modes, random, one-value and gradient frames, bins finer and
  * coarser than the samples and a narrowed range, zones and regions (one
  * of them empty), each meta and message entry against the golden
- * reference; percentiles at p = 0 and 100 and where N * p / 100 is a whole
- * number; any percentile from the meta; statistics off; the `interval`
+ * reference; the clip levels on limited and full range at every depth and
+ * the clip-level properties; message-counts; percentiles at p = 0 and 100 and where N * p /
+ * 100 is a whole number; any percentile from the meta; statistics off; the `interval`
  * sums of a 30 fps source, ended by EOS, a flush and new caps. */
 #include <string.h>
 #include <gst/check/gstcheck.h>
@@ -90,20 +91,51 @@ uint64_at (const GstStructure *s, const gchar *field, guint c)
       (gst_structure_get_value (s, field), c));
 }
 
+/* The clip levels of a case: the caps' range (UNKNOWN: as
+ * gst_video_info_set_format() leaves it) and the properties' percents. */
+typedef struct {
+  GstVideoColorRange range;
+  gdouble low;
+  gdouble high;
+} Levels;
+
+static const Levels default_levels = { GST_VIDEO_COLOR_RANGE_UNKNOWN, 0.0,
+  100.0
+};
+
+/* The clip levels of channel @c, as the reference reads them off the
+ * nominal range. */
+static void
+want_levels (const GstVideoInfo *info, const gchar *mode, guint c,
+    const Levels *levels, guint *low, guint *high)
+{
+  const gboolean channels = g_strcmp0 (mode, "channels") == 0;
+  /* Luma and max of R, G, B are 8-bit; a gray or Y plane has its depth. */
+  const guint depth = GST_VIDEO_INFO_IS_RGB (info) && !channels ? 8 :
+      GST_VIDEO_FORMAT_INFO_DEPTH (info->finfo, 0);
+  const gboolean limited = GST_VIDEO_INFO_COLORIMETRY (info).range
+      == GST_VIDEO_COLOR_RANGE_16_235;
+  const gboolean chroma = channels && GST_VIDEO_INFO_IS_YUV (info) && c > 0;
+
+  *low = clh_reference_clip_level (depth, limited, chroma, levels->low);
+  *high = clh_reference_clip_level (depth, limited, chroma, levels->high);
+}
+
 /* The statistics of one histogram, in its meta and message entry, against
- * the reference's of the same rectangle. */
+ * the reference's of the same rectangle with the same clip levels. */
 static void
 check_stats (const GstVideoInfo *info, GstBuffer *buffer, const gchar *mode,
-    const ClhRect *rect, GstHistogramMeta *meta, const GstStructure *entry,
-    const gchar *what)
+    const Levels *levels, const ClhRect *rect, GstHistogramMeta *meta,
+    const GstStructure *entry, const gchar *what)
 {
   ClhStats want[CLH_MAX_CHANNELS];
   const gboolean legal = GST_VIDEO_INFO_COLORIMETRY (info).range
       == GST_VIDEO_COLOR_RANGE_16_235;
   guint c, i;
 
-  fail_unless (clh_reference_stats_of_buffer_region (info, buffer, mode,
-          rect, ps, G_N_ELEMENTS (ps), want), "%s: no reference", what);
+  fail_unless (clh_reference_stats_of_buffer_region_clipped (info, buffer,
+          mode, rect, levels->low, levels->high, ps, G_N_ELEMENTS (ps),
+          want), "%s: no reference", what);
   fail_unless_equals_int (gst_structure_has_field (entry, "below-legal"),
       legal);
   for (c = 0; c < meta->info.n_channels; c++) {
@@ -115,6 +147,7 @@ check_stats (const GstVideoInfo *info, GstBuffer *buffer, const gchar *mode,
         (entry, "percentiles"), c);
     const guint n = st->n_percentiles;
     const guint *values = st->percentiles;
+    guint low, high;
 
     fail_unless (st->flags & GST_HISTOGRAM_STATISTICS_FLAG_SUMMARY, "%s",
         what);
@@ -155,6 +188,15 @@ check_stats (const GstVideoInfo *info, GstBuffer *buffer, const gchar *mode,
         want[c].clipped_high);
     fail_unless_equals_uint64 (st->clipped_low, want[c].clipped_low);
     fail_unless_equals_uint64 (st->clipped_high, want[c].clipped_high);
+    want_levels (info, mode, c, levels, &low, &high);
+    fail_unless (st->clip_low_level == low
+        && uint_at (entry, "clip-low-level", c) == low,
+        "%s channel %u: clip-low-level %u, the reference says %u", what, c,
+        st->clip_low_level, low);
+    fail_unless (st->clip_high_level == high
+        && uint_at (entry, "clip-high-level", c) == high,
+        "%s channel %u: clip-high-level %u, the reference says %u", what, c,
+        st->clip_high_level, high);
     if (legal) {
       fail_unless_equals_uint64 (uint64_at (entry, "below-legal", c),
           want[c].below_legal);
@@ -195,12 +237,12 @@ check_counts (const GstVideoInfo *info, GstBuffer *buffer, const gchar *mode,
   g_free (want.counts);
 }
 
-/* One format x mode x content x binning: the whole frame, 3x2 zones and
- * two fixed regions (one outside the frame: no samples). FALSE if the mode
- * does not apply to the format. */
+/* One format x mode x content x binning at @levels: the whole frame, 3x2
+ * zones and two fixed regions (one outside the frame: no samples). FALSE
+ * if the mode does not apply to the format. */
 static gboolean
-check_case (const gchar *format, const gchar *mode, Content content,
-    guint binning)
+check_case_at (const gchar *format, const gchar *mode, Content content,
+    guint binning, const Levels *levels)
 {
   const guint width = 40, height = 25;
   const ClhRect outside = { 50, 3, 4, 4 }, inside = { 3, 2, 17, 9 };
@@ -218,6 +260,8 @@ check_case (const gchar *format, const gchar *mode, Content content,
 
   gst_video_info_set_format (&info, gst_video_format_from_string (format),
       width, height);
+  if (levels->range != GST_VIDEO_COLOR_RANGE_UNKNOWN)
+    info.colorimetry.range = levels->range;
   buffer = make_frame (&info, content, g_str_hash (format) + content);
   if (!clh_reference_stats_of_buffer_region (&info, buffer, mode, NULL, ps,
           1, probe)) {
@@ -234,9 +278,10 @@ check_case (const gchar *format, const gchar *mode, Content content,
     bins = 1u << depth;
 
   desc = g_strdup_printf ("clhistogram mode=%s bins=%u range-min=%u "
-      "range-max=%d zones=3x2 regions=\"<<%d,%d,%d,%d>,<%d,%d,%d,%d>>\"",
-      mode, bins, range_min, range_max, inside.x, inside.y, inside.width,
-      inside.height, outside.x, outside.y, outside.width, outside.height);
+      "range-max=%d zones=3x2 regions=\"<<%d,%d,%d,%d>,<%d,%d,%d,%d>>\" "
+      "clip-low-level=%g clip-high-level=%g", mode, bins, range_min,
+      range_max, inside.x, inside.y, inside.width, inside.height, outside.x,
+      outside.y, outside.width, outside.height, levels->low, levels->high);
   h = stats_harness (desc, &info);
   bus = clh_check_harness_bus (h->element);
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (buffer)),
@@ -261,7 +306,7 @@ check_case (const gchar *format, const gchar *mode, Content content,
         mode, content, binning, meta->region.type, meta->region.id);
     check_counts (&info, buffer, mode, bins, range_min, range_max, &rect,
         meta, what);
-    check_stats (&info, buffer, mode, &rect, meta, entry, what);
+    check_stats (&info, buffer, mode, levels, &rect, meta, entry, what);
     g_free (what);
   }
   g_list_free (metas);
@@ -271,6 +316,13 @@ check_case (const gchar *format, const gchar *mode, Content content,
   gst_buffer_unref (buffer);
   clh_check_harness_teardown (h, bus);
   return TRUE;
+}
+
+static gboolean
+check_case (const gchar *format, const gchar *mode, Content content,
+    guint binning)
+{
+  return check_case_at (format, mode, content, binning, &default_levels);
 }
 
 GST_START_TEST (test_every_format)
@@ -301,6 +353,201 @@ GST_START_TEST (test_contents_and_binnings)
     for (content = 0; content < 3; content++)
       for (binning = 0; binning < 3; binning++)
         fail_unless (check_case (formats[f], "channels", content, binning));
+}
+GST_END_TEST;
+
+/* The clip levels on limited and full range at every depth (8, 10, 12,
+ * 16 bits) for luma, chroma and R, G, B: at the nominal black and white,
+ * at an operator's levels inside the range, and out in the footroom and
+ * headroom; every histogram's counts and levels against the reference. */
+GST_START_TEST (test_clip_levels_every_depth)
+{
+  const gchar *const formats[] = { "GRAY8", "I420", "RGBA", "I420_10LE",
+    "P010_10LE", "Y444_12LE", "P012_LE", "GRAY16_LE", "Y444_16LE", "P016_LE"
+  };
+  const gchar *const modes[] = { "channels", "luma" };
+  const GstVideoColorRange ranges[] = { GST_VIDEO_COLOR_RANGE_16_235,
+    GST_VIDEO_COLOR_RANGE_0_255
+  };
+  const gdouble percents[][2] = { {0.0, 100.0}, {2.5, 95.0}, {-5.0, 105.0} };
+  guint f, m, r, l, run = 0;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (m = 0; m < G_N_ELEMENTS (modes); m++)
+      for (r = 0; r < G_N_ELEMENTS (ranges); r++)
+        for (l = 0; l < G_N_ELEMENTS (percents); l++, run++) {
+          const Levels levels = { ranges[r], percents[l][0],
+            percents[l][1]
+          };
+
+          fail_unless (check_case_at (formats[f], modes[m],
+                  run % 2 ? CONTENT_GRADIENT : CONTENT_RANDOM, run % 3,
+                  &levels), "%s %s", formats[f], modes[m]);
+        }
+}
+GST_END_TEST;
+
+/* An I420 frame whose Y plane is 128 but for the @corner_width x
+ * @corner_height pixels at the top left, at 235, and row @corner_height,
+ * at 240; chroma 128. */
+static GstBuffer *
+highlights_frame (const GstVideoInfo *info, gint corner_width,
+    gint corner_height)
+{
+  GstBuffer *buffer = gst_buffer_new_allocate (NULL,
+      GST_VIDEO_INFO_SIZE (info), NULL);
+  GstVideoFrame frame;
+  gint x, y;
+
+  gst_buffer_memset (buffer, 0, 128, GST_VIDEO_INFO_SIZE (info));
+  fail_unless (gst_video_frame_map (&frame, (GstVideoInfo *) info, buffer,
+          GST_MAP_WRITE));
+  for (y = 0; y < GST_VIDEO_INFO_HEIGHT (info); y++)
+    for (x = 0; x < GST_VIDEO_INFO_WIDTH (info); x++) {
+      guint8 *row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0)
+          + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+
+      if (x < corner_width && y < corner_height)
+        row[x] = 235;
+      else if (y == corner_height)
+        row[x] = 240;
+    }
+  gst_video_frame_unmap (&frame);
+  GST_BUFFER_PTS (buffer) = 0;
+  GST_BUFFER_DURATION (buffer) = GST_SECOND / 30;
+  return buffer;
+}
+
+static guint64
+field_at (const GstStructure *s, const gchar *field)
+{
+  return uint64_at (s, field, 0);
+}
+
+/* Limited-range highlights clipped at nominal white: 235 is clipped
+ * high, though not above the legal range; so is a zone wholly at 235. On
+ * full-range caps the same samples are not clipped. */
+GST_START_TEST (test_limited_highlights_at_235)
+{
+  const guint width = 40, height = 20;
+  /* Zone 0 of 2x2 zones (20x10) all at 235, row 10 at 240. */
+  const guint n235 = 200, n240 = 40;
+  const GstVideoColorRange ranges[] = { GST_VIDEO_COLOR_RANGE_16_235,
+    GST_VIDEO_COLOR_RANGE_0_255
+  };
+  guint r;
+
+  for (r = 0; r < G_N_ELEMENTS (ranges); r++) {
+    const gboolean limited = ranges[r] == GST_VIDEO_COLOR_RANGE_16_235;
+    GstVideoInfo info;
+    GstHarness *h;
+    GstBus *bus;
+    GstBuffer *out;
+    GstMessage *msg;
+    const GstStructure *s, *zone;
+    GstHistogramMeta *meta;
+
+    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, width, height);
+    info.colorimetry.range = ranges[r];
+    h = stats_harness ("clhistogram mode=channels zones=2x2", &info);
+    bus = clh_check_harness_bus (h->element);
+    out = gst_harness_push_and_pull (h, highlights_frame (&info, 20, 10));
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+    fail_unless (msg != NULL);
+    s = gst_message_get_structure (msg);
+    zone = gst_value_get_structure (gst_value_array_get_value
+        (gst_structure_get_value (s, "regions"), 0));
+    if (limited) {
+      fail_unless_equals_uint64 (field_at (s, "clipped-high"), n235 + n240);
+      fail_unless_equals_uint64 (field_at (s, "above-legal"), n240);
+      fail_unless_equals_int (uint_at (s, "clip-high-level", 0), 235);
+      fail_unless_equals_int (uint_at (s, "clip-high-level", 1), 240);
+      fail_unless_equals_int (uint_at (s, "clip-low-level", 2), 16);
+      fail_unless_equals_uint64 (field_at (zone, "clipped-high"), 200);
+      fail_unless_equals_uint64 (field_at (zone, "above-legal"), 0);
+    } else {
+      fail_unless_equals_uint64 (field_at (s, "clipped-high"), 0);
+      fail_unless_equals_int (uint_at (s, "clip-high-level", 0), 255);
+      fail_unless_equals_int (uint_at (s, "clip-high-level", 1), 255);
+      fail_unless_equals_int (uint_at (s, "clip-low-level", 2), 0);
+      fail_unless_equals_uint64 (field_at (zone, "clipped-high"), 0);
+      fail_if (gst_structure_has_field (s, "above-legal"));
+    }
+    meta = gst_buffer_get_histogram_meta (out);
+    fail_unless_equals_uint64 (gst_histogram_meta_get_statistics (meta,
+            0)->clipped_high, limited ? n235 + n240 : 0);
+    fail_unless_equals_int (gst_histogram_meta_get_statistics (meta,
+            0)->clip_high_level, limited ? 235 : 255);
+    meta = gst_buffer_get_histogram_meta_for_region (out, "zone", 0);
+    fail_unless_equals_uint64 (gst_histogram_meta_get_statistics (meta,
+            0)->clipped_high, limited ? 200 : 0);
+    gst_message_unref (msg);
+    gst_buffer_unref (out);
+    clh_check_harness_teardown (h, bus);
+  }
+}
+GST_END_TEST;
+
+/* clip-low-level and clip-high-level: their defaults, read back, applied
+ * together from the next frame (an operator's zebra level at 95%: 224 of
+ * limited 8-bit luma), out-of-range values refused by GObject. */
+GST_START_TEST (test_clip_level_properties)
+{
+  GstVideoInfo info;
+  GstHarness *h;
+  GstBus *bus;
+  GstBuffer *out;
+  GstMessage *msg;
+  GstElement *element;
+  const GstStructure *s;
+  gdouble low, high;
+  ClhStats want;
+  const Levels zebra = { GST_VIDEO_COLOR_RANGE_16_235, 5.0, 95.0 };
+  GstBuffer *frame;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 32, 16);
+  frame = make_frame (&info, CONTENT_RANDOM, 5);
+  h = stats_harness ("clhistogram", &info);
+  element = gst_harness_find_element (h, "clhistogram");
+  g_object_get (element, "clip-low-level", &low, "clip-high-level", &high,
+      NULL);
+  fail_unless (low == 0.0 && high == 100.0);
+  bus = clh_check_harness_bus (h->element);
+
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (frame));
+  gst_buffer_unref (out);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  s = gst_message_get_structure (msg);
+  fail_unless_equals_int (uint_at (s, "clip-low-level", 0), 16);
+  fail_unless_equals_int (uint_at (s, "clip-high-level", 0), 235);
+  gst_message_unref (msg);
+
+  g_object_set (element, "clip-low-level", zebra.low, "clip-high-level",
+      zebra.high, NULL);
+  g_object_get (element, "clip-low-level", &low, "clip-high-level", &high,
+      NULL);
+  fail_unless (low == 5.0 && high == 95.0);
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (frame));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  s = gst_message_get_structure (msg);
+  /* 16 + 0.05 x 219 = 26.95 and 16 + 0.95 x 219 = 224.05. */
+  fail_unless_equals_int (uint_at (s, "clip-low-level", 0), 27);
+  fail_unless_equals_int (uint_at (s, "clip-high-level", 0), 224);
+  fail_unless (clh_reference_stats_of_buffer_region_clipped (&info, out,
+          "luma", NULL, zebra.low, zebra.high, ps, 1, &want));
+  fail_unless (want.clipped_high > 0 && want.clipped_low > 0);
+  fail_unless_equals_uint64 (field_at (s, "clipped-low"), want.clipped_low);
+  fail_unless_equals_uint64 (field_at (s, "clipped-high"),
+      want.clipped_high);
+  gst_message_unref (msg);
+  gst_buffer_unref (out);
+
+  ASSERT_WARNING (g_object_set (element, "clip-high-level", 111.0, NULL));
+  g_object_get (element, "clip-high-level", &high, NULL);
+  fail_unless (high == 95.0);
+  gst_object_unref (element);
+  gst_buffer_unref (frame);
+  clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
 
@@ -381,6 +628,114 @@ GST_START_TEST (test_without_statistics)
     gst_buffer_unref (out);
     clh_check_harness_teardown (h, bus);
   }
+}
+GST_END_TEST;
+
+/* Whether @s and each of its regions have counts; FALSE also when they
+ * disagree. */
+static gboolean
+message_has_counts (const GstStructure *s, gboolean *consistent)
+{
+  const GValue *regions = gst_structure_get_value (s, "regions");
+  const gboolean top = gst_structure_has_field (s, "counts");
+  guint i;
+
+  *consistent = TRUE;
+  for (i = 0; i < gst_value_array_get_size (regions); i++) {
+    const GstStructure *r = gst_value_get_structure
+        (gst_value_array_get_value (regions, i));
+
+    if (gst_structure_has_field (r, "counts") != top
+        || !gst_structure_has_field (r, "samples")
+        || !gst_structure_has_field (r, "mean"))
+      *consistent = FALSE;
+  }
+  return top;
+}
+
+/* message-counts=false: no counts at the top level nor in any region,
+ * the other fields there; every meta keeps its counts, equal to the
+ * reference's; an interval's message likewise; back to TRUE, the counts
+ * come back from the next frame. */
+GST_START_TEST (test_message_counts)
+{
+  GstVideoInfo info;
+  GstHarness *h;
+  GstBus *bus;
+  GstBuffer *frame, *out;
+  GstMessage *msg;
+  GstElement *element;
+  GList *metas, *l;
+  const GstStructure *s;
+  gboolean consistent, counts;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 40, 24);
+  frame = make_frame (&info, CONTENT_RANDOM, 3);
+  h = stats_harness ("clhistogram mode=channels message-counts=false "
+      "zones=2x2 regions=\"<<3,2,10,10>>\"", &info);
+  element = gst_harness_find_element (h, "clhistogram");
+  g_object_get (element, "message-counts", &counts, NULL);
+  fail_if (counts);
+  bus = clh_check_harness_bus (h->element);
+
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (frame));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  s = gst_message_get_structure (msg);
+  fail_if (message_has_counts (s, &consistent));
+  fail_unless (consistent);
+  fail_unless (gst_structure_has_field (s, "samples")
+      && gst_structure_has_field (s, "percentiles")
+      && gst_structure_has_field (s, "bins"));
+  fail_unless_equals_int (gst_value_array_get_size (gst_structure_get_value
+          (s, "regions")), 5);
+  metas = gst_buffer_get_histogram_metas (out);
+  fail_unless_equals_int (g_list_length (metas), 6);
+  for (l = metas; l; l = l->next) {
+    GstHistogramMeta *meta = l->data;
+    const ClhRect rect = { meta->region.x, meta->region.y,
+      meta->region.width, meta->region.height
+    };
+
+    check_counts (&info, out, "channels", 256, 0, -1, &rect, meta,
+        meta->region.type);
+  }
+  g_list_free (metas);
+  gst_message_unref (msg);
+  gst_buffer_unref (out);
+
+  /* An interval's message, ended by EOS, has no counts either. */
+  g_object_set (element, "interval", GST_SECOND, NULL);
+  gst_buffer_unref (gst_harness_push_and_pull (h, gst_buffer_ref (frame)));
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  s = gst_message_get_structure (msg);
+  fail_unless (gst_structure_has_field (s, "frames"));
+  fail_if (message_has_counts (s, &consistent));
+  fail_unless (consistent);
+  gst_message_unref (msg);
+  gst_object_unref (element);
+  clh_check_harness_teardown (h, bus);
+
+  /* The default, and the property set back while playing. */
+  h = stats_harness ("clhistogram mode=channels zones=2x2", &info);
+  element = gst_harness_find_element (h, "clhistogram");
+  bus = clh_check_harness_bus (h->element);
+  g_object_set (element, "message-counts", FALSE, NULL);
+  gst_buffer_unref (gst_harness_push_and_pull (h, gst_buffer_ref (frame)));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  fail_if (message_has_counts (gst_message_get_structure (msg),
+          &consistent));
+  gst_message_unref (msg);
+  g_object_set (element, "message-counts", TRUE, NULL);
+  gst_buffer_unref (gst_harness_push_and_pull (h, gst_buffer_ref (frame)));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  fail_unless (message_has_counts (gst_message_get_structure (msg),
+          &consistent));
+  fail_unless (consistent);
+  gst_message_unref (msg);
+  gst_object_unref (element);
+  gst_buffer_unref (frame);
+  clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
 
@@ -589,6 +944,10 @@ clhistogram_stats_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_every_format);
   tcase_add_test (tc, test_contents_and_binnings);
+  tcase_add_test (tc, test_clip_levels_every_depth);
+  tcase_add_test (tc, test_limited_highlights_at_235);
+  tcase_add_test (tc, test_clip_level_properties);
+  tcase_add_test (tc, test_message_counts);
   tcase_add_test (tc, test_any_percentile);
   tcase_add_test (tc, test_without_statistics);
   tcase_add_test (tc, test_interval_sums);

@@ -257,6 +257,7 @@ histogram_meta_init (GstMeta *meta, gpointer params, GstBuffer *buffer)
   hmeta->pixels = 0;
   hmeta->counts = NULL;
   hmeta->statistics = NULL;
+  hmeta->metering = NULL;
   return TRUE;
 }
 
@@ -270,6 +271,7 @@ histogram_meta_free (GstMeta *meta, GstBuffer *buffer)
     g_free (hmeta->statistics[c].percentile_points);
   g_free (hmeta->statistics);
   g_free (hmeta->counts);
+  g_free (hmeta->metering);
 }
 
 static gboolean
@@ -296,6 +298,9 @@ histogram_meta_transform (GstBuffer *dest, GstMeta *meta, GstBuffer *buffer,
     return FALSE;
   for (c = 0; c < smeta->info.n_channels; c++)
     gst_histogram_meta_set_statistics (dmeta, c, &smeta->statistics[c]);
+  if (smeta->metering)
+    gst_histogram_meta_set_metering (dmeta, smeta->metering[0],
+        smeta->metering[1]);
   return TRUE;
 }
 
@@ -653,4 +658,62 @@ gst_histogram_meta_get_percentile (GstHistogramMeta *meta, guint channel,
     return TRUE;
   }
   return percentile_from_bins (meta, channel, MAX (rank, 1), value);
+}
+
+/**
+ * gst_histogram_meta_set_metering:
+ * @meta: a #GstHistogramMeta
+ * @value: the frame's metering value: a weighted mean luma, in code
+ *   values of the luma's depth
+ * @percent: the same in percent of the nominal range for the stream's
+ *   range (0 at nominal black, 100 at nominal white)
+ *
+ * Records the frame's metering value (`clhistogram`'s `metering`
+ * property says how the frame and its zones are weighed) on @meta, which
+ * should be the one gst_buffer_get_histogram_meta() returns.
+ *
+ * Since: 1.0
+ */
+void
+gst_histogram_meta_set_metering (GstHistogramMeta *meta, gdouble value,
+    gdouble percent)
+{
+  g_return_if_fail (meta != NULL);
+
+  if (!meta->metering)
+    meta->metering = g_new (gdouble, 2);
+  meta->metering[0] = value;
+  meta->metering[1] = percent;
+}
+
+/**
+ * gst_histogram_meta_get_metering:
+ * @meta: a #GstHistogramMeta
+ * @value: (out) (optional): the frame's metering value, in luma code
+ *   values
+ * @percent: (out) (optional): the same in percent of the nominal range
+ *
+ * The frame's metering value, carried by the meta
+ * gst_buffer_get_histogram_meta() returns (the full frame's, else the
+ * first): `clhistogram` gives one for histograms with luma (`luma` mode,
+ * and `channels` of YUV and gray formats) with statistics, unless its
+ * `metering` property is `none`.
+ *
+ * Returns: %TRUE if @meta has a metering value
+ *
+ * Since: 1.0
+ */
+gboolean
+gst_histogram_meta_get_metering (GstHistogramMeta *meta, gdouble *value,
+    gdouble *percent)
+{
+  g_return_val_if_fail (meta != NULL, FALSE);
+
+  if (!meta->metering)
+    return FALSE;
+  if (value)
+    *value = meta->metering[0];
+  if (percent)
+    *percent = meta->metering[1];
+  return TRUE;
 }

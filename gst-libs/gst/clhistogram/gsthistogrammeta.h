@@ -70,7 +70,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstHistogramRegion, gst_histogram_region_free)
  * @GST_HISTOGRAM_STATISTICS_FLAG_NONE: only @samples, @below and @above
  *   are known
  * @GST_HISTOGRAM_STATISTICS_FLAG_SUMMARY: @min, @max, @mean, the
- *   percentiles, @clipped_low and @clipped_high are known: `clhistogram`
+ *   percentiles, @clipped_low, @clipped_high and their levels
+ *   (@clip_low_level, @clip_high_level) are known: `clhistogram`
  *   computes them for the modes `luma`, `channels` and `max` unless its
  *   `statistics` property is %FALSE
  * @GST_HISTOGRAM_STATISTICS_FLAG_LEGAL_RANGE: @below_legal and
@@ -105,9 +106,8 @@ GType gst_histogram_statistics_flags_get_type (void);
  * @max: the largest sample value (0 without samples)
  * @mean: the exact mean of the sample values: their sum over @samples,
  *   not a mean of bin centres (0.0 without samples)
- * @clipped_low: samples equal to 0
- * @clipped_high: samples equal to 2^depth - 1 (luma and max of RGB:
- *   255)
+ * @clipped_low: samples at or below @clip_low_level (crushed)
+ * @clipped_high: samples at or above @clip_high_level
  * @below_legal: samples under the legal range (16, scaled by
  *   2^(depth - 8))
  * @above_legal: samples over it (235 for luma, R, G, B; 240 for chroma;
@@ -119,6 +119,14 @@ GType gst_histogram_statistics_flags_get_type (void);
  *   of @percentile_points: the smallest sample value v such that the
  *   samples <= v number at least `lrint (@samples * p / 100)` (FFmpeg
  *   signalstats' rule)
+ * @clip_low_level: the code value @clipped_low counts up to: by default
+ *   the channel's nominal black for the stream's range (limited range:
+ *   16, scaled by 2^(depth - 8); full range: 0), moved by `clhistogram`'s
+ *   `clip-low-level` (percent of the nominal range)
+ * @clip_high_level: the code value @clipped_high counts from: by default
+ *   the channel's nominal white (limited range: 235 for luma, R, G, B and
+ *   240 for chroma, scaled; full range: 2^depth - 1; luma and max of RGB
+ *   are 8-bit), moved by `clip-high-level`
  *
  * One channel's counts beside its bins and the summary of its sample
  * values, over every sample the channel examined whatever the bins and
@@ -142,9 +150,11 @@ typedef struct {
   guint n_percentiles;
   gdouble *percentile_points;
   guint *percentiles;
+  guint clip_low_level;
+  guint clip_high_level;
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING];
+  gpointer _gst_reserved[GST_PADDING - 1];
 } GstHistogramStatistics;
 
 GST_CLHISTOGRAM_API
@@ -172,7 +182,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstHistogramStatistics,
  * `clhistogram` computed it; a buffer holds one per histogram counted.
  * The counts (`info.n_channels * info.n_bins` guint32, channel-major) are
  * read with gst_histogram_meta_get_counts(), each channel's statistics
- * with gst_histogram_meta_get_statistics().
+ * with gst_histogram_meta_get_statistics(), and the frame's metering value
+ * (on the meta gst_buffer_get_histogram_meta() returns) with
+ * gst_histogram_meta_get_metering().
  * It survives buffer copies and is dropped by transforms that change the
  * pixels.
  *
@@ -188,7 +200,9 @@ typedef struct {
   /*< private >*/
   guint32 *counts;
   GstHistogramStatistics *statistics;
-  gpointer _gst_reserved[GST_PADDING];
+  /* The metering value and its percent, or NULL. */
+  gdouble *metering;
+  gpointer _gst_reserved[GST_PADDING - 1];
 } GstHistogramMeta;
 
 GST_CLHISTOGRAM_API
@@ -247,5 +261,13 @@ gboolean gst_histogram_meta_set_statistics (GstHistogramMeta *meta,
 GST_CLHISTOGRAM_API
 gboolean gst_histogram_meta_get_percentile (GstHistogramMeta *meta,
     guint channel, gdouble p, guint *value);
+
+GST_CLHISTOGRAM_API
+void gst_histogram_meta_set_metering (GstHistogramMeta *meta, gdouble value,
+    gdouble percent);
+
+GST_CLHISTOGRAM_API
+gboolean gst_histogram_meta_get_metering (GstHistogramMeta *meta,
+    gdouble *value, gdouble *percent);
 
 G_END_DECLS
