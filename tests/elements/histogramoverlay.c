@@ -108,15 +108,33 @@ add_meta (GstBuffer *buffer, guint n_channels, const gchar *const *names,
       names, 1, &n_bins, counts, &frame);
 }
 
+/* A harness of the overlay with its defaults, on @format frames of
+ * @width x @height with the caps' default colorimetry, or @colorimetry. */
 static GstHarness *
-harness_new (const gchar *format, gint width, gint height)
+annotated_harness_new (const gchar *format, gint width, gint height,
+    const gchar *colorimetry)
 {
   GstHarness *h = gst_harness_new ("histogramoverlay");
   gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=30/1", format, width, height);
+      "framerate=30/1%s%s", format, width, height,
+      colorimetry ? ",colorimetry=" : "", colorimetry ? colorimetry : "");
 
   gst_harness_set_src_caps_str (h, caps);
   g_free (caps);
+  return h;
+}
+
+/* A harness of the overlay drawing the bar graph alone: no graticule,
+ * legal marks, legend or clipped shares, whose pixels the graph's tests
+ * check one by one. */
+static GstHarness *
+harness_new (const gchar *format, gint width, gint height)
+{
+  GstHarness *h = annotated_harness_new (format, width, height, NULL);
+
+  g_object_set (h->element, "legal-marks", FALSE, "legend", FALSE,
+      "clipping-text", FALSE, NULL);
+  gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "none");
   return h;
 }
 
@@ -895,7 +913,8 @@ GST_START_TEST (test_video_meta_past_buffer)
 
 GST_END_TEST;
 
-/* The default 80 % opacity: bars between the video and their colour. */
+/* The default 80 % opacity: bars between the video and their colour (in
+ * the box the pixel properties used to place by default). */
 GST_START_TEST (test_default_alpha)
 {
   static const gchar *const names[] = { "Y" };
@@ -905,6 +924,7 @@ GST_START_TEST (test_default_alpha)
   GstBuffer *out;
   GstMapInfo map;
 
+  set_rectangle (h, 16, 16, 256, 100);
   add_meta (in, 1, names, 1, counts);
   out = gst_harness_push_and_pull (h, in);
   gst_buffer_map (out, &map, GST_MAP_READ);
