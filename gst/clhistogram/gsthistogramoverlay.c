@@ -52,10 +52,11 @@
  * over the bars: `codes`, every 32nd code value and 255 (scaled to the
  * histogram's depth), labelled at 0, 64, 128, 192, 255; or `ire`, every
  * 10 % of the nominal range from black (0 IRE: 16 in limited range, 0 in
- * full range) to white (100 IRE: 235 or 255), labelled every 20 and at 50.
+ * full range) to white (100 IRE: 235 or 255), labelled every 20.
  * Lines are one pixel wide up to a box 200 high, then the box's height
- * over 200. A label that would touch one already placed is left out, the
- * range's ends, the legal marks' and the middle placed first.
+ * over 200. A label that would touch one already placed is left out; the
+ * legal marks' are placed first, then the range's ends, then the middle
+ * (codes), then the rest.
  *
  * #GstHistogramOverlay:legal-marks draws, when the caps say limited range
  * (`colorimetry`, 16-235), dashed amber lines at nominal black (16) and
@@ -69,9 +70,11 @@
  * `luma`, `channels` and `max`), a line at the plot's top: at its left
  * end "▼" and the share of the channel's samples at or below its
  * clip-low level (`clipped_low` / `samples`), at its right end "▲" and
- * the share at or above its clip-high level, in the channel's colour.
- * #GstHistogramOverlay:legend names the channels in their colours, and
- * the graticule's unit (`code`, `IRE`) and `log` at the right.
+ * the share at or above its clip-high level, in the channel's colour
+ * (text is drawn 40 % of the way from it to white, with a dark halo, to
+ * read over the box). #GstHistogramOverlay:legend names the channels in
+ * their colours, and the graticule's unit (`code`, `IRE`) and `log` at
+ * the right.
  *
  * Channel colours: `Y` (luma, gray) white; `R`, `G`, `B` red, green, blue;
  * `U` azure (0, 128, 255); `V` orange-red (255, 64, 0); `max` yellow;

@@ -14,6 +14,9 @@
  * box's height (a 1080p frame's default box gets 28 pixels). */
 #define MIN_FONT_SIZE 10
 #define BOX_HEIGHT_PER_FONT_SIZE 12
+/* A channel's text colour is its colour this many percent of the way to
+ * white. */
+#define TEXT_LIGHTEN 40
 /* Labels placed along the axis keep this much of the font's size apart. */
 #define LABEL_GAP_SHARE 0.5
 
@@ -122,7 +125,7 @@ add_tick (Tick *ticks, guint *n_ticks, guint value, gboolean labelled,
 /* The graticule's values over the binned range. Codes: every eighth of
  * the depth's codes and its top code, labelled every quarter (0, 64,
  * 128, 192, 255 in 8 bits). IRE: every 10 % of the nominal range from
- * black (0 IRE) to white (100 IRE), labelled every 20 % and at 50 %. */
+ * black (0 IRE) to white (100 IRE), labelled every 20 %. */
 static guint
 graticule_ticks (const GstHistogramPanel *panel, const GstHistogramInfo *info,
     Tick *ticks)
@@ -157,11 +160,11 @@ graticule_ticks (const GstHistogramPanel *panel, const GstHistogramInfo *info,
 
     for (ire = 0; ire <= 100; ire += 10) {
       guint value = clh_levels_at_percent (&levels, ire);
-      guint priority = ire == 0 || ire == 100 ? 1 : ire == 50 ? 2 : 3;
+      guint priority = ire == 0 || ire == 100 ? 1 : 3;
 
       if (value < info->range_min || value > info->range_max)
         continue;
-      add_tick (ticks, &n, value, ire % 20 == 0 || ire == 50, priority);
+      add_tick (ticks, &n, value, ire % 20 == 0, priority);
       g_snprintf (ticks[n - 1].label, sizeof (ticks[n - 1].label), "%u",
           ire);
     }
@@ -316,6 +319,17 @@ draw_axis_labels (GstVideoFrame *frame, const GstHistogramPainter *painter,
   }
 }
 
+/* A channel's colour for its text: lightened towards white, as pure blue
+ * or red strokes a few pixels wide are too dark to read over the box. */
+static void
+text_colour (const guint8 rgb[3], guint8 out[3])
+{
+  guint i;
+
+  for (i = 0; i < 3; i++)
+    out[i] = rgb[i] + (255 - rgb[i]) * TEXT_LIGHTEN / 100;
+}
+
 static const gchar *
 graticule_unit (const GstHistogramPanel *panel, const GstHistogramInfo *info)
 {
@@ -356,6 +370,7 @@ draw_legend (GstVideoFrame *frame, const GstHistogramPainter *painter,
     const gchar *name = gst_histogram_meta_get_channel_name (meta, c);
     GstHistogramChannelStyle style;
     const GstHistogramLabel *label;
+    guint8 rgb[3];
 
     if (!name)
       continue;
@@ -363,9 +378,9 @@ draw_legend (GstVideoFrame *frame, const GstHistogramPainter *painter,
     label = gst_histogram_text_label (text, name, layout->font_size);
     if (left + label->glyphs.width > right - gap)
       break;
+    text_colour (style.hue ? white : style.rgb, rgb);
     gst_histogram_text_draw (frame, painter, label, left, panel->y
-        + (layout->line_height - label->glyphs.height) / 2,
-        style.hue ? white : style.rgb, opacity);
+        + (layout->line_height - label->glyphs.height) / 2, rgb, opacity);
     left += label->glyphs.width + gap;
   }
 }
@@ -373,7 +388,7 @@ draw_legend (GstVideoFrame *frame, const GstHistogramPainter *painter,
 /* Each channel's clipped shares at the plot's top, a line per channel:
  * crushed (at or below its clip-low level, "▼") at the left end of the
  * axis, where those samples are, clipped (at or above its clip-high
- * level, "▲") at the right end; in the channel's colour. */
+ * level, "▲") at the right end; in the channel's colour, lightened. */
 static void
 draw_clipping (GstVideoFrame *frame, const GstHistogramPainter *painter,
     GstHistogramText *text, const GstHistogramPanel *panel,
@@ -393,6 +408,7 @@ draw_clipping (GstVideoFrame *frame, const GstHistogramPainter *painter,
     gchar share[16], line[32];
     gdouble low_percent, high_percent;
     gint64 high_x;
+    guint8 rgb[3];
 
     gst_histogram_channel_style (gst_histogram_meta_get_channel_name (meta,
             c), c, &style);
@@ -414,9 +430,10 @@ draw_clipping (GstVideoFrame *frame, const GstHistogramPainter *painter,
      * neither rather than half of them. */
     if (panel->x + margin + low->glyphs.width + layout->font_size > high_x)
       break;
-    gst_histogram_text_draw (frame, painter, low, panel->x + margin, row,
-        style.rgb, opacity);
-    gst_histogram_text_draw (frame, painter, high, high_x, row, style.rgb,
+    text_colour (style.rgb, rgb);
+    gst_histogram_text_draw (frame, painter, low, panel->x + margin, row, rgb,
+        opacity);
+    gst_histogram_text_draw (frame, painter, high, high_x, row, rgb,
         opacity);
     row += layout->line_height;
   }

@@ -1586,14 +1586,16 @@ pixels_near (GstBuffer *buffer, const GstVideoInfo *info, gint x0, gint y0,
 
 /* The clipped shares: a line per channel with statistics at the plot's
  * top, "▼" and the low share at its left end, "▲" and the high one at
- * its right end, in the channel's colour, inside the box's margin; none
- * without statistics. */
+ * its right end, in the channel's (lightened) colour, inside the box's
+ * margin; none without statistics. */
 GST_START_TEST (test_clipping_text)
 {
   static const gchar *const luma[] = { "Y" };
   static const gchar *const rgb[] = { "R", "G", "B" };
-  static const guint8 red[3] = { 255, 0, 0 }, green[3] = { 0, 255, 0 },
-      blue[3] = { 0, 0, 255 }, white[3] = { 255, 255, 255 };
+  /* The channels' colours 40 % of the way to white, as text is drawn. */
+  static const guint8 red[3] = { 255, 102, 102 }, green[3] = { 102, 255,
+    102
+  }, blue[3] = { 102, 102, 255 }, white[3] = { 255, 255, 255 };
   GstHarness *h = annotated_harness_new ("GRAY8", 400, 200, NULL);
   GstVideoInfo info;
   GstBuffer *in, *out;
@@ -1657,8 +1659,10 @@ GST_END_TEST;
 GST_START_TEST (test_legend)
 {
   static const gchar *const rgb[] = { "R", "G", "B" };
-  static const guint8 red[3] = { 255, 0, 0 }, green[3] = { 0, 255, 0 },
-      blue[3] = { 0, 0, 255 }, white[3] = { 255, 255, 255 };
+  /* The channels' colours 40 % of the way to white, as text is drawn. */
+  static const guint8 red[3] = { 255, 102, 102 }, green[3] = { 102, 255,
+    102
+  }, blue[3] = { 102, 102, 255 }, white[3] = { 255, 255, 255 };
   GstHarness *h = annotated_harness_new ("RGB", 400, 200, NULL);
   GstVideoInfo info;
   GstBuffer *in, *out;
