@@ -478,6 +478,13 @@ gst_histogram_overlay_transform_frame_ip (GstVideoFilter *filter,
     panel.clipping_text = settings->clipping_text;
     gst_histogram_panel_draw (frame, self->text, &panel, meta);
   }
+  if (gst_histogram_text_failed (self->text) && !self->logged_text) {
+    GST_WARNING_OBJECT (self, "text could not be rendered: Pango found no "
+        "font it could load (install a font, e.g. Debian's "
+        "fonts-dejavu-core, and fontconfig's configuration); the graph and "
+        "the zones are drawn without it");
+    self->logged_text = TRUE;
+  }
   gst_histogram_text_trim (self->text);
   return GST_FLOW_OK;
 }
@@ -490,6 +497,7 @@ gst_histogram_overlay_start (GstBaseTransform *trans)
   self->drawing = FALSE;
   self->logged_dims = FALSE;
   self->logged_channels = FALSE;
+  self->logged_text = FALSE;
   /* Fontconfig reads its configuration and font list once, here rather
    * than at the first frame drawn. */
   if (!self->text)

@@ -69,6 +69,7 @@ struct _GstHistogramOverlay {
   /* Skipped histograms already logged once (streaming thread). */
   gboolean logged_dims;
   gboolean logged_channels;
+  gboolean logged_text;
   /* The labels' renderer, from start to stop (streaming thread). */
   GstHistogramText *text;
 };

@@ -69,7 +69,8 @@ gst_histogram_panel_value_column (guint value, guint range_min,
  * The font's size is the box's height over 12, at least 10 pixels; the
  * legend takes a line above the plot, the graticule's labels a line
  * below it. A box less than two lines of plot high beside its bands, or
- * narrower than 8 characters, gets no text at all: its plot is the box.
+ * narrower than 8 characters, gets no text at all: its plot is the box;
+ * so does every box when text cannot be rendered (no font).
  */
 void
 gst_histogram_panel_layout (const GstHistogramPanel *panel,
@@ -90,7 +91,7 @@ gst_histogram_panel_layout (const GstHistogramPanel *panel,
   font_size = MIN (font_size, 256);
   if (any_text)
     line = gst_histogram_text_line_height (text, font_size);
-  if (!any_text || panel->height < (gint64) (2 + top + bottom) * line
+  if (line <= 0 || panel->height < (gint64) (2 + top + bottom) * line
       || panel->width < (gint64) 8 * font_size)
     return;
   layout->font_size = font_size;

@@ -11,12 +11,18 @@
  * own labels are a few dozen; the percentages vary, and a long stream
  * would otherwise keep every value it ever showed. */
 #define MAX_CACHED_LABELS 512
+/* The widest label the overlay writes, in ems: a legend of 8 channels. */
+#define MAX_LABEL_EMS 64
 
 struct _GstHistogramText {
   PangoFontMap *font_map;
   PangoContext *context;
   /* "size:string" -> GstHistogramLabel, freed with the table. */
   GHashTable *labels;
+  /* A label could not be rendered (no usable font, a cairo error): from
+   * then on every label is empty. */
+  gboolean failed;
+  GstHistogramLabel empty;
 };
 
 static void
@@ -38,6 +44,34 @@ label_free (gpointer data)
  * Returns: (transfer full): the renderer; free it with
  *   gst_histogram_text_free()
  */
+static PangoFontDescription *
+font_new (guint pixel_size)
+{
+  PangoFontDescription *font = pango_font_description_new ();
+
+  pango_font_description_set_family_static (font, FONT_FAMILY);
+  pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  pango_font_description_set_absolute_size (font,
+      (gdouble) pixel_size * PANGO_SCALE);
+  return font;
+}
+
+/* Whether fontconfig gives Pango a font with digits: a machine without
+ * any font (or without fontconfig's configuration) has none, and Pango
+ * would draw each character as a box of its code. */
+static gboolean
+font_found (GstHistogramText *text)
+{
+  PangoFontDescription *description = font_new (16);
+  PangoFont *font = pango_font_map_load_font (text->font_map, text->context,
+      description);
+  gboolean found = font && pango_font_has_char (font, '0');
+
+  g_clear_object (&font);
+  pango_font_description_free (description);
+  return found;
+}
+
 GstHistogramText *
 gst_histogram_text_new (void)
 {
@@ -55,6 +89,8 @@ gst_histogram_text_new (void)
   cairo_font_options_destroy (options);
   text->labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       label_free);
+  text->empty.pad = 0;
+  text->failed = !font_found (text);
   return text;
 }
 
@@ -118,17 +154,14 @@ render (GstHistogramText *text, const gchar *string, guint pixel_size)
 {
   GstHistogramLabel *label = g_new0 (GstHistogramLabel, 1);
   PangoLayout *layout = pango_layout_new (text->context);
-  PangoFontDescription *font = pango_font_description_new ();
+  PangoFontDescription *font = font_new (pixel_size);
   PangoRectangle ink, logical, box;
   cairo_surface_t *surface;
   cairo_t *cr;
   guint8 *glyphs;
+  const guint8 *data;
   gint width, height, y;
 
-  pango_font_description_set_family_static (font, FONT_FAMILY);
-  pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
-  pango_font_description_set_absolute_size (font,
-      (gdouble) pixel_size * PANGO_SCALE);
   pango_layout_set_font_description (layout, font);
   pango_font_description_free (font);
   pango_layout_set_text (layout, string, -1);
@@ -145,28 +178,43 @@ render (GstHistogramText *text, const gchar *string, guint pixel_size)
   }
 
   label->pad = MAX (1, (gint) pixel_size / 10);
+  /* A one-line label of the overlay's is a few dozen ems wide and about
+   * one high; extents far past that (a font that did not load) are not
+   * rendered, and neither is a surface cairo could not make. */
+  if (box.width > MAX_LABEL_EMS * (gint) pixel_size
+      || box.height > 4 * (gint) pixel_size) {
+    box.width = box.height = 0;
+    text->failed = TRUE;
+  }
   width = MAX (box.width, 1) + 2 * label->pad;
   height = MAX (box.height, 1) + 2 * label->pad;
-  surface = cairo_image_surface_create (CAIRO_FORMAT_A8, width, height);
-  cr = cairo_create (surface);
-  cairo_move_to (cr, label->pad - box.x, label->pad - box.y);
-  pango_cairo_show_layout (cr, layout);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-
-  glyphs = g_malloc ((gsize) width * height);
-  for (y = 0; y < height; y++)
-    memcpy (glyphs + (gsize) y * width, cairo_image_surface_get_data (surface)
-        + (gsize) y * cairo_image_surface_get_stride (surface), width);
-  cairo_surface_destroy (surface);
-  g_object_unref (layout);
-
-  label->glyphs.data = glyphs;
   label->glyphs.stride = width;
   label->glyphs.width = width;
   label->glyphs.height = height;
   label->halo = label->glyphs;
-  label->halo.data = dilate (glyphs, width, height, label->pad);
+  if (box.width > 0) {
+    surface = cairo_image_surface_create (CAIRO_FORMAT_A8, width, height);
+    cr = cairo_create (surface);
+    cairo_move_to (cr, label->pad - box.x, label->pad - box.y);
+    pango_cairo_show_layout (cr, layout);
+    if (cairo_status (cr) != CAIRO_STATUS_SUCCESS)
+      text->failed = TRUE;
+    cairo_destroy (cr);
+    cairo_surface_flush (surface);
+    data = cairo_image_surface_get_data (surface);
+    if (data && cairo_surface_status (surface) == CAIRO_STATUS_SUCCESS) {
+      glyphs = g_malloc ((gsize) width * height);
+      for (y = 0; y < height; y++)
+        memcpy (glyphs + (gsize) y * width, data + (gsize) y
+            * cairo_image_surface_get_stride (surface), width);
+      label->glyphs.data = glyphs;
+      label->halo.data = dilate (glyphs, width, height, label->pad);
+    } else {
+      text->failed = TRUE;
+    }
+    cairo_surface_destroy (surface);
+  }
+  g_object_unref (layout);
   return label;
 }
 
@@ -177,14 +225,21 @@ render (GstHistogramText *text, const gchar *string, guint pixel_size)
  * @pixel_size: the font's size (its em), in pixels of the frame
  *
  * Returns: (transfer none): @string rendered in bold sans-serif, valid
- *   until gst_histogram_text_trim() or gst_histogram_text_free()
+ *   until gst_histogram_text_trim() or gst_histogram_text_free(); once a
+ *   label could not be rendered (gst_histogram_text_failed()), every label
+ *   is empty: no size, no masks' data, drawing nothing
  */
 const GstHistogramLabel *
 gst_histogram_text_label (GstHistogramText *text, const gchar *string,
     guint pixel_size)
 {
-  gchar *key = g_strdup_printf ("%u:%s", pixel_size, string);
-  GstHistogramLabel *label = g_hash_table_lookup (text->labels, key);
+  gchar *key;
+  GstHistogramLabel *label;
+
+  if (text->failed)
+    return &text->empty;
+  key = g_strdup_printf ("%u:%s", pixel_size, string);
+  label = g_hash_table_lookup (text->labels, key);
 
   if (label) {
     g_free (key);
@@ -196,18 +251,35 @@ gst_histogram_text_label (GstHistogramText *text, const gchar *string,
 }
 
 /**
+ * gst_histogram_text_failed:
+ * @text: a text renderer
+ *
+ * Returns: whether text cannot be rendered: fontconfig gives no font
+ *   with digits, or one could not be loaded, or cairo failed
+ */
+gboolean
+gst_histogram_text_failed (GstHistogramText *text)
+{
+  return text->failed;
+}
+
+/**
  * gst_histogram_text_line_height:
  * @text: a text renderer
  * @pixel_size: the font's size, in pixels
  *
  * Returns: the height in pixels of a label of digits at @pixel_size,
- *   halo included: the height of a line of labels
+ *   halo included: the height of a line of labels; 0 when text cannot be
+ *   rendered
  */
 gint
 gst_histogram_text_line_height (GstHistogramText *text, guint pixel_size)
 {
-  return gst_histogram_text_label (text, "0123456789%", pixel_size)->
-      glyphs.height;
+  const GstHistogramLabel *label = gst_histogram_text_label (text,
+      "0123456789%", pixel_size);
+
+  /* The label that found the failure is not empty, but the next are. */
+  return text->failed ? 0 : label->glyphs.height;
 }
 
 /**

@@ -25,6 +25,7 @@ void gst_histogram_text_trim (GstHistogramText *text);
 
 const GstHistogramLabel *gst_histogram_text_label (GstHistogramText *text,
     const gchar *string, guint pixel_size);
+gboolean gst_histogram_text_failed (GstHistogramText *text);
 gint gst_histogram_text_line_height (GstHistogramText *text,
     guint pixel_size);
 
