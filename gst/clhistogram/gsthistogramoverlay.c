@@ -32,7 +32,8 @@
  * labels a line at its bottom, and the bars fill the plot between them,
  * the box's full width. A box too small for two lines of plot beside
  * those lines, or narrower than 8 characters, gets no text and its bars
- * fill it.
+ * fill it; so does every box where fontconfig gives Pango no font to
+ * render with (the element warns once, naming what to install).
  *
  * ## The graph
  *

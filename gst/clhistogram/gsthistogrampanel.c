@@ -373,7 +373,8 @@ draw_legend (GstVideoFrame *frame, const GstHistogramPainter *painter,
     const GstHistogramLabel *label;
     guint8 rgb[3];
 
-    if (!name)
+    /* A meta's names are any string: Pango takes UTF-8 only. */
+    if (!name || !g_utf8_validate (name, -1, NULL))
       continue;
     gst_histogram_channel_style (name, c, &style);
     label = gst_histogram_text_label (text, name, layout->font_size);

@@ -2072,6 +2072,31 @@ GST_START_TEST (test_pipeline_zones)
 
 GST_END_TEST;
 
+/* Channel names are any string in a meta: one that is not UTF-8 is left
+ * out of the legend (Pango would warn and draw garbage), the others
+ * stay. */
+GST_START_TEST (test_legend_names_not_utf8)
+{
+  static const gchar *const names[] = { "\xff\xfe", "G" };
+  /* G's colour 40 % of the way to white, as text is drawn. */
+  static const guint8 green[3] = { 102, 255, 102 };
+  GstHarness *h = annotated_harness_new ("RGB", 400, 200, NULL);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  gint row;
+
+  set_rectangle (h, 0, 0, 400, 200);
+  g_object_set (h->element, "alpha", 1.0, NULL);
+  in = solid_frame ("RGB", 400, 200, BLACK, &info);
+  add_empty_meta (in, 2, names);
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless (pixels_near (out, &info, 0, 0, 40, 24, green, &row) > 5);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* Counts the overlay's warnings that text could not be rendered. */
 static void
 count_font_warnings (GstDebugCategory *category, GstDebugLevel level,
@@ -2164,6 +2189,7 @@ histogramoverlay_suite (void)
   tcase_add_loop_test (tc, test_annotated_formats, 0, G_N_ELEMENTS (formats));
   tcase_add_test (tc, test_annotated_nothing_to_draw);
   tcase_add_test (tc, test_pipeline_zones);
+  tcase_add_test (tc, test_legend_names_not_utf8);
   /* Only where fontconfig has no font (tests/meson.build says where). */
   if (g_getenv ("CLH_TEST_NO_FONT"))
     tcase_add_test (tc, test_no_font);
