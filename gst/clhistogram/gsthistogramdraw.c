@@ -8,15 +8,6 @@
  * behind. */
 #define BACKGROUND_SHARE 0.75
 
-/* An RGB colour in the frame's terms: the caps' matrix and range. */
-typedef struct {
-  gboolean rgb;
-  gdouble kr;
-  gdouble kb;
-  gint offset[GST_VIDEO_MAX_COMPONENTS];
-  gint scale[GST_VIDEO_MAX_COMPONENTS];
-} Painter;
-
 /* What one run of rows gets: a value per colour component, in the
  * format's component order (R, G, B or Y, U, V), and an opacity. */
 typedef struct {
@@ -24,8 +15,20 @@ typedef struct {
   guint opacity;
 } Paint;
 
-static void
-painter_init (Painter *painter, const GstVideoInfo *info)
+typedef GstHistogramPainter Painter;
+
+/**
+ * gst_histogram_painter_init:
+ * @painter: (out): the colours' terms
+ * @info: the frame's caps
+ *
+ * Takes the caps' matrix and range, which an RGB colour is converted with
+ * before it is blended into a YUV or gray frame, and lets the whole frame
+ * be drawn in.
+ */
+void
+gst_histogram_painter_init (GstHistogramPainter *painter,
+    const GstVideoInfo *info)
 {
   painter->rgb = GST_VIDEO_INFO_IS_RGB (info);
   /* Colours land where the frame's own matrix puts them; a frame that
@@ -36,6 +39,40 @@ painter_init (Painter *painter, const GstVideoInfo *info)
         &painter->kr, &painter->kb);
   gst_video_color_range_offsets (info->colorimetry.range, info->finfo,
       painter->offset, painter->scale);
+  painter->clip.x = 0;
+  painter->clip.y = 0;
+  painter->clip.w = GST_VIDEO_INFO_WIDTH (info);
+  painter->clip.h = GST_VIDEO_INFO_HEIGHT (info);
+}
+
+/**
+ * gst_histogram_painter_clip:
+ * @painter: the colours' terms
+ * @x: the left edge of a rectangle, in pixels of the frame
+ * @y: its top edge
+ * @width: its width
+ * @height: its height
+ *
+ * Narrows the part of the frame that rectangles and masks are drawn in
+ * to its intersection with the rectangle, so that nothing drawn through
+ * @painter strays out of it.
+ */
+void
+gst_histogram_painter_clip (GstHistogramPainter *painter, gint64 x,
+    gint64 y, gint64 width, gint64 height)
+{
+  GstVideoRectangle *clip = &painter->clip;
+  GstVideoRectangle inside;
+
+  if (!gst_histogram_draw_clip (x - clip->x, y - clip->y, width, height,
+          clip->w, clip->h, &inside)) {
+    clip->w = clip->h = 0;
+    return;
+  }
+  clip->x += inside.x;
+  clip->y += inside.y;
+  clip->w = inside.w;
+  clip->h = inside.h;
 }
 
 static guint8
@@ -112,6 +149,159 @@ paint_column (GstVideoFrame *frame, gint px, gint row0, gint row1,
         *sample = blend (*sample, paint->value[comp], paint->opacity);
     }
   }
+}
+
+static inline void
+paint_sample (guint8 *sample, guint comp, const Paint *paint, guint opacity)
+{
+  /* The overlay is opaque where it is drawn: over a transparent frame it
+   * still shows, as it would composited over black. */
+  if (comp == GST_VIDEO_COMP_A)
+    *sample = *sample + ((255 - *sample) * opacity + 127) / 255;
+  else
+    *sample = blend (*sample, paint->value[comp], opacity);
+}
+
+/* Paints the pixels [x0, x1) x [y0, y1), inside the frame, each at the
+ * paint's opacity scaled by @mask's coverage where a mask is given (its
+ * top-left at @mask_x, @mask_y, covering the area). A subsampled sample
+ * takes the coverage of the pixel it is co-sited with, as paint_column
+ * does. */
+static void
+paint_area (GstVideoFrame *frame, const Paint *paint, gint x0, gint y0,
+    gint x1, gint y1, const GstHistogramMask *mask, gint64 mask_x,
+    gint64 mask_y)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+  guint comp;
+
+  if (paint->opacity == 0 || x0 >= x1 || y0 >= y1)
+    return;
+  for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (frame); comp++) {
+    gint w_sub = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp);
+    gint h_sub = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp);
+    gint pstride = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
+    gssize stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, comp);
+    guint8 *data = GST_VIDEO_FRAME_COMP_DATA (frame, comp);
+    gint py;
+
+    for (py = GST_ROUND_UP_N (y0, 1 << h_sub); py < y1; py += 1 << h_sub) {
+      guint8 *row = data + (gssize) (py >> h_sub) * stride;
+      const guint8 *cover = mask ? mask->data + (gssize) (py - mask_y)
+          * mask->stride : NULL;
+      gint px;
+
+      for (px = GST_ROUND_UP_N (x0, 1 << w_sub); px < x1; px += 1 << w_sub) {
+        guint opacity = paint->opacity;
+
+        if (cover) {
+          guint coverage = cover[px - mask_x];
+
+          if (coverage == 0)
+            continue;
+          opacity = (coverage * opacity + 127) / 255;
+        }
+        paint_sample (row + (gssize) (px >> w_sub) * pstride, comp, paint,
+            opacity);
+      }
+    }
+  }
+}
+
+/**
+ * gst_histogram_draw_opacity:
+ * @alpha: an opacity, 0..1 (clamped)
+ *
+ * Returns: @alpha in the 0..255 steps the blending uses, rounded
+ */
+guint
+gst_histogram_draw_opacity (gdouble alpha)
+{
+  return round_to_byte (CLAMP (alpha, 0.0, 1.0) * 255.0);
+}
+
+/**
+ * gst_histogram_draw_chroma_block:
+ * @frame: a frame
+ *
+ * Returns: the larger side in pixels of the frame's chroma blocks (the
+ *   pixels one chroma sample stands for): 1 for RGB, gray and 4:4:4, 2 for
+ *   4:2:2 and 4:2:0, 4 for 4:1:1 and 4:1:0
+ */
+gint
+gst_histogram_draw_chroma_block (const GstVideoFrame *frame)
+{
+  guint sub = 0;
+  guint comp;
+
+  for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (frame); comp++) {
+    sub = MAX (sub, GST_VIDEO_FORMAT_INFO_W_SUB (frame->info.finfo, comp));
+    sub = MAX (sub, GST_VIDEO_FORMAT_INFO_H_SUB (frame->info.finfo, comp));
+  }
+  return 1 << sub;
+}
+
+/**
+ * gst_histogram_draw_rect:
+ * @frame: a frame of 8-bit components, mapped for writing
+ * @painter: the frame's colour terms (gst_histogram_painter_init())
+ * @x: the rectangle's left edge, in pixels of the frame
+ * @y: its top edge
+ * @width: its width
+ * @height: its height
+ * @rgb: the colour, as RGB
+ * @opacity: its opacity over the frame, 0..255
+ *
+ * Blends @rgb into the part of the rectangle inside @painter's clip (by
+ * default the frame).
+ */
+void
+gst_histogram_draw_rect (GstVideoFrame *frame,
+    const GstHistogramPainter *painter, gint64 x, gint64 y, gint64 width,
+    gint64 height, const guint8 rgb[3], guint opacity)
+{
+  GstVideoRectangle visible;
+  Paint paint;
+
+  if (!gst_histogram_draw_clip (x - painter->clip.x, y - painter->clip.y,
+          width, height, painter->clip.w, painter->clip.h, &visible))
+    return;
+  paint_from_rgb (painter, rgb, MIN (opacity, 255), &paint);
+  paint_area (frame, &paint, painter->clip.x + visible.x,
+      painter->clip.y + visible.y, painter->clip.x + visible.x + visible.w,
+      painter->clip.y + visible.y + visible.h, NULL, 0, 0);
+}
+
+/**
+ * gst_histogram_draw_mask:
+ * @frame: a frame of 8-bit components, mapped for writing
+ * @painter: the frame's colour terms (gst_histogram_painter_init())
+ * @x: the mask's left edge, in pixels of the frame
+ * @y: its top edge
+ * @mask: the coverage to draw (text, as cairo renders it)
+ * @rgb: the colour, as RGB
+ * @opacity: the opacity of full coverage, 0..255
+ *
+ * Blends @rgb into the pixels of @frame under @mask, each at @opacity
+ * scaled by the mask's coverage there; the part of the mask outside
+ * @painter's clip (by default the frame) is left out.
+ */
+void
+gst_histogram_draw_mask (GstVideoFrame *frame,
+    const GstHistogramPainter *painter, gint64 x, gint64 y,
+    const GstHistogramMask *mask, const guint8 rgb[3], guint opacity)
+{
+  GstVideoRectangle visible;
+  Paint paint;
+
+  if (!mask->data || !gst_histogram_draw_clip (x - painter->clip.x,
+          y - painter->clip.y, mask->width, mask->height, painter->clip.w,
+          painter->clip.h, &visible))
+    return;
+  paint_from_rgb (painter, rgb, MIN (opacity, 255), &paint);
+  paint_area (frame, &paint, painter->clip.x + visible.x,
+      painter->clip.y + visible.y, painter->clip.x + visible.x + visible.w,
+      painter->clip.y + visible.y + visible.h, mask, x, y);
 }
 
 /**
@@ -331,10 +521,10 @@ gst_histogram_draw_graph (GstVideoFrame *frame, const GstHistogramGraph *graph)
   if (!any_sets_scale)
     scale_max = all_max;
 
-  bar_opacity = round_to_byte (CLAMP (graph->alpha, 0.0, 1.0) * 255.0);
+  bar_opacity = gst_histogram_draw_opacity (graph->alpha);
   background_opacity = round_to_byte (CLAMP (graph->alpha, 0.0, 1.0)
       * BACKGROUND_SHARE * 255.0);
-  painter_init (&painter, &frame->info);
+  gst_histogram_painter_init (&painter, &frame->info);
   paint_from_rgb (&painter, black, background_opacity, &background);
 
   for (px = visible.x; px < visible.x + visible.w; px++)

@@ -1,12 +1,35 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The pixel side of histogramoverlay: a histogram laid out as a bar graph
- * and blended into the components of an 8-bit video frame. No GObject, no
- * element state: the element hands in counts, colours and the rectangle. */
+/* The pixel side of histogramoverlay: a histogram laid out as a bar graph,
+ * rectangles, lines and text masks, blended into the components of an
+ * 8-bit video frame. No GObject, no element state: the element hands in
+ * counts, colours and the rectangles. */
 #pragma once
 
 #include <gst/video/video.h>
 
 G_BEGIN_DECLS
+
+/* An RGB colour in a frame's terms (the caps' matrix and range), and
+ * the part of the frame that rectangles and masks may be drawn in. */
+typedef struct {
+  gboolean rgb;
+  gdouble kr;
+  gdouble kb;
+  gint offset[GST_VIDEO_MAX_COMPONENTS];
+  gint scale[GST_VIDEO_MAX_COMPONENTS];
+  /* The frame, or a part of it (gst_histogram_painter_clip()); empty
+   * when w or h is 0. */
+  GstVideoRectangle clip;
+} GstHistogramPainter;
+
+/* A coverage mask (cairo's A8 image: 0 nothing, 255 full), @width x
+ * @height, rows @stride bytes apart. */
+typedef struct {
+  const guint8 *data;
+  gint stride;
+  gint width;
+  gint height;
+} GstHistogramMask;
 
 /* Channels of one graph; a meta with more has the rest left out. */
 #define GST_HISTOGRAM_DRAW_MAX_CHANNELS 8
@@ -48,5 +71,22 @@ gboolean gst_histogram_draw_clip (gint64 x, gint64 y, gint64 width,
 
 void gst_histogram_draw_graph (GstVideoFrame *frame,
     const GstHistogramGraph *graph);
+
+void gst_histogram_painter_init (GstHistogramPainter *painter,
+    const GstVideoInfo *info);
+void gst_histogram_painter_clip (GstHistogramPainter *painter, gint64 x,
+    gint64 y, gint64 width, gint64 height);
+
+guint gst_histogram_draw_opacity (gdouble alpha);
+
+gint gst_histogram_draw_chroma_block (const GstVideoFrame *frame);
+
+void gst_histogram_draw_rect (GstVideoFrame *frame,
+    const GstHistogramPainter *painter, gint64 x, gint64 y, gint64 width,
+    gint64 height, const guint8 rgb[3], guint opacity);
+
+void gst_histogram_draw_mask (GstVideoFrame *frame,
+    const GstHistogramPainter *painter, gint64 x, gint64 y,
+    const GstHistogramMask *mask, const guint8 rgb[3], guint opacity);
 
 G_END_DECLS

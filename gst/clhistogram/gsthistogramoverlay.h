@@ -4,20 +4,51 @@
 #include <gst/video/video.h>
 #include <gst/video/gstvideofilter.h>
 
+#include "gsthistogrampanel.h"
+#include "gsthistogramtext.h"
+
 G_BEGIN_DECLS
+
+/* The frame's corner the box sits in, unless placed in pixels. */
+typedef enum {
+  GST_HISTOGRAM_OVERLAY_CORNER_TOP_LEFT,
+  GST_HISTOGRAM_OVERLAY_CORNER_TOP_RIGHT,
+  GST_HISTOGRAM_OVERLAY_CORNER_BOTTOM_LEFT,
+  GST_HISTOGRAM_OVERLAY_CORNER_BOTTOM_RIGHT,
+} GstHistogramOverlayCorner;
+
+GType gst_histogram_overlay_corner_get_type (void);
+#define GST_TYPE_HISTOGRAM_OVERLAY_CORNER \
+  (gst_histogram_overlay_corner_get_type ())
+GType gst_histogram_overlay_graticule_get_type (void);
+#define GST_TYPE_HISTOGRAM_OVERLAY_GRATICULE \
+  (gst_histogram_overlay_graticule_get_type ())
 
 #define GST_TYPE_HISTOGRAM_OVERLAY (gst_histogram_overlay_get_type ())
 G_DECLARE_FINAL_TYPE (GstHistogramOverlay, gst_histogram_overlay, GST,
     HISTOGRAM_OVERLAY, GstVideoFilter)
 
-/* Where and how the graph is drawn. */
+/* Where and how the graph and the zones are drawn. */
 typedef struct {
   gint x;
   gint y;
   gint width;
   gint height;
+  /* Placed by x, y, width and height (one of them set last) rather than
+   * by size and corner. */
+  gboolean in_pixels;
+  gdouble size;
+  GstHistogramOverlayCorner corner;
   gdouble alpha;
   gboolean log_scale;
+  GstHistogramGraticule graticule;
+  gboolean legal_marks;
+  gboolean legend;
+  gboolean clipping_text;
+  gboolean zones;
+  gdouble zone_clipped;
+  gdouble zone_crushed;
+  gboolean zone_labels;
 } GstHistogramOverlaySettings;
 
 struct _GstHistogramOverlay {
@@ -38,6 +69,9 @@ struct _GstHistogramOverlay {
   /* Skipped histograms already logged once (streaming thread). */
   gboolean logged_dims;
   gboolean logged_channels;
+  gboolean logged_text;
+  /* The labels' renderer, from start to stop (streaming thread). */
+  GstHistogramText *text;
 };
 
 GST_ELEMENT_REGISTER_DECLARE (histogramoverlay);

@@ -4,7 +4,11 @@
  * documentation gives and every other byte of the buffer is the input's;
  * frames with nothing to draw leave as the same buffer; alpha, log-scale,
  * clipping, region metas, multi-dimensional metas, property changes, and
- * a real pipeline behind clhistogram. */
+ * a real pipeline behind clhistogram. Then the annotations: the box
+ * relative to the frame, the graticule's and legal marks' columns, the
+ * legend and clipped shares, the zone grid's colours as zones enter and
+ * leave the thresholds, and everything drawn on every format staying in
+ * the box and the zones. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
@@ -108,15 +112,33 @@ add_meta (GstBuffer *buffer, guint n_channels, const gchar *const *names,
       names, 1, &n_bins, counts, &frame);
 }
 
+/* A harness of the overlay with its defaults, on @format frames of
+ * @width x @height with the caps' default colorimetry, or @colorimetry. */
 static GstHarness *
-harness_new (const gchar *format, gint width, gint height)
+annotated_harness_new (const gchar *format, gint width, gint height,
+    const gchar *colorimetry)
 {
   GstHarness *h = gst_harness_new ("histogramoverlay");
   gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=30/1", format, width, height);
+      "framerate=30/1%s%s", format, width, height,
+      colorimetry ? ",colorimetry=" : "", colorimetry ? colorimetry : "");
 
   gst_harness_set_src_caps_str (h, caps);
   g_free (caps);
+  return h;
+}
+
+/* A harness of the overlay drawing the bar graph alone: no graticule,
+ * legal marks, legend or clipped shares, whose pixels the graph's tests
+ * check one by one. */
+static GstHarness *
+harness_new (const gchar *format, gint width, gint height)
+{
+  GstHarness *h = annotated_harness_new (format, width, height, NULL);
+
+  g_object_set (h->element, "legal-marks", FALSE, "legend", FALSE,
+      "clipping-text", FALSE, NULL);
+  gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "none");
   return h;
 }
 
@@ -895,7 +917,8 @@ GST_START_TEST (test_video_meta_past_buffer)
 
 GST_END_TEST;
 
-/* The default 80 % opacity: bars between the video and their colour. */
+/* The default 80 % opacity: bars between the video and their colour (in
+ * the box the pixel properties used to place by default). */
 GST_START_TEST (test_default_alpha)
 {
   static const gchar *const names[] = { "Y" };
@@ -905,6 +928,7 @@ GST_START_TEST (test_default_alpha)
   GstBuffer *out;
   GstMapInfo map;
 
+  set_rectangle (h, 16, 16, 256, 100);
   add_meta (in, 1, names, 1, counts);
   out = gst_harness_push_and_pull (h, in);
   gst_buffer_map (out, &map, GST_MAP_READ);
@@ -1007,6 +1031,1124 @@ GST_START_TEST (test_pipeline)
 
 GST_END_TEST;
 
+/* The annotations: the box relative to the frame, the graticule, the
+ * legal marks, the legend and clipped shares, the zones. */
+
+/* Records a channel's clipped counts in @meta's statistics, as
+ * clhistogram's summary does. */
+static void
+set_clipped (GstHistogramMeta *meta, guint channel, guint64 samples,
+    guint64 low, guint64 high)
+{
+  GstHistogramStatistics statistics = { 0 };
+
+  statistics.flags = GST_HISTOGRAM_STATISTICS_FLAG_SUMMARY;
+  statistics.samples = samples;
+  statistics.clipped_low = low;
+  statistics.clipped_high = high;
+  fail_unless (gst_histogram_meta_set_statistics (meta, channel,
+          &statistics));
+}
+
+/* A full-frame histogram of 256 empty bins per channel: no bars, so that
+ * what is drawn is the box and its annotations. */
+static GstHistogramMeta *
+add_empty_meta (GstBuffer *buffer, guint n_channels,
+    const gchar *const *names)
+{
+  static const guint32 empty[8 * 256] = { 0 };
+
+  return add_meta (buffer, n_channels, names, 256, empty);
+}
+
+static GstHistogramMeta *
+add_zone (GstBuffer *buffer, gint id, guint x, guint y, guint width,
+    guint height, guint64 samples, guint64 low, guint64 high)
+{
+  static const gchar *const names[] = { "Y" };
+  static const guint32 counts[4] = { 0 };
+  const guint n_bins = 4;
+  const GstHistogramRegion zone = { "zone", id, x, y, width, height };
+  GstHistogramMeta *meta = add_region_meta (buffer, GST_HISTOGRAM_MODE_LUMA,
+      1, names, 1, &n_bins, counts, &zone);
+
+  fail_unless (meta != NULL);
+  if (samples > 0)
+    set_clipped (meta, 0, samples, low, high);
+  return meta;
+}
+
+/* A frame of @format whose every pixel is @colour (padding bytes hold
+ * 0x5a), in the colour's values of test_formats. */
+static GstBuffer *
+solid_frame (const gchar *format, gint width, gint height, gint colour,
+    GstVideoInfo *info)
+{
+  GstBuffer *buffer = frame_new (format, width, height, FALSE, info);
+  const GstVideoFormatInfo *finfo = info->finfo;
+  GstMapInfo map;
+  guint comp;
+
+  gst_buffer_map (buffer, &map, GST_MAP_WRITE);
+  memset (map.data, 0x5a, map.size);
+  for (comp = 0; comp < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); comp++) {
+    gint cw = GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, comp, width);
+    gint ch = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, comp, height);
+    gint sx, sy;
+
+    for (sy = 0; sy < ch; sy++)
+      for (sx = 0; sx < cw; sx++)
+        map.data[sample_offset (info, comp, sx, sy)] =
+            comp == GST_VIDEO_COMP_A ? 255 : colour_value (finfo, colour,
+            comp);
+  }
+  gst_buffer_unmap (buffer, &map);
+  return buffer;
+}
+
+/* A gray frame of @value everywhere. */
+static GstBuffer *
+gray_frame (gint width, gint height, guint8 value, GstVideoInfo *info)
+{
+  GstBuffer *buffer;
+
+  fail_unless (gst_video_info_set_format (info, GST_VIDEO_FORMAT_GRAY8,
+          width, height));
+  buffer = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
+  gst_buffer_memset (buffer, 0, value, GST_VIDEO_INFO_SIZE (info));
+  return buffer;
+}
+
+/* Sample (@sx, @sy) of component @comp. */
+static guint8
+sample_at (const GstVideoInfo *info, const GstMapInfo *map, guint comp,
+    gint sx, gint sy)
+{
+  return map->data[sample_offset (info, comp, sx, sy)];
+}
+
+typedef struct {
+  gint64 x, y, w, h;
+} Box;
+
+/* The box the class documentation gives for a frame: size percent of its
+ * width, half as high (at most 45 % of its height), 2 % of its smaller
+ * side (at least 2 pixels) from the corner's edges. */
+static Box
+relative_box (gint width, gint height, gdouble size, const gchar *corner)
+{
+  gint64 margin = MAX (2, ((gint64) MIN (width, height) * 2 + 50) / 100);
+  Box box;
+
+  box.w = MAX (1, (gint64) (width * size / 100.0 + 0.5));
+  box.h = MIN (MAX (1, (box.w + 1) / 2), MAX (1, (gint64) height * 45 / 100));
+  box.x = g_str_has_suffix (corner, "right") ? width - margin - box.w : margin;
+  box.y = g_str_has_prefix (corner, "bottom") ? height - margin - box.h :
+      margin;
+  return box;
+}
+
+/* The smallest box holding every pixel of a GRAY8 frame that differs
+ * from @value; w 0 when none does. */
+static Box
+changed_box (GstBuffer *buffer, const GstVideoInfo *info, guint8 value)
+{
+  Box box = { G_MAXINT, G_MAXINT, 0, 0 };
+  gint64 x1 = -1, y1 = -1;
+  GstMapInfo map;
+  gint x, y;
+
+  gst_buffer_map (buffer, &map, GST_MAP_READ);
+  for (y = 0; y < GST_VIDEO_INFO_HEIGHT (info); y++)
+    for (x = 0; x < GST_VIDEO_INFO_WIDTH (info); x++)
+      if (sample_at (info, &map, 0, x, y) != value) {
+        box.x = MIN (box.x, x);
+        box.y = MIN (box.y, y);
+        x1 = MAX (x1, x);
+        y1 = MAX (y1, y);
+      }
+  gst_buffer_unmap (buffer, &map);
+  if (x1 < 0)
+    return (Box) { 0, 0, 0, 0 };
+  box.w = x1 - box.x + 1;
+  box.h = y1 - box.y + 1;
+  return box;
+}
+
+/* Rows of the GRAY8 frame between @y0 and @y1 with a sample above
+ * @threshold in columns @x0..@x1: the height of white text there. */
+static gint
+rows_above (GstBuffer *buffer, const GstVideoInfo *info, gint x0, gint x1,
+    gint y0, gint y1, guint8 threshold)
+{
+  GstMapInfo map;
+  gint rows = 0, x, y;
+
+  gst_buffer_map (buffer, &map, GST_MAP_READ);
+  for (y = y0; y < y1; y++)
+    for (x = x0; x < x1; x++)
+      if (sample_at (info, &map, 0, x, y) > threshold) {
+        rows++;
+        break;
+      }
+  gst_buffer_unmap (buffer, &map);
+  return rows;
+}
+
+GST_START_TEST (test_annotation_properties)
+{
+  GstElement *overlay = gst_element_factory_make ("histogramoverlay", NULL);
+  gboolean legal, legend, clipping, zones, labels;
+  gdouble size, clipped, crushed;
+  gint corner, graticule;
+  GEnumValue *value;
+
+  g_object_get (overlay, "size", &size, "corner", &corner, "graticule",
+      &graticule, "legal-marks", &legal, "legend", &legend, "clipping-text",
+      &clipping, "zones", &zones, "zone-clipped", &clipped, "zone-crushed",
+      &crushed, "zone-labels", &labels, NULL);
+  fail_unless_equals_float (size, 35.0);
+  value = g_enum_get_value (g_type_class_peek (G_PARAM_SPEC_VALUE_TYPE
+          (g_object_class_find_property (G_OBJECT_GET_CLASS (overlay),
+                  "corner"))), corner);
+  fail_unless_equals_string (value->value_nick, "top-left");
+  value = g_enum_get_value (g_type_class_peek (G_PARAM_SPEC_VALUE_TYPE
+          (g_object_class_find_property (G_OBJECT_GET_CLASS (overlay),
+                  "graticule"))), graticule);
+  fail_unless_equals_string (value->value_nick, "codes");
+  fail_unless (legal && legend && clipping && zones && !labels);
+  fail_unless_equals_float (clipped, 1.0);
+  fail_unless_equals_float (crushed, 1.0);
+
+  gst_util_set_object_arg (G_OBJECT (overlay), "corner", "bottom-right");
+  gst_util_set_object_arg (G_OBJECT (overlay), "graticule", "ire");
+  g_object_set (overlay, "size", 20.0, "legal-marks", FALSE, "legend", FALSE,
+      "clipping-text", FALSE, "zones", FALSE, "zone-clipped", 2.5,
+      "zone-crushed", 0.0, "zone-labels", TRUE, NULL);
+  g_object_get (overlay, "size", &size, "corner", &corner, "graticule",
+      &graticule, "legal-marks", &legal, "legend", &legend, "clipping-text",
+      &clipping, "zones", &zones, "zone-clipped", &clipped, "zone-crushed",
+      &crushed, "zone-labels", &labels, NULL);
+  fail_unless_equals_float (size, 20.0);
+  fail_unless_equals_int (corner, 3);
+  fail_unless_equals_int (graticule, 2);
+  fail_unless (!legal && !legend && !clipping && !zones && labels);
+  fail_unless_equals_float (clipped, 2.5);
+  fail_unless_equals_float (crushed, 0.0);
+  gst_object_unref (overlay);
+}
+
+GST_END_TEST;
+
+/* The default box follows the frame's size, in each corner: a 400x300
+ * frame keeps most of its picture, a 4K frame gets text 4K high. */
+GST_START_TEST (test_relative_box)
+{
+  static const gchar *const names[] = { "Y" };
+  static const gchar *const corners[] = { "top-left", "top-right",
+    "bottom-left", "bottom-right"
+  };
+  static const struct {
+    gint width, height;
+    gint min_text_rows;
+  } sizes[] = {
+    {400, 300, 6}, {768, 576, 7}, {3840, 2160, 30}, {33, 17, 0},
+    {101, 999, 0},
+  };
+  guint s, c;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    for (c = 0; c < G_N_ELEMENTS (corners); c++) {
+      const gint width = sizes[s].width, height = sizes[s].height;
+      GstHarness *h = annotated_harness_new ("GRAY8", width, height, NULL);
+      Box want = relative_box (width, height, 35.0, corners[c]), got;
+      GstVideoInfo info;
+      GstBuffer *in = gray_frame (width, height, 128, &info), *out;
+
+      GST_INFO ("%dx%d %s", width, height, corners[c]);
+      gst_util_set_object_arg (G_OBJECT (h->element), "corner", corners[c]);
+      add_empty_meta (in, 1, names);
+      out = gst_harness_push_and_pull (h, in);
+      got = changed_box (out, &info, 128);
+      fail_unless (got.x == want.x && got.y == want.y && got.w == want.w
+          && got.h == want.h, "%dx%d %s: box %" G_GINT64_FORMAT ",%"
+          G_GINT64_FORMAT " %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+          ", want %" G_GINT64_FORMAT ",%" G_GINT64_FORMAT " %"
+          G_GINT64_FORMAT "x%" G_GINT64_FORMAT, width, height, corners[c],
+          got.x, got.y, got.w, got.h, want.x, want.y, want.w, want.h);
+      /* The legend's "Y" (white over the dimmed box) in its top line is
+       * as tall as the frame asks for: the font is the box's height over
+       * 12, at least 10 pixels. */
+      if (sizes[s].min_text_rows > 0) {
+        gint rows = rows_above (out, &info, want.x, want.x + want.w / 4,
+            want.y, want.y + want.h / 4, 200);
+
+        fail_unless (rows >= sizes[s].min_text_rows
+            && rows <= MAX (10, want.h / 12) * 3 / 2,
+            "%dx%d: legend %d rows high", width, height, rows);
+      }
+      gst_buffer_unref (out);
+      gst_harness_teardown (h);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* Setting a pixel property places the box in pixels (the others at their
+ * defaults), setting size or corner relative to the frame again; each
+ * applies from the next frame. */
+GST_START_TEST (test_box_in_pixels)
+{
+  static const gchar *const names[] = { "Y" };
+  GstHarness *h = annotated_harness_new ("GRAY8", 640, 360, NULL);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  Box got, want;
+
+  in = gray_frame (640, 360, 128, &info);
+  add_empty_meta (in, 1, names);
+  g_object_set (h->element, "x", 300, NULL);
+  out = gst_harness_push_and_pull (h, in);
+  got = changed_box (out, &info, 128);
+  fail_unless (got.x == 300 && got.y == 16 && got.w == 256 && got.h == 100);
+  gst_buffer_unref (out);
+
+  in = gray_frame (640, 360, 128, &info);
+  add_empty_meta (in, 1, names);
+  g_object_set (h->element, "size", 50.0, NULL);
+  out = gst_harness_push_and_pull (h, in);
+  got = changed_box (out, &info, 128);
+  want = relative_box (640, 360, 50.0, "top-left");
+  fail_unless (got.x == want.x && got.y == want.y && got.w == want.w
+      && got.h == want.h);
+  gst_buffer_unref (out);
+
+  in = gray_frame (640, 360, 128, &info);
+  add_empty_meta (in, 1, names);
+  g_object_set (h->element, "width", 120, "height", 60, NULL);
+  out = gst_harness_push_and_pull (h, in);
+  got = changed_box (out, &info, 128);
+  fail_unless (got.x == 300 && got.y == 16 && got.w == 120 && got.h == 60);
+  gst_buffer_unref (out);
+
+  in = gray_frame (640, 360, 128, &info);
+  add_empty_meta (in, 1, names);
+  gst_util_set_object_arg (G_OBJECT (h->element), "corner", "bottom-left");
+  out = gst_harness_push_and_pull (h, in);
+  got = changed_box (out, &info, 128);
+  want = relative_box (640, 360, 50.0, "bottom-left");
+  fail_unless (got.x == want.x && got.y == want.y && got.w == want.w
+      && got.h == want.h);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Columns of row @y, from @x0 to @x1, whose component @comp sample is
+ * @value, as a comma list ("0,32,64"). */
+static gchar *
+columns_with (GstBuffer *buffer, const GstVideoInfo *info, guint comp,
+    gint y, gint x0, gint x1, guint8 value)
+{
+  GString *list = g_string_new (NULL);
+  GstMapInfo map;
+  gint x;
+
+  gst_buffer_map (buffer, &map, GST_MAP_READ);
+  for (x = x0; x < x1; x++)
+    if (sample_at (info, &map, comp, x, y) == value)
+      g_string_append_printf (list, "%s%d", list->len ? "," : "", x);
+  gst_buffer_unmap (buffer, &map);
+  return g_string_free (list, FALSE);
+}
+
+/* Columns of the GRAY8 frame's row @y whose sample is @value. */
+static gint
+count_columns (GstBuffer *buffer, const GstVideoInfo *info, gint y,
+    gint width, guint8 value)
+{
+  GstMapInfo map;
+  gint n = 0, x;
+
+  gst_buffer_map (buffer, &map, GST_MAP_READ);
+  for (x = 0; x < width; x++)
+    n += sample_at (info, &map, 0, x, y) == value;
+  gst_buffer_unmap (buffer, &map);
+  return n;
+}
+
+/* The graticule's lines: white at 40 % of 0.8 (82 of 255) over the
+ * black box, at the column of each value's centre,
+ * ((2 v + 1) width) / 512 for 8-bit values. */
+GST_START_TEST (test_graticule_codes)
+{
+  static const gchar *const names[] = { "Y" };
+  static const struct {
+    gint width;
+    const gchar *columns;
+  } cases[] = {
+    {256, "0,32,64,96,128,160,192,224,255"},
+    {512, "1,65,129,193,257,321,385,449,511"},
+    /* ((2 v + 1) 333) / 512 for v = 0, 32, ..., 224, 255. */
+    {333, "0,42,83,125,167,208,250,292,332"},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const gint width = cases[i].width;
+    GstHarness *h = annotated_harness_new ("GRAY8", width, 120, NULL);
+    GstVideoInfo info;
+    GstBuffer *in = gray_frame (width, 120, 0, &info), *out;
+    gchar *got;
+
+    set_rectangle (h, 0, 0, width, 120);
+    g_object_set (h->element, "legend", FALSE, "clipping-text", FALSE, NULL);
+    add_empty_meta (in, 1, names);
+    out = gst_harness_push_and_pull (h, in);
+    got = columns_with (out, &info, 0, 50, 0, width, 82);
+    fail_unless_equals_string (got, cases[i].columns);
+    g_free (got);
+    /* Nothing else in the plot: the box over black is black. */
+    fail_unless_equals_int (rows_above (out, &info, 0, width, 0, 80, 82), 0);
+    fail_unless_equals_int (count_columns (out, &info, 50, width, 0)
+        + count_columns (out, &info, 50, width, 82), width);
+    /* The labels, white, in the line below the plot: "128" under its
+     * line. */
+    fail_unless (rows_above (out, &info, width / 2 - 15, width / 2 + 15, 100,
+            120, 160) >= 6, "no label under 128");
+    gst_buffer_unref (out);
+
+    /* No graticule: no line, no label. */
+    in = gray_frame (width, 120, 0, &info);
+    gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "none");
+    add_empty_meta (in, 1, names);
+    out = gst_harness_push_and_pull (h, in);
+    fail_unless_equals_int (rows_above (out, &info, 0, width, 0, 120, 0), 0);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+/* IRE: every 10 % of the nominal range, 0 IRE at black and 100 at white:
+ * 0..255 in full range (GRAY8), 16..235 in limited range (I420's default
+ * caps), rounded half up as clh_levels_at_percent() rounds. */
+GST_START_TEST (test_graticule_ire)
+{
+  static const gchar *const names[] = { "Y" };
+  static const struct {
+    const gchar *format;
+    guint8 black, line;
+    const gchar *columns;
+  } cases[] = {
+    {"GRAY8", 0, 82, "0,26,51,77,102,128,153,179,204,230,255"},
+    /* White (235) at 82 of 255 over Y = 16: (16 173 + 235 82 + 127) / 255 */
+    {"I420", 16, 86, "16,38,60,82,104,126,147,169,191,213,235"},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstHarness *h = annotated_harness_new (cases[i].format, 256, 120, NULL);
+    GstVideoInfo info;
+    GstBuffer *in = solid_frame (cases[i].format, 256, 120, BLACK, &info);
+    GstBuffer *out;
+    gchar *got;
+
+    set_rectangle (h, 0, 0, 256, 120);
+    gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "ire");
+    g_object_set (h->element, "legend", FALSE, "clipping-text", FALSE,
+        "legal-marks", FALSE, NULL);
+    add_empty_meta (in, 1, names);
+    out = gst_harness_push_and_pull (h, in);
+    got = columns_with (out, &info, 0, 50, 0, 256, cases[i].line);
+    fail_unless_equals_string (got, cases[i].columns);
+    g_free (got);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+/* Chroma samples of row @sy (of the U plane) that are not neutral. */
+static gchar *
+coloured_chroma (GstBuffer *buffer, const GstVideoInfo *info, gint sy)
+{
+  GString *list = g_string_new (NULL);
+  gint cw = GST_VIDEO_INFO_COMP_WIDTH (info, 1);
+  GstMapInfo map;
+  gint sx;
+
+  gst_buffer_map (buffer, &map, GST_MAP_READ);
+  for (sx = 0; sx < cw; sx++)
+    if (sample_at (info, &map, 1, sx, sy) != 128
+        || sample_at (info, &map, 2, sx, sy) != 128)
+      g_string_append_printf (list, "%s%d", list->len ? "," : "", sx);
+  gst_buffer_unmap (buffer, &map);
+  return g_string_free (list, FALSE);
+}
+
+/* Legal marks on limited-range caps: dashed amber lines (3 rows on, 3
+ * off from the plot's top) at 16 and 235, widened to whole chroma blocks
+ * so that their colour shows; at 240 too with a chroma channel; none on
+ * full-range caps, none when turned off. The graticule's white lines
+ * leave chroma neutral, so only the marks colour it. */
+GST_START_TEST (test_legal_marks)
+{
+  static const gchar *const luma[] = { "Y" };
+  static const gchar *const yuv[] = { "Y", "U", "V" };
+  static const struct {
+    const gchar *colorimetry;
+    gboolean on;
+    guint n_channels;
+    const gchar *chroma_columns;
+  } cases[] = {
+    {NULL, TRUE, 1, "8,117"},
+    {"bt709", TRUE, 1, "8,117"},
+    {NULL, TRUE, 3, "8,117,120"},
+    {NULL, FALSE, 1, ""},
+    {"1:4:0:0", TRUE, 1, ""},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstHarness *h = annotated_harness_new ("I420", 256, 120,
+        cases[i].colorimetry);
+    GstVideoInfo info;
+    GstBuffer *in = solid_frame ("I420", 256, 120, BLACK, &info), *out;
+    GstMapInfo map;
+    gchar *got;
+    gint y;
+
+    GST_INFO ("case %u", i);
+    set_rectangle (h, 0, 0, 256, 120);
+    g_object_set (h->element, "legend", FALSE, "clipping-text", FALSE,
+        "legal-marks", cases[i].on, "alpha", 1.0, NULL);
+    add_empty_meta (in, cases[i].n_channels, cases[i].n_channels == 1 ? luma
+        : yuv);
+    out = gst_harness_push_and_pull (h, in);
+    /* Chroma rows 0 and 1 are pixel rows 0 and 2, in the first dash. */
+    got = coloured_chroma (out, &info, 1);
+    fail_unless_equals_string (got, cases[i].chroma_columns);
+    g_free (got);
+    /* Chroma row 2 is pixel row 4, in the first gap. */
+    got = coloured_chroma (out, &info, 2);
+    fail_unless_equals_string (got, "");
+    g_free (got);
+    if (cases[i].chroma_columns[0]) {
+      /* The dashes in luma at column 16: amber, Y 170 in BT.601 (and
+       * 171 in BT.709) limited range, at full opacity; black between. */
+      gst_buffer_map (out, &map, GST_MAP_READ);
+      for (y = 0; y < 60; y++)
+        fail_unless_equals_int (sample_at (&info, &map, 0, 16, y),
+            y % 6 < 3 ? (cases[i].colorimetry ? 171 : 170) : 16);
+      gst_buffer_unmap (out, &map);
+    }
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+/* Samples of an RGB frame in the rectangle whose colour is near @rgb
+ * (each component within 60). */
+static guint
+pixels_near (GstBuffer *buffer, const GstVideoInfo *info, gint x0, gint y0,
+    gint x1, gint y1, const guint8 rgb[3], gint *first_row)
+{
+  GstMapInfo map;
+  guint n = 0;
+  gint x, y;
+
+  *first_row = -1;
+  gst_buffer_map (buffer, &map, GST_MAP_READ);
+  for (y = y0; y < y1; y++)
+    for (x = x0; x < x1; x++) {
+      guint comp;
+      gboolean near = TRUE;
+
+      for (comp = 0; comp < 3; comp++)
+        near &= ABS ((gint) sample_at (info, &map, comp, x, y)
+            - rgb[comp]) <= 60;
+      if (near) {
+        if (*first_row < 0)
+          *first_row = y;
+        n++;
+      }
+    }
+  gst_buffer_unmap (buffer, &map);
+  return n;
+}
+
+/* The clipped shares: a line per channel with statistics at the plot's
+ * top, "▼" and the low share at its left end, "▲" and the high one at
+ * its right end, in the channel's (lightened) colour, inside the box's
+ * margin; none without statistics. */
+GST_START_TEST (test_clipping_text)
+{
+  static const gchar *const luma[] = { "Y" };
+  static const gchar *const rgb[] = { "R", "G", "B" };
+  /* The channels' colours 40 % of the way to white, as text is drawn. */
+  static const guint8 red[3] = { 255, 102, 102 }, green[3] = { 102, 255,
+    102
+  }, blue[3] = { 102, 102, 255 }, white[3] = { 255, 255, 255 };
+  GstHarness *h = annotated_harness_new ("GRAY8", 400, 200, NULL);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  GstHistogramMeta *meta;
+  gint red_row, green_row, blue_row, row;
+
+  set_rectangle (h, 0, 0, 400, 200);
+  gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "none");
+  g_object_set (h->element, "legend", FALSE, NULL);
+
+  /* Without statistics: nothing but the black box over black. */
+  in = gray_frame (400, 200, 0, &info);
+  add_empty_meta (in, 1, luma);
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless_equals_int (rows_above (out, &info, 0, 400, 0, 200, 0), 0);
+  gst_buffer_unref (out);
+
+  /* 2.5 % low, 10 % high: "▼2.5%" at the left, "▲10%" at the right, in
+   * the top line (the font is 200 / 12 = 16 pixels, the margin 4). */
+  in = gray_frame (400, 200, 0, &info);
+  meta = add_empty_meta (in, 1, luma);
+  set_clipped (meta, 0, 1000, 25, 100);
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless (rows_above (out, &info, 4, 100, 0, 40, 200) >= 8);
+  fail_unless (rows_above (out, &info, 300, 396, 0, 40, 200) >= 8);
+  fail_unless_equals_int (rows_above (out, &info, 0, 4, 0, 200, 0), 0);
+  fail_unless_equals_int (rows_above (out, &info, 396, 400, 0, 200, 0), 0);
+  fail_unless_equals_int (rows_above (out, &info, 100, 300, 0, 200, 0), 0);
+  fail_unless_equals_int (rows_above (out, &info, 0, 400, 40, 200, 0), 0);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+
+  /* R, G, B: a line each, top down, in their colours. */
+  h = annotated_harness_new ("RGB", 400, 200, NULL);
+  set_rectangle (h, 0, 0, 400, 200);
+  gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "none");
+  g_object_set (h->element, "legend", FALSE, "alpha", 1.0, NULL);
+  in = solid_frame ("RGB", 400, 200, BLACK, &info);
+  meta = add_empty_meta (in, 3, rgb);
+  set_clipped (meta, 0, 1000, 1, 2);
+  set_clipped (meta, 1, 1000, 3, 4);
+  set_clipped (meta, 2, 1000, 5, 6);
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless (pixels_near (out, &info, 0, 0, 100, 200, red, &red_row) > 10);
+  fail_unless (pixels_near (out, &info, 0, 0, 100, 200, green,
+          &green_row) > 10);
+  fail_unless (pixels_near (out, &info, 0, 0, 100, 200, blue,
+          &blue_row) > 10);
+  fail_unless (red_row < green_row && green_row < blue_row,
+      "rows %d, %d, %d", red_row, green_row, blue_row);
+  fail_unless (pixels_near (out, &info, 300, 0, 400, 200, blue, &row) > 10);
+  fail_unless (pixels_near (out, &info, 0, 0, 400, 200, white, &row) == 0);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The legend: the channels' names in their colours left to right in the
+ * box's top line, the graticule's unit in white at its right. */
+GST_START_TEST (test_legend)
+{
+  static const gchar *const rgb[] = { "R", "G", "B" };
+  /* The channels' colours 40 % of the way to white, as text is drawn. */
+  static const guint8 red[3] = { 255, 102, 102 }, green[3] = { 102, 255,
+    102
+  }, blue[3] = { 102, 102, 255 }, white[3] = { 255, 255, 255 };
+  GstHarness *h = annotated_harness_new ("RGB", 400, 200, NULL);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  gint row;
+  guint on;
+
+  set_rectangle (h, 0, 0, 400, 200);
+  g_object_set (h->element, "clipping-text", FALSE, "alpha", 1.0, NULL);
+  for (on = 0; on < 2; on++) {
+    g_object_set (h->element, "legend", (gboolean) on, NULL);
+    in = solid_frame ("RGB", 400, 200, BLACK, &info);
+    add_empty_meta (in, 3, rgb);
+    out = gst_harness_push_and_pull (h, in);
+    if (on) {
+      fail_unless (pixels_near (out, &info, 0, 0, 30, 24, red, &row) > 5);
+      fail_unless (pixels_near (out, &info, 10, 0, 60, 24, green, &row) > 5);
+      fail_unless (pixels_near (out, &info, 20, 0, 90, 24, blue, &row) > 5);
+      fail_unless (pixels_near (out, &info, 300, 0, 400, 24, white,
+              &row) > 5);
+    } else {
+      fail_unless_equals_int (pixels_near (out, &info, 0, 0, 400, 24, red,
+              &row), 0);
+      fail_unless_equals_int (pixels_near (out, &info, 300, 0, 400, 24,
+              white, &row), 0);
+    }
+    gst_buffer_unref (out);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Rows of an RGB frame between @y0 and @y1 with a white pixel (each
+ * component above 200) in columns @x0..@x1. */
+static gint
+rows_white (GstBuffer *buffer, const GstVideoInfo *info, gint x0, gint x1,
+    gint y0, gint y1)
+{
+  GstMapInfo map;
+  gint rows = 0, x, y;
+
+  gst_buffer_map (buffer, &map, GST_MAP_READ);
+  for (y = y0; y < y1; y++)
+    for (x = x0; x < x1; x++)
+      if (sample_at (info, &map, 0, x, y) > 200
+          && sample_at (info, &map, 1, x, y) > 200
+          && sample_at (info, &map, 2, x, y) > 200) {
+        rows++;
+        break;
+      }
+  gst_buffer_unmap (buffer, &map);
+  return rows;
+}
+
+/* The RGB pixel (@x, @y) of an RGB frame. */
+static void
+assert_pixel (GstBuffer *buffer, const GstVideoInfo *info, gint x, gint y,
+    guint8 r, guint8 g, guint8 b)
+{
+  GstMapInfo map;
+  guint8 got[3];
+  guint comp;
+
+  gst_buffer_map (buffer, &map, GST_MAP_READ);
+  for (comp = 0; comp < 3; comp++)
+    got[comp] = sample_at (info, &map, comp, x, y);
+  gst_buffer_unmap (buffer, &map);
+  fail_unless (got[0] == r && got[1] == g && got[2] == b,
+      "pixel (%d, %d): %u, %u, %u, want %u, %u, %u", x, y, got[0], got[1],
+      got[2], r, g, b);
+}
+
+/* Four 50x40 zones over a gray (64) frame at full opacity: clipped
+ * (2 % >= 1 %) red, fine (0.5 %) white at 35 % (89 of 255: 131 over
+ * 64), crushed (5 % low) azure, both magenta; the alerts' borders three
+ * pixels wide, the fine one's one. */
+static GstBuffer *
+zones_frame (GstVideoInfo *info, guint64 high0, guint64 high1)
+{
+  GstBuffer *in = solid_frame ("RGB", 100, 80, BLACK, info);
+  GstMapInfo map;
+  gint x, y;
+  guint comp;
+
+  gst_buffer_map (in, &map, GST_MAP_WRITE);
+  for (y = 0; y < 80; y++)
+    for (x = 0; x < 100; x++)
+      for (comp = 0; comp < 3; comp++)
+        map.data[sample_offset (info, comp, x, y)] = 64;
+  gst_buffer_unmap (in, &map);
+  add_zone (in, 0, 0, 0, 50, 40, 2000, 0, high0);
+  add_zone (in, 1, 50, 0, 50, 40, 2000, 0, high1);
+  add_zone (in, 2, 0, 40, 50, 40, 2000, 100, 0);
+  add_zone (in, 3, 50, 40, 50, 40, 2000, 100, 40);
+  return in;
+}
+
+GST_START_TEST (test_zones)
+{
+  GstHarness *h = annotated_harness_new ("RGB", 100, 80, NULL);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+
+  g_object_set (h->element, "alpha", 1.0, NULL);
+  out = gst_harness_push_and_pull (h, zones_frame (&info, 40, 10));
+  assert_pixel (out, &info, 0, 0, 255, 0, 0);
+  assert_pixel (out, &info, 2, 2, 255, 0, 0);
+  assert_pixel (out, &info, 47, 20, 255, 0, 0);
+  assert_pixel (out, &info, 49, 39, 255, 0, 0);
+  assert_pixel (out, &info, 3, 3, 64, 64, 64);
+  assert_pixel (out, &info, 46, 20, 64, 64, 64);
+  assert_pixel (out, &info, 50, 0, 131, 131, 131);
+  assert_pixel (out, &info, 99, 39, 131, 131, 131);
+  assert_pixel (out, &info, 51, 1, 64, 64, 64);
+  assert_pixel (out, &info, 0, 40, 0, 160, 255);
+  assert_pixel (out, &info, 2, 79, 0, 160, 255);
+  assert_pixel (out, &info, 3, 43, 64, 64, 64);
+  assert_pixel (out, &info, 50, 40, 255, 0, 255);
+  assert_pixel (out, &info, 53, 43, 64, 64, 64);
+  gst_buffer_unref (out);
+
+  /* Zone 0 falls under the threshold (0.9 %): fine again. */
+  out = gst_harness_push_and_pull (h, zones_frame (&info, 18, 10));
+  assert_pixel (out, &info, 0, 0, 131, 131, 131);
+  assert_pixel (out, &info, 1, 1, 64, 64, 64);
+  gst_buffer_unref (out);
+
+  /* A threshold of 0.5 %: zone 1, exactly at it, clips; at 0 %, a zone
+   * without a clipped sample stays fine. */
+  g_object_set (h->element, "zone-clipped", 0.5, NULL);
+  out = gst_harness_push_and_pull (h, zones_frame (&info, 18, 10));
+  assert_pixel (out, &info, 0, 0, 255, 0, 0);
+  assert_pixel (out, &info, 51, 1, 255, 0, 0);
+  gst_buffer_unref (out);
+  g_object_set (h->element, "zone-clipped", 0.0, NULL);
+  out = gst_harness_push_and_pull (h, zones_frame (&info, 0, 10));
+  assert_pixel (out, &info, 1, 1, 64, 64, 64);
+  assert_pixel (out, &info, 51, 1, 255, 0, 0);
+  gst_buffer_unref (out);
+
+  /* The crushed threshold above zone 2's 5 %: fine. */
+  g_object_set (h->element, "zone-crushed", 5.5, NULL);
+  out = gst_harness_push_and_pull (h, zones_frame (&info, 0, 0));
+  assert_pixel (out, &info, 0, 40, 131, 131, 131);
+  assert_pixel (out, &info, 50, 40, 255, 0, 0);
+  gst_buffer_unref (out);
+
+  /* zones=false: zones alone leave the frame as it came. */
+  g_object_set (h->element, "zones", FALSE, NULL);
+  in = zones_frame (&info, 40, 40);
+  assert_passes_untouched (h, in);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Zones whose state is unknown (no statistics, or statistics without
+ * their summary) draw nothing; a zone's rectangle is clipped to the
+ * frame, a hostile one outside it draws nothing and reads nothing past
+ * the buffer. */
+GST_START_TEST (test_zones_unknown_or_outside)
+{
+  static const gchar *const names[] = { "Y" };
+  static const guint32 counts[4] = { 0 };
+  const guint n_bins = 4;
+  const GstHistogramRegion zone = { "zone", 0, 0, 0, 50, 40 };
+  GstHarness *h = annotated_harness_new ("RGB", 100, 80, NULL);
+  GstHistogramStatistics statistics = { 0 };
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  GstHistogramMeta *meta;
+
+  in = read_only_frame_new ("RGB", 100, 80, &info);
+  add_zone (in, 0, 0, 0, 50, 40, 0, 0, 0);
+  meta = add_region_meta (in, GST_HISTOGRAM_MODE_LUMA, 1, names, 1, &n_bins,
+      counts, &zone);
+  statistics.samples = 2000;
+  statistics.clipped_high = 2000;
+  fail_unless (gst_histogram_meta_set_statistics (meta, 0, &statistics));
+  assert_passes_untouched (h, in);
+
+  g_object_set (h->element, "alpha", 1.0, NULL);
+  in = solid_frame ("RGB", 100, 80, BLACK, &info);
+  add_zone (in, 0, 90, 70, 1000, 1000, 100, 0, 100);
+  add_zone (in, 1, G_MAXUINT - 5, G_MAXUINT - 5, G_MAXUINT, G_MAXUINT, 100,
+      0, 100);
+  add_zone (in, 2, 0, 0, 0, 0, 100, 0, 100);
+  out = gst_harness_push_and_pull (h, in);
+  assert_pixel (out, &info, 90, 70, 255, 0, 0);
+  assert_pixel (out, &info, 99, 79, 255, 0, 0);
+  assert_pixel (out, &info, 93, 73, 0, 0, 0);
+  assert_pixel (out, &info, 0, 0, 0, 0, 0);
+  assert_pixel (out, &info, 89, 69, 0, 0, 0);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Zone labels: each zone's shares in its corner ("▲" in red over the
+ * clipped threshold), none where they would touch the graph's box. */
+GST_START_TEST (test_zone_labels)
+{
+  static const gchar *const names[] = { "Y" };
+  static const guint8 red[3] = { 255, 80, 80 };
+  GstHarness *h = annotated_harness_new ("RGB", 400, 320, NULL);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  gint row;
+  guint on;
+
+  g_object_set (h->element, "alpha", 1.0, NULL);
+  for (on = 0; on < 2; on++) {
+    g_object_set (h->element, "zone-labels", (gboolean) on, NULL);
+    in = solid_frame ("RGB", 400, 320, BLACK, &info);
+    add_zone (in, 0, 0, 0, 200, 160, 1000, 0, 50);
+    add_zone (in, 1, 200, 0, 200, 160, 1000, 0, 0);
+    out = gst_harness_push_and_pull (h, in);
+    /* Zone 0 clips: its "▲5.0%" in light red; zone 1's labels white. */
+    fail_unless_equals_int (pixels_near (out, &info, 3, 3, 100, 60, red,
+            &row) > 10, on);
+    fail_unless_equals_int (pixels_near (out, &info, 203, 3, 300, 60, red,
+            &row), 0);
+    fail_unless_equals_int (rows_white (out, &info, 203, 300, 3, 60) > 5,
+        on);
+    gst_buffer_unref (out);
+  }
+
+  /* With the graph's box in zone 0's corner, its labels are left out
+   * (the box is white and gray: nothing red). */
+  in = solid_frame ("RGB", 400, 320, BLACK, &info);
+  add_zone (in, 0, 0, 0, 200, 160, 1000, 0, 50);
+  add_empty_meta (in, 1, names);
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless_equals_int (pixels_near (out, &info, 3, 3, 200, 157, red,
+          &row), 0);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Every format, odd sizes, plain and padded strides, with everything
+ * drawn (relative box, graticule, marks, legend, shares, a zone with
+ * labels): no byte changes but the samples co-sited with a pixel of the
+ * box or of the zone, and both are drawn. */
+GST_START_TEST (test_annotated_formats)
+{
+  static const gchar *const rgb_channels[] = { "R", "G", "B" };
+  static const gchar *const yuv_channels[] = { "Y", "U", "V" };
+  static const gchar *const gray_channels[] = { "Y" };
+  static const gint sizes[][2] = { {33, 17}, {67, 41}, {401, 301} };
+  const gchar *format = formats[__i__];
+  guint s, padded;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    for (padded = 0; padded < 2; padded++) {
+      const gint width = sizes[s][0], height = sizes[s][1];
+      GstHarness *h = annotated_harness_new (format, width, height, NULL);
+      GstVideoInfo info;
+      GstBuffer *in = frame_new (format, width, height, padded, &info);
+      const GstVideoFormatInfo *finfo = info.finfo;
+      Box box = relative_box (width, height, 35.0, "top-left");
+      Box zone = { width / 2, height / 2, width / 3, height / 3 };
+      const gchar *const *names = GST_VIDEO_FORMAT_INFO_IS_RGB (finfo) ?
+          rgb_channels : GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) ? yuv_channels :
+          gray_channels;
+      const guint n = GST_VIDEO_FORMAT_INFO_IS_GRAY (finfo) ? 1 : 3;
+      GstHistogramMeta *meta;
+      GstMapInfo in_map, out_map;
+      guint8 *before;
+      gboolean *inside;
+      guint in_box = 0, in_zone = 0, c, comp;
+      GstBuffer *out;
+      gsize i;
+
+      GST_INFO ("%s %dx%d%s", format, width, height, padded ? " padded" :
+          "");
+      g_object_set (h->element, "zone-labels", TRUE, NULL);
+      meta = add_meta (in, n, names, 4, rgb_counts);
+      for (c = 0; c < n; c++)
+        set_clipped (meta, c, 1000, 10 * c, 20 * c);
+      add_zone (in, 0, zone.x, zone.y, zone.w, zone.h, 1000, 0, 500);
+
+      gst_buffer_map (in, &in_map, GST_MAP_READ);
+      before = g_memdup2 (in_map.data, in_map.size);
+      inside = g_new0 (gboolean, in_map.size);
+      gst_buffer_unmap (in, &in_map);
+      out = gst_harness_push_and_pull (h, in);
+      gst_buffer_map (out, &out_map, GST_MAP_READ);
+      for (comp = 0; comp < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo);
+          comp++) {
+        gint w_sub = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp);
+        gint h_sub = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, comp);
+        gint cw = GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, comp, width);
+        gint ch = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, comp, height);
+        gint sx, sy;
+
+        for (sy = 0; sy < ch; sy++)
+          for (sx = 0; sx < cw; sx++) {
+            gint64 px = sx << w_sub, py = sy << h_sub;
+            gsize at = sample_offset (&info, comp, sx, sy);
+            gboolean b = px >= box.x && px < box.x + box.w && py >= box.y
+                && py < box.y + box.h;
+            gboolean z = px >= zone.x && px < zone.x + zone.w
+                && py >= zone.y && py < zone.y + zone.h;
+
+            inside[at] = b || z;
+            in_box += b && out_map.data[at] != before[at];
+            in_zone += z && !b && out_map.data[at] != before[at];
+          }
+      }
+      for (i = 0; i < out_map.size; i++)
+        if (!inside[i] && out_map.data[i] != before[i])
+          fail ("%s %dx%d: byte %" G_GSIZE_FORMAT " outside the box and "
+              "the zone changed: %u -> %u", format, width, height, i,
+              before[i], out_map.data[i]);
+      fail_unless (in_box > 0 && in_zone > 0, "%s %dx%d: box %u, zone %u",
+          format, width, height, in_box, in_zone);
+      gst_buffer_unmap (out, &out_map);
+      gst_buffer_unref (out);
+      g_free (inside);
+      g_free (before);
+      gst_harness_teardown (h);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* With its defaults, frames with nothing to draw still leave as they
+ * came: no meta, only zones without statistics, only a region's. */
+GST_START_TEST (test_annotated_nothing_to_draw)
+{
+  static const gchar *const names[] = { "Y" };
+  static const guint32 counts[] = { 5, 5 };
+  const guint n_bins = 2;
+  const GstHistogramRegion region = { "region", 3, 0, 0, 10, 10 };
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstHarness *h = annotated_harness_new (formats[f], 64, 48, NULL);
+    GstVideoInfo info;
+    GstBuffer *in = read_only_frame_new (formats[f], 64, 48, &info);
+
+    assert_passes_untouched (h, in);
+    in = read_only_frame_new (formats[f], 64, 48, &info);
+    add_zone (in, 0, 0, 0, 32, 24, 0, 0, 0);
+    fail_unless (add_region_meta (in, GST_HISTOGRAM_MODE_LUMA, 1, names, 1,
+            &n_bins, counts, &region) != NULL);
+    assert_passes_untouched (h, in);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+static GstPadProbeReturn
+check_red_corner (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
+{
+  guint *red = user_data;
+  GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstMapInfo map;
+
+  /* RGBx: the top-left zone's border, outside the graph's box. */
+  gst_buffer_map (buffer, &map, GST_MAP_READ);
+  if (map.data[0] == 255 && map.data[1] == 0 && map.data[2] == 0)
+    (*red)++;
+  gst_buffer_unmap (buffer, &map);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Behind clhistogram zones=4x4: a white frame clips in every zone, each
+ * outlined in red. */
+GST_START_TEST (test_pipeline_zones)
+{
+  GstElement *pipeline, *sink;
+  GstMessage *msg;
+  GstPad *pad;
+  GstBus *bus;
+  guint red = 0;
+
+  run_pipeline ("videotestsrc num-buffers=3 ! clhistogram zones=5x5 ! "
+      "histogramoverlay zone-labels=true graticule=ire ! fakesink");
+  pipeline = gst_parse_launch ("videotestsrc num-buffers=3 pattern=white ! "
+      "video/x-raw,format=RGBx,width=320,height=240 ! clhistogram "
+      "zones=4x4 ! histogramoverlay alpha=1 zone-labels=true ! "
+      "fakesink name=sink", NULL);
+  fail_unless (pipeline != NULL);
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  pad = gst_element_get_static_pad (sink, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, check_red_corner, &red,
+      NULL);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  fail_unless_equals_int (red, 3);
+}
+
+GST_END_TEST;
+
+/* Channel names are any string in a meta: one that is not UTF-8 is left
+ * out of the legend (Pango would warn and draw garbage), the others
+ * stay. */
+GST_START_TEST (test_legend_names_not_utf8)
+{
+  static const gchar *const names[] = { "\xff\xfe", "G" };
+  /* G's colour 40 % of the way to white, as text is drawn. */
+  static const guint8 green[3] = { 102, 255, 102 };
+  GstHarness *h = annotated_harness_new ("RGB", 400, 200, NULL);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  gint row;
+
+  set_rectangle (h, 0, 0, 400, 200);
+  g_object_set (h->element, "alpha", 1.0, NULL);
+  in = solid_frame ("RGB", 400, 200, BLACK, &info);
+  add_empty_meta (in, 2, names);
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless (pixels_near (out, &info, 0, 0, 40, 24, green, &row) > 5);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Counts the overlay's warnings that text could not be rendered. */
+static void
+count_font_warnings (GstDebugCategory *category, GstDebugLevel level,
+    const gchar *file, const gchar *function, gint line, GObject *object,
+    GstDebugMessage *message, gpointer user_data)
+{
+  if (level == GST_LEVEL_WARNING
+      && g_str_equal (gst_debug_category_get_name (category),
+          "histogramoverlay")
+      && strstr (gst_debug_message_get (message), "no font"))
+    g_atomic_int_inc ((gint *) user_data);
+}
+
+/* Run by the test element-overlay-no-font, with a fontconfig that has no
+ * font: each frame is drawn (the box, its lines, the zones) without text,
+ * one warning says why and what to install. Before, Pango drew every
+ * character here as a box of its code; and where fontconfig listed fonts
+ * that could not be loaded (a sysroot's paths), cairo's surface for a
+ * label had no data and copying it crashed (SIGSEGV). */
+GST_START_TEST (test_no_font)
+{
+  static const gchar *const names[] = { "Y" };
+  GstHarness *h = annotated_harness_new ("GRAY8", 400, 300, NULL);
+  Box want = relative_box (400, 300, 35.0, "top-left"), got;
+  gint warnings = 0;
+  GstVideoInfo info;
+  GstHistogramMeta *meta;
+  GstBuffer *in, *out;
+  guint i;
+
+  gst_debug_add_log_function (count_font_warnings, &warnings, NULL);
+  g_object_set (h->element, "zone-labels", TRUE, NULL);
+  for (i = 0; i < 2; i++) {
+    in = gray_frame (400, 300, 128, &info);
+    meta = add_empty_meta (in, 1, names);
+    set_clipped (meta, 0, 1000, 20, 30);
+    out = gst_harness_push_and_pull (h, in);
+    got = changed_box (out, &info, 128);
+    fail_unless (got.x == want.x && got.y == want.y && got.w == want.w
+        && got.h == want.h);
+    /* No legend: nothing white in the box's top line. */
+    fail_unless_equals_int (rows_above (out, &info, want.x, want.x + want.w,
+            want.y, want.y + 14, 200), 0);
+    gst_buffer_unref (out);
+  }
+  gst_debug_remove_log_function (count_font_warnings);
+  fail_unless_equals_int (g_atomic_int_get (&warnings), 1);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 histogramoverlay_suite (void)
 {
@@ -1033,6 +2175,24 @@ histogramoverlay_suite (void)
   tcase_add_test (tc, test_video_meta_past_buffer);
   tcase_add_test (tc, test_default_alpha);
   tcase_add_test (tc, test_pipeline);
+  tcase_add_test (tc, test_annotation_properties);
+  tcase_add_test (tc, test_relative_box);
+  tcase_add_test (tc, test_box_in_pixels);
+  tcase_add_test (tc, test_graticule_codes);
+  tcase_add_test (tc, test_graticule_ire);
+  tcase_add_test (tc, test_legal_marks);
+  tcase_add_test (tc, test_clipping_text);
+  tcase_add_test (tc, test_legend);
+  tcase_add_test (tc, test_zones);
+  tcase_add_test (tc, test_zones_unknown_or_outside);
+  tcase_add_test (tc, test_zone_labels);
+  tcase_add_loop_test (tc, test_annotated_formats, 0, G_N_ELEMENTS (formats));
+  tcase_add_test (tc, test_annotated_nothing_to_draw);
+  tcase_add_test (tc, test_pipeline_zones);
+  tcase_add_test (tc, test_legend_names_not_utf8);
+  /* Only where fontconfig has no font (tests/meson.build says where). */
+  if (g_getenv ("CLH_TEST_NO_FONT"))
+    tcase_add_test (tc, test_no_font);
   return s;
 }
 
