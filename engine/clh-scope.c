@@ -1,0 +1,709 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The scope engine: a frame's upload, its counts (scope_count), the
+ * histograms' peaks (scope_peaks) and the picture (scope_draw) of
+ * kernels/scope.cl, and the picture's one readback, enqueued together
+ * and waited for once. What depends on the frame's format and the spec
+ * only (the jobs, the plot table, the threshold tables, the graticule) is
+ * made and uploaded when they change, not per frame.
+ *
+ * Its commands go into the context's counting queue, the one its
+ * histogram engines share; while others submit too they are enqueued by
+ * the device's submission thread, as the tracker's are. */
+#include "clh-scope.h"
+
+#include <string.h>
+
+#include "clh-context-private.h"
+#include "clh-host-copy.h"
+#include "clh-launch.h"
+
+#define ROUND_UP(x, n) (((x) + (n) - 1) / (n) * (n))
+
+/* Local memory a scope_count work-group takes at most on a GPU: a tile of
+ * 32 waveform columns of 256 values leaves room for several resident
+ * groups per compute unit. */
+#define GPU_TILE_BYTES (32 * 1024)
+/* ...and on a CPU device, where "local" memory is ordinary memory and a
+ * work-group is one thread: the whole of a 720-column waveform. */
+#define CPU_TILE_BYTES (1024 * 1024)
+/* Work-items of a scope_count group on a GPU. */
+#define GPU_GROUP 256
+
+/* What the configuration of the last frame was made from: the spec and
+ * the frame's format (sizes, samples, components; not its planes). */
+typedef struct {
+  ClhScopeSpec spec;
+  guint width;
+  guint height;
+  ClhSampleType sample;
+  guint depth;
+  guint n_components;
+  ClhComponent components[CLH_MAX_COMPONENTS];
+} ConfigKey;
+
+struct _ClhScope {
+  ClhContext *ctx;
+  cl_command_queue queue;
+  ClhSubmitter *submitter;
+  gint64 shared_until;
+  GMutex wait_lock;
+  GCond wait_cond;
+  ClhWatch watch;
+  cl_kernel count;
+  cl_kernel peaks;
+  cl_kernel draw;
+  gboolean cpu;
+  ClhDeviceLimits limits;
+
+  /* The frame's planes, packed, in pinned host memory and on the device. */
+  ClhHostBlock *stage;
+  cl_mem src;
+  gsize src_size;
+
+  /* The configuration: valid once made for @key. */
+  gboolean configured;
+  ConfigKey key;
+  ClhScopeLayout layout;
+  GArray *jobs;
+  guint n_groups;
+  gsize tile_bytes;
+  guint count_group;
+  ClhScopePlotParams plot_params[CLH_SCOPE_MAX_PLOTS];
+  guint32 *thresholds;
+  guint8 *layer;
+  cl_mem jobs_mem;
+  cl_mem plots_mem;
+  cl_mem thresholds_mem;
+  cl_mem layer_mem;
+  cl_mem counts_mem;
+  cl_mem peaks_mem;
+  cl_mem out_mem;
+};
+
+static gboolean
+invalid (GError **error, const gchar *why)
+{
+  g_set_error_literal (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+      why);
+  return FALSE;
+}
+
+static gboolean
+make_kernel (ClhScope *s, const gchar *name, cl_kernel *kernel,
+    GError **error)
+{
+  cl_int ret;
+
+  *kernel = clCreateKernel (clh_context_get_program (s->ctx), name, &ret);
+  return clh_cl_check (ret, "clCreateKernel", error);
+}
+
+/* A device buffer of @size bytes (at least one), replacing @mem. */
+static gboolean
+make_buffer (ClhScope *s, cl_mem *mem, gsize size, GError **error)
+{
+  cl_int ret;
+
+  g_clear_pointer (mem, clReleaseMemObject);
+  *mem = clCreateBuffer (clh_context_get_cl_context (s->ctx),
+      CL_MEM_READ_WRITE, MAX (size, 4), NULL, &ret);
+  return clh_cl_check (ret, "clCreateBuffer", error);
+}
+
+/**
+ * clh_scope_new:
+ * @context: the device context, shared with histogram engines
+ * @error: %CLH_ENGINE_ERROR_OPENCL
+ *
+ * Creates a scope engine on @context's device: its own kernels and
+ * buffers, over the context's compiled program and counting queue. It
+ * serves one thread at a time.
+ *
+ * Returns: (transfer full) (nullable): the engine, or %NULL on error
+ */
+ClhScope *
+clh_scope_new (ClhContext *context, GError **error)
+{
+  ClhScope *s = g_new0 (ClhScope, 1);
+  const ClhDeviceInfo *device = clh_context_get_device (context);
+
+  s->ctx = clh_context_ref (context);
+  clh_context_add_user (context);
+  g_mutex_init (&s->wait_lock);
+  g_cond_init (&s->wait_cond);
+  s->watch.lock = &s->wait_lock;
+  s->watch.cond = &s->wait_cond;
+  s->submitter = clh_context_get_submitter (context);
+  s->jobs = g_array_new (FALSE, TRUE, sizeof (ClhScopeJob));
+  s->cpu = (device->type & CL_DEVICE_TYPE_CPU) != 0;
+  if (!(s->queue = clh_context_get_shared_queue (context, 0, error))
+      || !make_kernel (s, "scope_count", &s->count, error)
+      || !make_kernel (s, "scope_peaks", &s->peaks, error)
+      || !make_kernel (s, "scope_draw", &s->draw, error)
+      || !clh_device_limits_query (device->device, s->count, &s->limits,
+          error)) {
+    clh_scope_free (s);
+    return NULL;
+  }
+  return s;
+}
+
+/**
+ * clh_scope_free:
+ * @scope: (nullable): a scope engine
+ *
+ * Waits for its commands and releases it.
+ */
+void
+clh_scope_free (ClhScope *scope)
+{
+  ClhScope *s = scope;
+
+  if (!s)
+    return;
+  if (s->queue)
+    clFinish (s->queue);
+  g_clear_pointer (&s->count, clReleaseKernel);
+  g_clear_pointer (&s->peaks, clReleaseKernel);
+  g_clear_pointer (&s->draw, clReleaseKernel);
+  g_clear_pointer (&s->stage, clh_host_block_free);
+  g_clear_pointer (&s->src, clReleaseMemObject);
+  g_clear_pointer (&s->jobs_mem, clReleaseMemObject);
+  g_clear_pointer (&s->plots_mem, clReleaseMemObject);
+  g_clear_pointer (&s->thresholds_mem, clReleaseMemObject);
+  g_clear_pointer (&s->layer_mem, clReleaseMemObject);
+  g_clear_pointer (&s->counts_mem, clReleaseMemObject);
+  g_clear_pointer (&s->peaks_mem, clReleaseMemObject);
+  g_clear_pointer (&s->out_mem, clReleaseMemObject);
+  g_clear_pointer (&s->queue, clReleaseCommandQueue);
+  g_array_unref (s->jobs);
+  g_free (s->thresholds);
+  g_free (s->layer);
+  g_mutex_clear (&s->wait_lock);
+  g_cond_clear (&s->wait_cond);
+  clh_context_remove_user (s->ctx);
+  clh_context_unref (s->ctx);
+  g_free (s);
+}
+
+static void
+config_key (const ClhFrame *frame, const ClhScopeSpec *spec, ConfigKey *key)
+{
+  memset (key, 0, sizeof (*key));
+  key->spec.kinds = spec->kinds;
+  key->spec.width = spec->width;
+  key->spec.height = spec->height;
+  key->spec.source = spec->source;
+  key->spec.limited = spec->limited;
+  key->spec.kr = spec->kr;
+  key->spec.kb = spec->kb;
+  key->spec.scale = spec->scale;
+  key->spec.graticule = spec->graticule;
+  key->spec.intensity = spec->intensity;
+  key->width = frame->width;
+  key->height = frame->height;
+  key->sample = frame->sample;
+  key->depth = frame->depth;
+  key->n_components = frame->n_components;
+  memcpy (key->components, frame->components, sizeof (key->components));
+}
+
+/* mul_hi's multiplier for `v * num / den` with num < den <= 16384: the
+ * ceiling of 2^32 num / den, exact for every v < den (the error stays
+ * under 2^-18, less than the smallest fraction 1 / den); 0 for num ==
+ * den, the identity. */
+static guint32
+ratio_multiplier (guint num, guint den)
+{
+  if (num >= den)
+    return 0;
+  return (guint32) ((((guint64) num << 32) + den - 1) / den);
+}
+
+static guint
+floor_log2 (guint n)
+{
+  guint k = 0;
+
+  while (n >> (k + 1))
+    k++;
+  return k;
+}
+
+/* The job counting @plot: tiles as large as the local memory budget
+ * holds, row slices enough to give the device about four work-groups per
+ * compute unit each. */
+static ClhScopeJob
+plot_job (const ClhScope *s, const ClhScopePlot *plot, guint first_group)
+{
+  const guint units = s->limits.compute_units;
+  ClhScopeJob j = { 0 };
+  guint axis, per_bin, strip;
+
+  j.kind = plot->kind;
+  j.channel = plot->channel;
+  j.first_group = first_group;
+  j.grid_width = plot->grid_width;
+  j.grid_height = plot->grid_height;
+  j.cols = plot->cols;
+  j.rows = plot->rows;
+  j.shift = plot->shift;
+  j.count_base = (guint32) plot->count_base;
+  axis = plot->kind == CLH_SCOPE_PLOT_VECTORSCOPE ? plot->rows : plot->cols;
+  per_bin = plot->kind == CLH_SCOPE_PLOT_WAVEFORM ? plot->rows :
+      plot->kind == CLH_SCOPE_PLOT_VECTORSCOPE ? plot->cols : 1;
+  j.tile_bins = (guint) CLAMP (s->tile_bytes / (4 * per_bin), 1, axis);
+  j.n_tiles = (axis + j.tile_bins - 1) / j.tile_bins;
+  j.n_slices = CLAMP ((s->cpu ? units : 4 * units) / j.n_tiles, 1,
+      MAX (plot->grid_height / 8, 1));
+  if (plot->kind == CLH_SCOPE_PLOT_WAVEFORM) {
+    j.col_mul = ratio_multiplier (plot->cols, plot->grid_width);
+    strip = (guint) (((guint64) j.tile_bins * plot->grid_width +
+            plot->cols - 1) / plot->cols);
+  } else {
+    strip = plot->grid_width;
+  }
+  /* Work-items along a row: a warp's worth where the strip is that wide,
+   * so that neighbours read neighbouring samples. */
+  j.lx_bits = MIN (floor_log2 (MAX (strip, 1)),
+      floor_log2 (MIN (s->count_group, 32)));
+  return j;
+}
+
+static void
+make_jobs (ClhScope *s)
+{
+  guint i;
+
+  g_array_set_size (s->jobs, 0);
+  s->n_groups = 0;
+  for (i = 0; i < s->layout.n_plots; i++) {
+    const ClhScopeJob j = plot_job (s, &s->layout.plots[i], s->n_groups);
+
+    g_array_append_val (s->jobs, j);
+    s->n_groups += j.n_tiles * j.n_slices;
+  }
+}
+
+static void
+make_plot_params (ClhScope *s, const ClhScopeSpec *spec)
+{
+  guint i;
+
+  memset (s->plot_params, 0, sizeof (s->plot_params));
+  for (i = 0; i < s->layout.n_plots; i++) {
+    const ClhScopePlot *p = &s->layout.plots[i];
+    ClhScopePlotParams *q = &s->plot_params[i];
+    guint32 *tables = s->thresholds + (gsize) i * CLH_ABI_SCOPE_TABLES
+        * CLH_SCOPE_LEVELS;
+
+    q->kind = p->kind;
+    q->x = p->x;
+    q->y = p->y;
+    q->width = p->width;
+    q->height = p->height;
+    q->cols = p->cols;
+    q->rows = p->rows;
+    q->col_mul = ratio_multiplier (p->cols, p->width);
+    q->row_mul = ratio_multiplier (p->rows, p->height);
+    q->grid_width = p->grid_width;
+    q->n_lo = p->grid_width / p->cols;
+    q->count_base = (guint32) p->count_base;
+    q->colour = p->colour;
+    q->log = spec->scale == CLH_SCOPE_LOG;
+    q->peak = i;
+    if (p->kind == CLH_SCOPE_PLOT_WAVEFORM) {
+      clh_scope_thresholds (spec, p, q->n_lo, tables);
+      clh_scope_thresholds (spec, p, q->n_lo + 1, tables + CLH_SCOPE_LEVELS);
+    } else if (p->kind == CLH_SCOPE_PLOT_VECTORSCOPE) {
+      clh_scope_thresholds (spec, p, 1, tables);
+    }
+  }
+}
+
+/* Writes @size bytes of @data to @mem without blocking: @data stays as it
+ * is until the frame's commands are waited for. */
+static gboolean
+write_buffer (ClhScope *s, cl_mem mem, const void *data, gsize size,
+    GError **error)
+{
+  return size == 0 || clh_cl_check (clEnqueueWriteBuffer (s->queue, mem,
+          CL_FALSE, 0, size, data, 0, NULL, NULL), "clEnqueueWriteBuffer",
+      error);
+}
+
+/* The tables of @frame's format and @spec, made and uploaded unless the
+ * last frame's were the same. */
+static gboolean
+configure (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
+    GError **error)
+{
+  const gsize n_tables = CLH_SCOPE_MAX_PLOTS * CLH_ABI_SCOPE_TABLES
+      * CLH_SCOPE_LEVELS;
+  const gsize layer_size = (gsize) spec->width * spec->height * 4;
+  ConfigKey key;
+
+  config_key (frame, spec, &key);
+  if (s->configured && memcmp (&key, &s->key, sizeof (key)) == 0)
+    return TRUE;
+  s->configured = FALSE;
+
+  clh_scope_layout (spec, frame, &s->layout);
+  s->count_group = s->cpu ? 1 : MIN (GPU_GROUP,
+      1u << floor_log2 (s->limits.max_work_group_size));
+  s->tile_bytes = MIN (s->cpu ? CPU_TILE_BYTES : GPU_TILE_BYTES,
+      s->limits.local_mem_per_group / 2);
+  make_jobs (s);
+  s->thresholds = g_renew (guint32, s->thresholds, n_tables);
+  memset (s->thresholds, 0, n_tables * sizeof (guint32));
+  make_plot_params (s, spec);
+  s->layer = g_realloc (s->layer, layer_size);
+  clh_scope_draw_graticule (spec, &s->layout, s->layer,
+      (gsize) spec->width * 4);
+
+  if (!make_buffer (s, &s->jobs_mem, s->jobs->len * sizeof (ClhScopeJob),
+          error)
+      || !make_buffer (s, &s->plots_mem, sizeof (s->plot_params), error)
+      || !make_buffer (s, &s->thresholds_mem, n_tables * sizeof (guint32),
+          error)
+      || !make_buffer (s, &s->layer_mem, layer_size, error)
+      || !make_buffer (s, &s->counts_mem, s->layout.n_counts * 4, error)
+      || !make_buffer (s, &s->peaks_mem, CLH_SCOPE_MAX_PLOTS * 4, error)
+      || !make_buffer (s, &s->out_mem, layer_size, error)
+      || !write_buffer (s, s->jobs_mem, s->jobs->data,
+          s->jobs->len * sizeof (ClhScopeJob), error)
+      || !write_buffer (s, s->plots_mem, s->plot_params,
+          sizeof (s->plot_params), error)
+      || !write_buffer (s, s->thresholds_mem, s->thresholds,
+          n_tables * sizeof (guint32), error)
+      || !write_buffer (s, s->layer_mem, s->layer, layer_size, error))
+    return FALSE;
+  s->key = key;
+  s->configured = TRUE;
+  return TRUE;
+}
+
+/* The components a spec reads: R, G, B or Y[, Cb, Cr]. */
+static guint
+components_read (const ClhFrame *frame, const ClhScopeSpec *spec)
+{
+  return spec->source == CLH_SCOPE_SOURCE_GRAY ? 1 :
+      MIN (3, frame->n_components);
+}
+
+/* Where the planes the components read (@used, a bit per plane) lie once
+ * packed, @base, each 64-byte aligned; returns their bytes. */
+static gsize
+pack_planes (const ClhFrame *frame, const ClhScopeSpec *spec, guint *used,
+    gsize base[CLH_MAX_PLANES])
+{
+  const guint n = components_read (frame, spec);
+  gsize total = 0;
+  guint i;
+
+  *used = 0;
+  for (i = 0; i < n; i++)
+    *used |= 1u << frame->components[i].plane;
+  for (i = 0; i < frame->n_planes; i++) {
+    base[i] = total;
+    if (*used & (1u << i))
+      total += ROUND_UP (clh_frame_plane_span (frame, i), 64);
+  }
+  return total;
+}
+
+/* Copies the planes into the engine's pinned stage block (the previous
+ * frame's commands were waited for: it is free). */
+static gboolean
+stage_frame (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
+    gsize base[CLH_MAX_PLANES], gsize *size, GError **error)
+{
+  guint used;
+  const gsize total = pack_planes (frame, spec, &used, base);
+
+  if (total > G_MAXUINT32)
+    return invalid (error, "frame too large");
+  if (!s->stage || clh_host_block_get_size (s->stage) < total) {
+    g_clear_pointer (&s->stage, clh_host_block_free);
+    if (!(s->stage = clh_context_alloc_host (s->ctx, total, error)))
+      return FALSE;
+  }
+  clh_host_copy_planes (frame, used, clh_host_block_get_data (s->stage),
+      base);
+  *size = total;
+  return TRUE;
+}
+
+static void
+frame_params (const ClhFrame *frame, const ClhScopeSpec *spec,
+    const gsize base[CLH_MAX_PLANES], ClhScopeFrameParams *f)
+{
+  const guint n = components_read (frame, spec);
+  gint32 matrix[9];
+  guint c;
+
+  memset (f, 0, sizeof (*f));
+  for (c = 0; c < n; c++) {
+    const ClhComponent *comp = &frame->components[c];
+
+    f->bases[c] = (guint32) base[comp->plane];
+    f->pitches[c] = (guint32) frame->planes[comp->plane].stride;
+    f->offsets[c] = comp->offset;
+    f->pixel_strides[c] = comp->pixel_stride;
+    f->shifts[c] = comp->shift;
+  }
+  f->sample = frame->sample;
+  f->mask = (1u << frame->depth) - 1;
+  f->width = frame->width;
+  f->height = frame->height;
+  f->source = spec->source;
+  clh_scope_matrix (spec->kr, spec->kb, matrix);
+  for (c = 0; c < 9; c++)
+    f->matrix[c] = (guint32) matrix[c];
+}
+
+/* What one frame's operation reads. */
+typedef struct {
+  const ClhFrame *frame;
+  const ClhScopeSpec *spec;
+  gsize base[CLH_MAX_PLANES];
+  gsize total;
+  guint8 *dest;
+  gsize dest_stride;
+  guint32 *counts;
+} Request;
+
+/* The staged frame's buffer: the stage block itself on a device that reads
+ * host memory in place, else the engine's source buffer, filled from it. */
+static gboolean
+upload_frame (ClhScope *s, const Request *r, cl_mem *src, GError **error)
+{
+  if (clh_context_reads_host_in_place (s->ctx)) {
+    *src = clh_host_block_get_mem (s->stage);
+    return TRUE;
+  }
+  if (!s->src || s->src_size < r->total) {
+    if (!make_buffer (s, &s->src, r->total, error))
+      return FALSE;
+    s->src_size = r->total;
+  }
+  *src = s->src;
+  return write_buffer (s, s->src, clh_host_block_get_data (s->stage),
+      r->total, error);
+}
+
+static gboolean
+enqueue_count (ClhScope *s, const Request *r, cl_mem src, GError **error)
+{
+  const guint32 zero = 0;
+  const gsize local = s->count_group;
+  const gsize global = local * s->n_groups;
+  ClhScopeCountParams p;
+  cl_int ret;
+
+  frame_params (r->frame, r->spec, r->base, &p.frame);
+  p.n_jobs = s->jobs->len;
+  ret = clEnqueueFillBuffer (s->queue, s->counts_mem, &zero, sizeof (zero),
+      0, MAX (s->layout.n_counts, 1) * 4, 0, NULL, NULL);
+  if (!clh_cl_check (ret, "clEnqueueFillBuffer", error))
+    return FALSE;
+  ret = clSetKernelArg (s->count, 0, sizeof (cl_mem), &src);
+  ret |= clSetKernelArg (s->count, 1, sizeof (p), &p);
+  ret |= clSetKernelArg (s->count, 2, sizeof (cl_mem), &s->jobs_mem);
+  ret |= clSetKernelArg (s->count, 3, s->tile_bytes, NULL);
+  ret |= clSetKernelArg (s->count, 4, sizeof (cl_mem), &s->counts_mem);
+  if (!clh_cl_check (ret, "clSetKernelArg", error))
+    return FALSE;
+  ret = clEnqueueNDRangeKernel (s->queue, s->count, 1, NULL, &global,
+      &local, 0, NULL, NULL);
+  return clh_cl_check (ret, "clEnqueueNDRangeKernel", error);
+}
+
+static gboolean
+enqueue_peaks (ClhScope *s, GError **error)
+{
+  const gsize local = s->cpu ? 1 : 64;
+  const gsize global = local * s->layout.n_plots;
+  cl_int ret;
+
+  ret = clSetKernelArg (s->peaks, 0, sizeof (cl_mem), &s->counts_mem);
+  ret |= clSetKernelArg (s->peaks, 1, sizeof (cl_mem), &s->plots_mem);
+  ret |= clSetKernelArg (s->peaks, 2, sizeof (cl_mem), &s->peaks_mem);
+  ret |= clSetKernelArg (s->peaks, 3, local * 4, NULL);
+  if (!clh_cl_check (ret, "clSetKernelArg", error))
+    return FALSE;
+  ret = clEnqueueNDRangeKernel (s->queue, s->peaks, 1, NULL, &global,
+      &local, 0, NULL, NULL);
+  return clh_cl_check (ret, "clEnqueueNDRangeKernel", error);
+}
+
+static gboolean
+enqueue_draw (ClhScope *s, const ClhScopeSpec *spec, GError **error)
+{
+  const gsize chunks = (spec->height + CLH_ABI_SCOPE_DRAW_ROWS - 1)
+      / CLH_ABI_SCOPE_DRAW_ROWS;
+  const gsize global[2] = { ROUND_UP (spec->width, 64), chunks };
+  ClhScopeDrawParams d;
+  cl_int ret;
+
+  d.width = spec->width;
+  d.height = spec->height;
+  d.pitch = spec->width * 4;
+  d.n_plots = s->layout.n_plots;
+  ret = clSetKernelArg (s->draw, 0, sizeof (cl_mem), &s->counts_mem);
+  ret |= clSetKernelArg (s->draw, 1, sizeof (cl_mem), &s->peaks_mem);
+  ret |= clSetKernelArg (s->draw, 2, sizeof (cl_mem), &s->plots_mem);
+  ret |= clSetKernelArg (s->draw, 3, sizeof (cl_mem), &s->thresholds_mem);
+  ret |= clSetKernelArg (s->draw, 4, sizeof (cl_mem), &s->layer_mem);
+  ret |= clSetKernelArg (s->draw, 5, sizeof (d), &d);
+  ret |= clSetKernelArg (s->draw, 6, sizeof (cl_mem), &s->out_mem);
+  if (!clh_cl_check (ret, "clSetKernelArg", error))
+    return FALSE;
+  ret = clEnqueueNDRangeKernel (s->queue, s->draw, 2, NULL, global, NULL,
+      0, NULL, NULL);
+  return clh_cl_check (ret, "clEnqueueNDRangeKernel", error);
+}
+
+/* One frame's commands: upload, count, peaks, draw, and the picture's
+ * readback (and the counts', if asked for), whose event is @done. */
+static gboolean
+draw_op (ClhScope *s, const Request *r, cl_event *done, GError **error)
+{
+  const ClhScopeSpec *spec = r->spec;
+  const size_t origin[3] = { 0, 0, 0 };
+  const size_t region[3] = { (gsize) spec->width * 4, spec->height, 1 };
+  cl_mem src;
+  cl_int ret;
+
+  if (!configure (s, r->frame, spec, error)
+      || !upload_frame (s, r, &src, error)
+      || !enqueue_count (s, r, src, error)
+      || !enqueue_peaks (s, error)
+      || !enqueue_draw (s, spec, error))
+    return FALSE;
+  ret = clEnqueueReadBufferRect (s->queue, s->out_mem, CL_FALSE, origin,
+      origin, region, region[0], 0, r->dest_stride, 0, r->dest, 0, NULL,
+      r->counts ? NULL : done);
+  if (!clh_cl_check (ret, "clEnqueueReadBufferRect", error))
+    return FALSE;
+  if (!r->counts)
+    return TRUE;
+  ret = clEnqueueReadBuffer (s->queue, s->counts_mem, CL_FALSE, 0,
+      s->layout.n_counts * 4, r->counts, 0, NULL, done);
+  return clh_cl_check (ret, "clEnqueueReadBuffer", error);
+}
+
+typedef struct {
+  ClhScope *s;
+  const Request *r;
+  cl_event done;
+} Op;
+
+/* Enqueues @op; if that fails, finishes what it enqueued, which may read
+ * or write host memory its caller gets back, and forgets the
+ * configuration, which may be half uploaded. */
+static gboolean
+enqueue_op (Op *op, GError **error)
+{
+  if (draw_op (op->s, op->r, &op->done, error))
+    return TRUE;
+  clFinish (op->s->queue);
+  g_clear_pointer (&op->done, clReleaseEvent);
+  op->s->configured = FALSE;
+  return FALSE;
+}
+
+/* @op on the submission thread, which watches its last command. */
+static gboolean
+op_job (gpointer data, GError **error)
+{
+  Op *op = data;
+
+  if (!enqueue_op (op, error))
+    return FALSE;
+  clh_submitter_defer_flush (op->s->submitter, op->s->queue);
+  clh_submitter_watch (op->s->submitter, op->done, &op->s->watch);
+  return TRUE;
+}
+
+/* Runs a frame's operation, through the submission thread while the
+ * device is shared (clh_context_use_thread()), else on the caller's
+ * thread, until its last command is done. */
+static gboolean
+run_op (ClhScope *s, const Request *r, GError **error)
+{
+  Op op = { s, r, NULL };
+  gboolean enqueued, ok;
+
+  /* The thread would wait for itself. */
+  g_return_val_if_fail (!clh_submitter_in_thread (s->submitter), FALSE);
+  if (clh_context_use_thread (s->ctx, s, CLH_SUBMISSION_AUTO,
+          &s->shared_until)) {
+    clh_watch_reset (&s->watch);
+    enqueued = clh_submitter_run (s->submitter, op_job, &op, error);
+    ok = enqueued && clh_cl_check (clh_watch_wait (&s->watch),
+        "the scope's readback", error);
+  } else {
+    enqueued = enqueue_op (&op, error);
+    ok = enqueued && clh_cl_check (clWaitForEvents (1, &op.done),
+        "clWaitForEvents", error);
+  }
+  /* After a failed wait the commands may still read or write host memory
+   * the caller gets back. */
+  if (enqueued && !ok) {
+    clFinish (s->queue);
+    s->configured = FALSE;
+  }
+  g_clear_pointer (&op.done, clReleaseEvent);
+  return ok;
+}
+
+/**
+ * clh_scope_draw:
+ * @scope: a scope engine
+ * @frame: a valid frame of any format the model describes
+ * @spec: the picture, valid for @frame (clh_scope_spec_is_valid())
+ * @dest: (out caller-allocates): `spec->height` rows of `spec->width` RGBA
+ *   pixels, @dest_stride bytes apart
+ * @dest_stride: bytes from one row of @dest to the next, at least
+ *   `4 * spec->width`
+ * @counts: (out caller-allocates) (nullable): the layout's `n_counts`
+ *   counters (clh_scope_layout()), or %NULL not to read them back
+ * @error: %CLH_ENGINE_ERROR_INVALID for a frame or spec the engine cannot
+ *   draw (the message says why), %CLH_ENGINE_ERROR_OPENCL
+ *
+ * Counts @frame's plots and draws the scope picture on the device, in one
+ * submission: the frame's upload, a clear, three kernels and the
+ * picture's readback, waited for once. Each cell's level comes from its
+ * count through clh_scope_thresholds(), a histogram's bars from its peak;
+ * the trace, its colour scaled by the level, lies under the graticule of
+ * clh_scope_draw_graticule(), each channel `(trace (255 - alpha) +
+ * graticule alpha + 127) / 255`, alpha 255. @frame is the caller's again
+ * when this returns.
+ *
+ * Returns: %TRUE with @dest (and @counts) written, %FALSE on error
+ */
+gboolean
+clh_scope_draw (ClhScope *scope, const ClhFrame *frame,
+    const ClhScopeSpec *spec, guint8 *dest, gsize dest_stride,
+    guint32 *counts, GError **error)
+{
+  GError *why = NULL;
+  Request r = { frame, spec };
+
+  if (!clh_frame_is_valid (frame))
+    return invalid (error, "not a valid frame");
+  if (!clh_scope_spec_is_valid (spec, frame, &why)) {
+    g_set_error_literal (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        why->message);
+    g_error_free (why);
+    return FALSE;
+  }
+  if (dest_stride < (gsize) spec->width * 4)
+    return invalid (error, "destination rows shorter than the picture's");
+  r.dest = dest;
+  r.dest_stride = dest_stride;
+  r.counts = counts;
+  return stage_frame (scope, frame, spec, r.base, &r.total, error)
+      && run_op (scope, &r, error);
+}

@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Scopes: a waveform is a histogram of a channel's values per column, a
+ * parade one waveform per channel, a vectorscope the joint histogram of
+ * the two colour differences, a histogram a histogram. One frame is
+ * counted by scope_count and drawn by scope_draw (after scope_peaks, for
+ * histograms' bars) into one RGBA picture, the only thing read back.
+ *
+ * scope_count privatizes as kernels/histogram.cl does: a work-group counts
+ * a tile of a plot's bins in local memory (a waveform's columns of values,
+ * a vectorscope's rows of Cr, a window of a histogram's bins) over a slice
+ * of the frame's rows, then adds each non-zero counter to the plot's
+ * counters with one global atomic. A waveform's tile gathers whole frame
+ * columns, so its groups read a strip of the frame; a vectorscope's or
+ * histogram's read every sample of their slice and count those whose bin
+ * falls in their tile (the host makes tiles as large as local memory
+ * holds, usually one).
+ *
+ * scope_draw turns a cell's count into a level through its plot's
+ * threshold table (built on the host: the device compares integers only,
+ * so that it draws what the golden reference draws to the bit), colours
+ * the trace and lays the host's graticule over it.
+ */
+
+#include "clh-scope-abi.h"
+
+/* Adds one to a local counter: a work-group of one work-item owns its
+ * counters alone (the CPU devices' choice). */
+static void
+scope_increment (local uint *counter)
+{
+  if (get_local_size (0) == 1)
+    *counter += 1;
+  else
+    atomic_inc (counter);
+}
+
+/* Component c's value at (x, y) of its own sample grid. */
+static uint
+scope_component (global const uchar *src, const ClhScopeFrameParams *f,
+    uint c, uint x, uint y)
+{
+  global const uchar *p = src + f->bases[c] + y * f->pitches[c]
+      + f->offsets[c] + x * f->pixel_strides[c];
+  uint stored;
+
+  if (f->sample == CLH_ABI_SAMPLE_8)
+    stored = p[0];
+  else if (f->sample == CLH_ABI_SAMPLE_16LE)
+    stored = p[0] | ((uint) p[1] << 8);
+  else
+    stored = ((uint) p[0] << 8) | p[1];
+  return (stored >> f->shifts[c]) & f->mask;
+}
+
+/* Row @row (0 luma, 1 Cb, 2 Cr) of the matrix applied to 8-bit R, G, B at
+ * pixel (x, y): (row . RGB + offset + 2^15) >> 16, clamped to 0..255, the
+ * colour differences offset by 128. */
+static uint
+scope_rgb_row (global const uchar *src, const ClhScopeFrameParams *f,
+    uint row, uint x, uint y)
+{
+  const int r = (int) scope_component (src, f, 0, x, y);
+  const int g = (int) scope_component (src, f, 1, x, y);
+  const int b = (int) scope_component (src, f, 2, x, y);
+  const int dot = (int) f->matrix[3 * row] * r
+      + (int) f->matrix[3 * row + 1] * g + (int) f->matrix[3 * row + 2] * b
+      + (row ? 128 << 16 : 0) + 32768;
+
+  return (uint) clamp (dot >> 16, 0, 255);
+}
+
+/* A waveform's or histogram's channel at (x, y) of its grid. */
+static uint
+scope_channel (global const uchar *src, const ClhScopeFrameParams *f,
+    uint channel, uint x, uint y)
+{
+  if (channel == CLH_ABI_SCOPE_LUMA)
+    return scope_rgb_row (src, f, 0, x, y);
+  return scope_component (src, f, channel, x, y);
+}
+
+/* What a group of scope_count does: its tile of bins [b0, b1) of the
+ * job's tiled axis, its rows [y0, y1) and columns [x0, x1) of the grid,
+ * its work-item's first column and row and their steps. */
+typedef struct {
+  uint b0;
+  uint b1;
+  uint x0;
+  uint x1;
+  uint y0;
+  uint y1;
+  uint ix;
+  uint iy;
+  uint nx;
+  uint ny;
+} ScopeTile;
+
+static void
+count_waveform (global const uchar *src, const ClhScopeFrameParams *f,
+    const ClhScopeJob *j, const ScopeTile *t, local uint *sub)
+{
+  for (uint y = t->y0 + t->iy; y < t->y1; y += t->ny)
+    for (uint x = t->x0 + t->ix; x < t->x1; x += t->nx) {
+      const uint b = j->col_mul ? mul_hi (x, j->col_mul) : x;
+      const uint v = scope_channel (src, f, j->channel, x, y);
+
+      scope_increment (&sub[(b - t->b0) * j->rows + (v >> j->shift)]);
+    }
+}
+
+static void
+count_vectorscope (global const uchar *src, const ClhScopeFrameParams *f,
+    const ClhScopeJob *j, const ScopeTile *t, local uint *sub)
+{
+  const uint n = t->b1 - t->b0, mid = (f->mask + 1) >> 1;
+
+  for (uint y = t->y0 + t->iy; y < t->y1; y += t->ny)
+    for (uint x = t->x0 + t->ix; x < t->x1; x += t->nx) {
+      uint cb = mid, cr = mid;
+
+      if (f->source == CLH_ABI_SCOPE_YUV) {
+        cb = scope_component (src, f, 1, x, y);
+        cr = scope_component (src, f, 2, x, y);
+      } else if (f->source == CLH_ABI_SCOPE_RGB) {
+        cb = scope_rgb_row (src, f, 1, x, y);
+        cr = scope_rgb_row (src, f, 2, x, y);
+      }
+      const uint row = (cr >> j->shift) - t->b0;
+      if (row < n)
+        scope_increment (&sub[row * j->cols + (cb >> j->shift)]);
+    }
+}
+
+static void
+count_histogram (global const uchar *src, const ClhScopeFrameParams *f,
+    const ClhScopeJob *j, const ScopeTile *t, local uint *sub)
+{
+  const uint n = t->b1 - t->b0;
+
+  for (uint y = t->y0 + t->iy; y < t->y1; y += t->ny)
+    for (uint x = t->x0 + t->ix; x < t->x1; x += t->nx) {
+      const uint bin = (scope_channel (src, f, j->channel, x, y) >> j->shift)
+          - t->b0;
+
+      if (bin < n)
+        scope_increment (&sub[bin]);
+    }
+}
+
+/* The job of work-group g: the last whose first group is <= g. */
+static ClhScopeJob
+scope_job (global const ClhScopeJob *jobs, uint n_jobs, uint g)
+{
+  uint lo = 0, hi = n_jobs;
+
+  while (hi - lo > 1) {
+    const uint mid = (lo + hi) / 2;
+
+    if (jobs[mid].first_group <= g)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return jobs[lo];
+}
+
+/* Group @g's tile of job @j, and the counters a bin of its tiled axis
+ * takes (@per_bin). */
+static ScopeTile
+scope_tile (const ClhScopeJob *j, uint g, uint *per_bin)
+{
+  const uint tile = g % j->n_tiles, slice = g / j->n_tiles;
+  const uint axis = j->kind == CLH_ABI_SCOPE_VECTORSCOPE ? j->rows : j->cols;
+  const uint lx = 1u << j->lx_bits;
+  ScopeTile t;
+
+  t.b0 = tile * j->tile_bins;
+  t.b1 = min (axis, t.b0 + j->tile_bins);
+  t.x0 = 0;
+  t.x1 = j->grid_width;
+  if (j->kind == CLH_ABI_SCOPE_WAVEFORM) {
+    /* The grid columns whose bin x * cols / grid_width is in the tile. */
+    t.x0 = (uint) (((ulong) t.b0 * j->grid_width + j->cols - 1) / j->cols);
+    t.x1 = (uint) (((ulong) t.b1 * j->grid_width + j->cols - 1) / j->cols);
+  }
+  t.y0 = (uint) ((ulong) slice * j->grid_height / j->n_slices);
+  t.y1 = (uint) ((ulong) (slice + 1) * j->grid_height / j->n_slices);
+  t.ix = get_local_id (0) & (lx - 1);
+  t.iy = get_local_id (0) >> j->lx_bits;
+  t.nx = lx;
+  t.ny = get_local_size (0) >> j->lx_bits;
+  *per_bin = j->kind == CLH_ABI_SCOPE_WAVEFORM ? j->rows :
+      j->kind == CLH_ABI_SCOPE_VECTORSCOPE ? j->cols : 1;
+  return t;
+}
+
+/*
+ * Every plot's counts of one frame in one launch: work-group g counts its
+ * job's tile (ClhScopeJob) into local memory @sub, then adds it to
+ * @counts, which the host cleared. @sub holds the largest tile's
+ * counters.
+ */
+kernel void
+scope_count (global const uchar *src, const ClhScopeCountParams p,
+    global const ClhScopeJob *jobs, local uint *sub, global uint *counts)
+{
+  const ClhScopeJob j = scope_job (jobs, p.n_jobs, get_group_id (0));
+  uint per_bin;
+  const ScopeTile t = scope_tile (&j, get_group_id (0) - j.first_group,
+      &per_bin);
+  const uint n = (t.b1 - t.b0) * per_bin;
+  global uint *dst = counts + j.count_base + t.b0 * per_bin;
+
+  for (uint i = get_local_id (0); i < n; i += get_local_size (0))
+    sub[i] = 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  if (j.kind == CLH_ABI_SCOPE_WAVEFORM)
+    count_waveform (src, &p.frame, &j, &t, sub);
+  else if (j.kind == CLH_ABI_SCOPE_VECTORSCOPE)
+    count_vectorscope (src, &p.frame, &j, &t, sub);
+  else
+    count_histogram (src, &p.frame, &j, &t, sub);
+
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (uint i = get_local_id (0); i < n; i += get_local_size (0))
+    if (sub[i])
+      atomic_add (&dst[i], sub[i]);
+}
+
+/*
+ * The largest count of each histogram plot, the height its bars are
+ * scaled to: work-group i for plot i (0 for the others), @scratch one uint
+ * per work-item.
+ */
+kernel void
+scope_peaks (global const uint *counts,
+    global const ClhScopePlotParams *plots, global uint *peaks,
+    local uint *scratch)
+{
+  const ClhScopePlotParams pl = plots[get_group_id (0)];
+  const uint lid = get_local_id (0), ls = get_local_size (0);
+  uint m = 0;
+
+  if (pl.kind == CLH_ABI_SCOPE_HISTOGRAM)
+    for (uint i = lid; i < pl.cols; i += ls)
+      m = max (m, counts[pl.count_base + i]);
+  scratch[lid] = m;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (uint s = ls / 2; s > 0; s /= 2) {
+    if (lid < s)
+      scratch[lid] = max (scratch[lid], scratch[lid + s]);
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0)
+    peaks[get_group_id (0)] = scratch[0];
+}
+
+/* The level of a count: the largest l with table[l] <= count (table[0] is
+ * 0 and the table never decreases). */
+static uint
+scope_level (global const uint *table, uint count)
+{
+  uint lo = 0;
+
+  for (uint step = CLH_ABI_SCOPE_LEVELS / 2; step > 0; step >>= 1)
+    if (table[lo + step] <= count)
+      lo += step;
+  return lo;
+}
+
+/* A bar's log scale: 256 log2 (x) with the mantissa read as linear
+ * between powers of two (256 e + the 8 bits after the leading one). */
+static uint
+scope_log2_fixed (uint x)
+{
+  const uint e = 31 - clz (x);
+
+  return (e << 8) | (uint) ((((ulong) x << 8) >> e) & 255);
+}
+
+/* A histogram bin's bar, rows from the bottom: height * G(count) /
+ * G(peak), G the count itself or scope_log2_fixed (count + 1). */
+static uint
+scope_bar (uint count, uint peak, uint height, uint log)
+{
+  const uint g = log ? scope_log2_fixed (count + 1) : count;
+  const uint gp = log ? scope_log2_fixed (peak + 1) : peak;
+
+  return peak ? (uint) ((ulong) g * height / gp) : 0;
+}
+
+/* An 8-bit colour difference's offset from neutral, as a bin's centre
+ * shows it: (2 bin + 1) * 128 / bins - 128. */
+static int
+scope_chroma_offset (uint bin, uint bins)
+{
+  return (int) ((2 * bin + 1) * 128 / bins) - 128;
+}
+
+/* (a * 2^-16 rounded) for signed a, kept clear of the implementation-
+ * defined shift of negative numbers. */
+static int
+scope_fixed (int a)
+{
+  return ((a + 32768 + (1024 << 16)) >> 16) - 1024;
+}
+
+/* A vectorscope cell's colour, 0x00BBGGRR: the colour of its Cb, Cr at
+ * luma 200, BT.601 full-range coefficients in 16-bit fixed point. */
+static uint
+scope_chroma_colour (uint cb_bin, uint cr_bin, uint bins)
+{
+  const int cb = scope_chroma_offset (cb_bin, bins);
+  const int cr = scope_chroma_offset (cr_bin, bins);
+  const int r = clamp (200 + scope_fixed (91881 * cr), 0, 255);
+  const int g = clamp (200 + scope_fixed (-22554 * cb - 46802 * cr), 0, 255);
+  const int b = clamp (200 + scope_fixed (116130 * cb), 0, 255);
+
+  return (uint) r | ((uint) g << 8) | ((uint) b << 16);
+}
+
+/* What a picture column knows of one plot: whether it crosses it, the
+ * plot's rows, its bin in that column, its counters there, its threshold
+ * table. */
+typedef struct {
+  uint in;
+  uint kind;
+  uint y;
+  uint height;
+  uint rows;
+  uint row_mul;
+  uint cols;
+  uint bin;
+  uint counts;
+  uint table;
+  uint colour;
+  uint bar;
+} ScopeColumn;
+
+static ScopeColumn
+scope_column (global const ClhScopePlotParams *plots, uint i,
+    global const uint *counts, global const uint *peaks, uint px)
+{
+  const ClhScopePlotParams pl = plots[i];
+  ScopeColumn c = { 0 };
+
+  c.in = px - pl.x < pl.width;
+  if (!c.in)
+    return c;
+  const uint col = px - pl.x;
+
+  c.kind = pl.kind;
+  c.y = pl.y;
+  c.height = pl.height;
+  c.rows = pl.rows;
+  c.row_mul = pl.row_mul;
+  c.cols = pl.cols;
+  c.bin = pl.col_mul ? mul_hi (col, pl.col_mul) : col;
+  c.colour = pl.colour;
+  c.table = i * CLH_ABI_SCOPE_TABLES * CLH_ABI_SCOPE_LEVELS;
+  if (pl.kind == CLH_ABI_SCOPE_WAVEFORM) {
+    /* The bin gathers n_lo or n_lo + 1 grid columns. */
+    const ulong gw = pl.grid_width, b = c.bin;
+    const uint n = (uint) (((b + 1) * gw + pl.cols - 1) / pl.cols
+        - (b * gw + pl.cols - 1) / pl.cols);
+
+    c.table += (n - pl.n_lo) * CLH_ABI_SCOPE_LEVELS;
+    c.counts = pl.count_base + c.bin * pl.rows;
+  } else if (pl.kind == CLH_ABI_SCOPE_VECTORSCOPE) {
+    c.counts = pl.count_base + c.bin;
+  } else {
+    c.bar = scope_bar (counts[pl.count_base + c.bin], peaks[i], pl.height,
+        pl.log);
+  }
+  return c;
+}
+
+/* The trace at row @up from the bottom of plot column @c: colour scaled
+ * by level, 0x00BBGGRR. */
+static uint
+scope_trace (const ScopeColumn *c, uint up, global const uint *counts,
+    global const uint *thresholds)
+{
+  const uint bin = c->row_mul ? mul_hi (up, c->row_mul) : up;
+  uint level, colour = c->colour, out = 0;
+
+  if (c->kind == CLH_ABI_SCOPE_WAVEFORM) {
+    level = scope_level (thresholds + c->table, counts[c->counts + bin]);
+  } else if (c->kind == CLH_ABI_SCOPE_VECTORSCOPE) {
+    level = scope_level (thresholds + c->table,
+        counts[c->counts + bin * c->cols]);
+    colour = scope_chroma_colour (c->bin, bin, c->cols);
+  } else {
+    level = up < c->bar ? 255 : 0;
+  }
+  for (uint k = 0; k < 24; k += 8)
+    out |= ((((colour >> k) & 255) * level + 127) / 255) << k;
+  return out;
+}
+
+/*
+ * The picture: work-item (px, chunk) composes rows [chunk *
+ * CLH_ABI_SCOPE_DRAW_ROWS, ...) of column px: the trace of the plot the
+ * pixel lies in (black outside plots) under the graticule layer, each
+ * channel (trace (255 - alpha) + graticule alpha + 127) / 255, opaque.
+ */
+kernel void
+scope_draw (global const uint *counts, global const uint *peaks,
+    global const ClhScopePlotParams *plots, global const uint *thresholds,
+    global const uchar4 *layer, const ClhScopeDrawParams d,
+    global uchar *out)
+{
+  const uint px = get_global_id (0);
+  const uint y0 = get_global_id (1) * CLH_ABI_SCOPE_DRAW_ROWS;
+  ScopeColumn cols[CLH_ABI_SCOPE_MAX_PLOTS];
+
+  if (px >= d.width || y0 >= d.height)
+    return;
+  for (uint i = 0; i < d.n_plots; i++)
+    cols[i] = scope_column (plots, i, counts, peaks, px);
+
+  const uint y1 = min (d.height, y0 + CLH_ABI_SCOPE_DRAW_ROWS);
+  for (uint y = y0; y < y1; y++) {
+    const uchar4 g = layer[y * d.width + px];
+    const uint a = g.w;
+    uint trace = 0;
+
+    for (uint i = 0; i < d.n_plots; i++)
+      if (cols[i].in && y - cols[i].y < cols[i].height) {
+        trace = scope_trace (&cols[i], cols[i].y + cols[i].height - 1 - y,
+            counts, thresholds);
+        break;
+      }
+    global uchar *o = out + y * d.pitch + px * 4;
+    o[0] = (uchar) (((trace & 255) * (255 - a) + g.x * a + 127) / 255);
+    o[1] = (uchar) ((((trace >> 8) & 255) * (255 - a) + g.y * a + 127)
+        / 255);
+    o[2] = (uchar) ((((trace >> 16) & 255) * (255 - a) + g.z * a + 127)
+        / 255);
+    o[3] = 255;
+  }
+}
