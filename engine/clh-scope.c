@@ -23,9 +23,14 @@
  * 32 waveform columns of 256 values leaves room for several resident
  * groups per compute unit. */
 #define GPU_TILE_BYTES (32 * 1024)
-/* ...and on a CPU device, where "local" memory is ordinary memory and a
- * work-group is one thread: the whole of a 720-column waveform. */
-#define CPU_TILE_BYTES (1024 * 1024)
+/* On a CPU device, where "local" memory is ordinary memory and a
+ * work-group is one thread, a waveform's tile is as large as keeps its
+ * copies in the core's first-level cache: a frame row's samples count
+ * into neighbouring columns, all of them there. A vectorscope's samples
+ * land anywhere in it: its tile is the whole vectorscope (in the
+ * second-level cache), read once. */
+#define CPU_WAVEFORM_BYTES (512 * 1024)
+#define CPU_WAVEFORM_COPIES 1
 /* Work-items of a scope_count group on a GPU. */
 #define GPU_GROUP 256
 
@@ -66,14 +71,17 @@ struct _ClhScope {
   ClhScopeLayout layout;
   GArray *jobs;
   guint n_groups;
+  gboolean needs_clear;
   gsize tile_bytes;
   guint count_group;
   ClhScopePlotParams plot_params[CLH_SCOPE_MAX_PLOTS];
   guint32 *thresholds;
+  guint8 *direct;
   guint8 *layer;
   cl_mem jobs_mem;
   cl_mem plots_mem;
   cl_mem thresholds_mem;
+  cl_mem direct_mem;
   cl_mem layer_mem;
   cl_mem counts_mem;
   cl_mem peaks_mem;
@@ -171,6 +179,7 @@ clh_scope_free (ClhScope *scope)
   g_clear_pointer (&s->jobs_mem, clReleaseMemObject);
   g_clear_pointer (&s->plots_mem, clReleaseMemObject);
   g_clear_pointer (&s->thresholds_mem, clReleaseMemObject);
+  g_clear_pointer (&s->direct_mem, clReleaseMemObject);
   g_clear_pointer (&s->layer_mem, clReleaseMemObject);
   g_clear_pointer (&s->counts_mem, clReleaseMemObject);
   g_clear_pointer (&s->peaks_mem, clReleaseMemObject);
@@ -178,6 +187,7 @@ clh_scope_free (ClhScope *scope)
   g_clear_pointer (&s->queue, clReleaseCommandQueue);
   g_array_unref (s->jobs);
   g_free (s->thresholds);
+  g_free (s->direct);
   g_free (s->layer);
   g_mutex_clear (&s->wait_lock);
   g_cond_clear (&s->wait_cond);
@@ -208,10 +218,10 @@ config_key (const ClhFrame *frame, const ClhScopeSpec *spec, ConfigKey *key)
   memcpy (key->components, frame->components, sizeof (key->components));
 }
 
-/* mul_hi's multiplier for `v * num / den` with num < den <= 16384: the
- * ceiling of 2^32 num / den, exact for every v < den (the error stays
- * under 2^-18, less than the smallest fraction 1 / den); 0 for num ==
- * den, the identity. */
+/* The multiplier m of `v * num / den = (v * m) >> 32` for num < den <=
+ * 16384: the ceiling of 2^32 num / den, exact for every v < den (the error
+ * stays under 2^-18, less than the smallest fraction 1 / den); 0 for num
+ * == den, the identity. */
 static guint32
 ratio_multiplier (guint num, guint den)
 {
@@ -239,6 +249,7 @@ plot_job (const ClhScope *s, const ClhScopePlot *plot, guint first_group)
   const guint units = s->limits.compute_units;
   ClhScopeJob j = { 0 };
   guint axis, per_bin, strip;
+  gsize budget;
 
   j.kind = plot->kind;
   j.channel = plot->channel;
@@ -252,8 +263,16 @@ plot_job (const ClhScope *s, const ClhScopePlot *plot, guint first_group)
   axis = plot->kind == CLH_SCOPE_PLOT_VECTORSCOPE ? plot->rows : plot->cols;
   per_bin = plot->kind == CLH_SCOPE_PLOT_WAVEFORM ? plot->rows :
       plot->kind == CLH_SCOPE_PLOT_VECTORSCOPE ? plot->cols : 1;
-  j.tile_bins = (guint) CLAMP (s->tile_bytes / (4 * per_bin), 1, axis);
+  j.n_copies = s->cpu && plot->kind == CLH_SCOPE_PLOT_WAVEFORM ?
+      CPU_WAVEFORM_COPIES : 1;
+  budget = !s->cpu ? GPU_TILE_BYTES : plot->kind ==
+      CLH_SCOPE_PLOT_WAVEFORM ? CPU_WAVEFORM_BYTES :
+      s->limits.local_mem_per_group / 2;
+  budget = MIN (budget, s->limits.local_mem_per_group / 2) / j.n_copies;
+  /* As few tiles as local memory allows, of equal size. */
+  j.tile_bins = (guint) CLAMP (budget / (4 * per_bin), 1, axis);
   j.n_tiles = (axis + j.tile_bins - 1) / j.tile_bins;
+  j.tile_bins = (axis + j.n_tiles - 1) / j.n_tiles;
   j.n_slices = CLAMP ((s->cpu ? units : 4 * units) / j.n_tiles, 1,
       MAX (plot->grid_height / 8, 1));
   if (plot->kind == CLH_SCOPE_PLOT_WAVEFORM) {
@@ -277,11 +296,41 @@ make_jobs (ClhScope *s)
 
   g_array_set_size (s->jobs, 0);
   s->n_groups = 0;
+  s->needs_clear = FALSE;
+  s->tile_bytes = 4;
   for (i = 0; i < s->layout.n_plots; i++) {
-    const ClhScopeJob j = plot_job (s, &s->layout.plots[i], s->n_groups);
+    const ClhScopePlot *p = &s->layout.plots[i];
+    const ClhScopeJob j = plot_job (s, p, s->n_groups);
+    const guint per_bin = p->kind == CLH_SCOPE_PLOT_HISTOGRAM ? 1 :
+        p->kind == CLH_SCOPE_PLOT_WAVEFORM ? p->rows : p->cols;
 
+    s->tile_bytes = MAX (s->tile_bytes, (gsize) 4 * j.tile_bins * per_bin
+        * j.n_copies);
     g_array_append_val (s->jobs, j);
     s->n_groups += j.n_tiles * j.n_slices;
+    /* Tiles of one slice store their counters; others add to them. */
+    s->needs_clear |= j.n_slices > 1;
+  }
+}
+
+/* Each threshold table's levels of the counts below
+ * CLH_ABI_SCOPE_DIRECT, which the device reads instead of searching. */
+static void
+make_direct_levels (ClhScope *s)
+{
+  const guint n_tables = CLH_SCOPE_MAX_PLOTS * CLH_ABI_SCOPE_TABLES;
+  guint t, c, level;
+
+  for (t = 0; t < n_tables; t++) {
+    const guint32 *table = s->thresholds + (gsize) t * CLH_SCOPE_LEVELS;
+    guint8 *direct = s->direct + (gsize) t * CLH_ABI_SCOPE_DIRECT;
+
+    level = 0;
+    for (c = 0; c < CLH_ABI_SCOPE_DIRECT; c++) {
+      while (level + 1 < CLH_SCOPE_LEVELS && table[level + 1] <= c)
+        level++;
+      direct[c] = (guint8) level;
+    }
   }
 }
 
@@ -319,6 +368,7 @@ make_plot_params (ClhScope *s, const ClhScopeSpec *spec)
       clh_scope_thresholds (spec, p, 1, tables);
     }
   }
+  make_direct_levels (s);
 }
 
 /* Writes @size bytes of @data to @mem without blocking: @data stays as it
@@ -340,6 +390,8 @@ configure (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
 {
   const gsize n_tables = CLH_SCOPE_MAX_PLOTS * CLH_ABI_SCOPE_TABLES
       * CLH_SCOPE_LEVELS;
+  const gsize n_direct = CLH_SCOPE_MAX_PLOTS * CLH_ABI_SCOPE_TABLES
+      * CLH_ABI_SCOPE_DIRECT;
   const gsize layer_size = (gsize) spec->width * spec->height * 4;
   ConfigKey key;
 
@@ -351,11 +403,10 @@ configure (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
   clh_scope_layout (spec, frame, &s->layout);
   s->count_group = s->cpu ? 1 : MIN (GPU_GROUP,
       1u << floor_log2 (s->limits.max_work_group_size));
-  s->tile_bytes = MIN (s->cpu ? CPU_TILE_BYTES : GPU_TILE_BYTES,
-      s->limits.local_mem_per_group / 2);
   make_jobs (s);
   s->thresholds = g_renew (guint32, s->thresholds, n_tables);
   memset (s->thresholds, 0, n_tables * sizeof (guint32));
+  s->direct = g_realloc (s->direct, n_direct);
   make_plot_params (s, spec);
   s->layer = g_realloc (s->layer, layer_size);
   clh_scope_draw_graticule (spec, &s->layout, s->layer,
@@ -366,6 +417,7 @@ configure (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
       || !make_buffer (s, &s->plots_mem, sizeof (s->plot_params), error)
       || !make_buffer (s, &s->thresholds_mem, n_tables * sizeof (guint32),
           error)
+      || !make_buffer (s, &s->direct_mem, n_direct, error)
       || !make_buffer (s, &s->layer_mem, layer_size, error)
       || !make_buffer (s, &s->counts_mem, s->layout.n_counts * 4, error)
       || !make_buffer (s, &s->peaks_mem, CLH_SCOPE_MAX_PLOTS * 4, error)
@@ -376,6 +428,7 @@ configure (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
           sizeof (s->plot_params), error)
       || !write_buffer (s, s->thresholds_mem, s->thresholds,
           n_tables * sizeof (guint32), error)
+      || !write_buffer (s, s->direct_mem, s->direct, n_direct, error)
       || !write_buffer (s, s->layer_mem, s->layer, layer_size, error))
     return FALSE;
   s->key = key;
@@ -410,6 +463,46 @@ pack_planes (const ClhFrame *frame, const ClhScopeSpec *spec, guint *used,
       total += ROUND_UP (clh_frame_plane_span (frame, i), 64);
   }
   return total;
+}
+
+/* On a device that reads host memory in place, a buffer over the memory
+ * the planes the spec reads lie in (CL_MEM_USE_HOST_PTR), and where each
+ * plane starts in it; NULL if they lie a page or more apart, since such a
+ * gap may not be mapped, or span more than 4 GiB. */
+static cl_mem
+wrap_planes (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
+    gsize base[CLH_MAX_PLANES])
+{
+  const guint n = components_read (frame, spec);
+  const guint8 *start = NULL, *end = NULL;
+  gsize covered = 0, used_bytes = 0;
+  guint used = 0, i;
+  cl_mem mem;
+  cl_int ret;
+
+  for (i = 0; i < n; i++)
+    used |= 1u << frame->components[i].plane;
+  for (i = 0; i < frame->n_planes; i++) {
+    const guint8 *a = frame->planes[i].data;
+    const guint8 *b = a + clh_frame_plane_span (frame, i);
+
+    if (!(used & (1u << i)))
+      continue;
+    start = start && start < a ? start : a;
+    end = end && end > b ? end : b;
+    used_bytes += b - a;
+  }
+  covered = end - start;
+  if (covered > G_MAXUINT32 || covered > used_bytes + 4096 * (gsize)
+      frame->n_planes)
+    return NULL;
+  mem = clCreateBuffer (clh_context_get_cl_context (s->ctx),
+      CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, covered, (void *) start, &ret);
+  if (ret != CL_SUCCESS)
+    return NULL;
+  for (i = 0; i < frame->n_planes; i++)
+    base[i] = frame->planes[i].data - start;
+  return mem;
 }
 
 /* Copies the planes into the engine's pinned stage block (the previous
@@ -468,16 +561,23 @@ typedef struct {
   const ClhScopeSpec *spec;
   gsize base[CLH_MAX_PLANES];
   gsize total;
+  cl_mem wrapped;
   guint8 *dest;
   gsize dest_stride;
   guint32 *counts;
 } Request;
 
-/* The staged frame's buffer: the stage block itself on a device that reads
- * host memory in place, else the engine's source buffer, filled from it. */
+/* The frame's buffer: its own memory, wrapped, on a device that reads host
+ * memory in place where the planes lie close together; else the stage
+ * block itself on such a device, or the engine's source buffer, filled
+ * from it. */
 static gboolean
 upload_frame (ClhScope *s, const Request *r, cl_mem *src, GError **error)
 {
+  if (r->wrapped) {
+    *src = r->wrapped;
+    return TRUE;
+  }
   if (clh_context_reads_host_in_place (s->ctx)) {
     *src = clh_host_block_get_mem (s->stage);
     return TRUE;
@@ -503,10 +603,12 @@ enqueue_count (ClhScope *s, const Request *r, cl_mem src, GError **error)
 
   frame_params (r->frame, r->spec, r->base, &p.frame);
   p.n_jobs = s->jobs->len;
-  ret = clEnqueueFillBuffer (s->queue, s->counts_mem, &zero, sizeof (zero),
-      0, MAX (s->layout.n_counts, 1) * 4, 0, NULL, NULL);
-  if (!clh_cl_check (ret, "clEnqueueFillBuffer", error))
-    return FALSE;
+  if (s->needs_clear) {
+    ret = clEnqueueFillBuffer (s->queue, s->counts_mem, &zero,
+        sizeof (zero), 0, MAX (s->layout.n_counts, 1) * 4, 0, NULL, NULL);
+    if (!clh_cl_check (ret, "clEnqueueFillBuffer", error))
+      return FALSE;
+  }
   ret = clSetKernelArg (s->count, 0, sizeof (cl_mem), &src);
   ret |= clSetKernelArg (s->count, 1, sizeof (p), &p);
   ret |= clSetKernelArg (s->count, 2, sizeof (cl_mem), &s->jobs_mem);
@@ -543,6 +645,7 @@ enqueue_draw (ClhScope *s, const ClhScopeSpec *spec, GError **error)
   const gsize chunks = (spec->height + CLH_ABI_SCOPE_DRAW_ROWS - 1)
       / CLH_ABI_SCOPE_DRAW_ROWS;
   const gsize global[2] = { ROUND_UP (spec->width, 64), chunks };
+  const gsize local[2] = { 64, 1 };
   ClhScopeDrawParams d;
   cl_int ret;
 
@@ -554,12 +657,13 @@ enqueue_draw (ClhScope *s, const ClhScopeSpec *spec, GError **error)
   ret |= clSetKernelArg (s->draw, 1, sizeof (cl_mem), &s->peaks_mem);
   ret |= clSetKernelArg (s->draw, 2, sizeof (cl_mem), &s->plots_mem);
   ret |= clSetKernelArg (s->draw, 3, sizeof (cl_mem), &s->thresholds_mem);
-  ret |= clSetKernelArg (s->draw, 4, sizeof (cl_mem), &s->layer_mem);
-  ret |= clSetKernelArg (s->draw, 5, sizeof (d), &d);
-  ret |= clSetKernelArg (s->draw, 6, sizeof (cl_mem), &s->out_mem);
+  ret |= clSetKernelArg (s->draw, 4, sizeof (cl_mem), &s->direct_mem);
+  ret |= clSetKernelArg (s->draw, 5, sizeof (cl_mem), &s->layer_mem);
+  ret |= clSetKernelArg (s->draw, 6, sizeof (d), &d);
+  ret |= clSetKernelArg (s->draw, 7, sizeof (cl_mem), &s->out_mem);
   if (!clh_cl_check (ret, "clSetKernelArg", error))
     return FALSE;
-  ret = clEnqueueNDRangeKernel (s->queue, s->draw, 2, NULL, global, NULL,
+  ret = clEnqueueNDRangeKernel (s->queue, s->draw, 2, NULL, global, local,
       0, NULL, NULL);
   return clh_cl_check (ret, "clEnqueueNDRangeKernel", error);
 }
@@ -690,6 +794,7 @@ clh_scope_draw (ClhScope *scope, const ClhFrame *frame,
 {
   GError *why = NULL;
   Request r = { frame, spec };
+  gboolean ok;
 
   if (!clh_frame_is_valid (frame))
     return invalid (error, "not a valid frame");
@@ -704,6 +809,13 @@ clh_scope_draw (ClhScope *scope, const ClhFrame *frame,
   r.dest = dest;
   r.dest_stride = dest_stride;
   r.counts = counts;
-  return stage_frame (scope, frame, spec, r.base, &r.total, error)
-      && run_op (scope, &r, error);
+  /* Read where it lies when the device can: no copy. */
+  if (clh_context_reads_host_in_place (scope->ctx))
+    r.wrapped = wrap_planes (scope, frame, spec, r.base);
+  if (!r.wrapped && !stage_frame (scope, frame, spec, r.base, &r.total,
+          error))
+    return FALSE;
+  ok = run_op (scope, &r, error);
+  g_clear_pointer (&r.wrapped, clReleaseMemObject);
+  return ok;
 }

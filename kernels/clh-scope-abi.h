@@ -33,6 +33,10 @@
 #define CLH_ABI_SCOPE_LEVELS 256
 #define CLH_ABI_SCOPE_TABLES 2
 
+/* Counts a plot's level table gives directly (bytes, per threshold
+ * table); larger ones are searched for in the thresholds. */
+#define CLH_ABI_SCOPE_DIRECT 1024
+
 /* Pixel rows one work-item of scope_draw composes. */
 #define CLH_ABI_SCOPE_DRAW_ROWS 16
 
@@ -66,11 +70,15 @@ typedef struct {
  * of the grid it reads (grid_width x grid_height samples: a component's,
  * or the frame's for values made of R, G, B). A value v goes to value
  * bin v >> shift. A waveform's sample in column x goes to column bin
- * x * cols / grid_width, which is mul_hi (x, col_mul) (col_mul = 0: x).
+ * x * cols / grid_width, which is (x * col_mul) >> 32 (col_mul = 0: x).
  * Its counters start count_base into the counts buffer: a waveform's
- * cols x rows column-major, a vectorscope's rows (Cr) x cols (Cb) row-major,
- * a histogram's cols. Work-item i of a group takes columns i % 2^lx_bits
- * apart by 2^lx_bits, rows i >> lx_bits apart by the rest. */
+ * rows (values) x cols and a vectorscope's rows (Cr) x cols (Cb),
+ * row-major, a histogram's cols. Work-item i of a group takes columns
+ * i % 2^lx_bits apart by 2^lx_bits, rows i >> lx_bits apart by the rest.
+ * The group counts into n_copies copies of its tile (a power of two), a
+ * sample of column x into copy x % n_copies, so that neighbouring samples
+ * of one value count into different counters (a CPU work-item's
+ * increments of one counter wait for each other). */
 typedef struct {
   CLH_U32 kind;
   CLH_U32 channel;
@@ -86,6 +94,7 @@ typedef struct {
   CLH_U32 col_mul;
   CLH_U32 count_base;
   CLH_U32 lx_bits;
+  CLH_U32 n_copies;
 } ClhScopeJob;
 
 /* scope_count: n_jobs jobs at the start of the job buffer, sorted by
@@ -99,8 +108,8 @@ typedef struct {
  * (CLH_ABI_SCOPE_*); the rectangle x, y, width, height in picture pixels;
  * its bins, cols across and rows up (a histogram's rows: 1), whose counters
  * start count_base (laid out as its job's); picture column c of the plot
- * shows bin c * cols / width = mul_hi (c, col_mul) (0: c), and row r from
- * the bottom shows value bin r * rows / height = mul_hi (r, row_mul);
+ * shows bin c * cols / width = (c * col_mul) >> 32 (0: c), and row r from
+ * the bottom shows value bin r * rows / height = (r * row_mul) >> 32;
  * a waveform's grid_width (its column bins gather n_lo or n_lo + 1 of its
  * grid's columns, each with its threshold table); the trace's colour as
  * 0x00BBGGRR; log: a histogram's bars on a log scale; peak: the index of
@@ -124,8 +133,9 @@ typedef struct {
 } ClhScopePlotParams;
 
 /* scope_draw: a width x height RGBA picture, pitch bytes a row, of
- * n_plots plots (the plot table: ClhScopePlotParams each, then
- * CLH_ABI_SCOPE_TABLES x CLH_ABI_SCOPE_LEVELS thresholds per plot). */
+ * n_plots plots (the plot table: ClhScopePlotParams each), their
+ * CLH_ABI_SCOPE_TABLES x CLH_ABI_SCOPE_LEVELS thresholds each and the
+ * same tables' levels of the counts below CLH_ABI_SCOPE_DIRECT. */
 typedef struct {
   CLH_U32 width;
   CLH_U32 height;

@@ -24,6 +24,14 @@
 
 #include "clh-scope-abi.h"
 
+/* The high 32 bits of @a * @b: one 64-bit product (PoCL builds mul_hi()
+ * of 32-bit operands from four 16-bit ones). */
+static uint
+scope_mul_hi (uint a, uint b)
+{
+  return (uint) (((ulong) a * b) >> 32);
+}
+
 /* Adds one to a local counter: a work-group of one work-item owns its
  * counters alone (the CPU devices' choice). */
 static void
@@ -96,16 +104,53 @@ typedef struct {
   uint ny;
 } ScopeTile;
 
+/* A component's row y of its grid: its first sample's byte. */
+static global const uchar *
+scope_row (global const uchar *src, const ClhScopeFrameParams *f, uint c,
+    uint y)
+{
+  return src + f->bases[c] + y * f->pitches[c] + f->offsets[c];
+}
+
+/* The counter of the tile's local copy a sample goes to: @row of the
+ * tile's @n rows of the job's cols (a vectorscope's or histogram's), or
+ * value bin @row of the tile's @n columns (a waveform's). */
+#define TILE_CELL(row, col, n) ((row) * (n) + (col))
+
+/* A waveform's samples of the tile: value-major in local memory, so that
+ * neighbouring work-items (neighbouring columns) count into neighbouring
+ * banks. 8-bit components, the common case, are read a row at a time. */
 static void
 count_waveform (global const uchar *src, const ClhScopeFrameParams *f,
     const ClhScopeJob *j, const ScopeTile *t, local uint *sub)
 {
+  const uint n = t->b1 - t->b0, c = j->channel;
+  const uint copy_mask = j->n_copies - 1, cells = n * j->rows;
+
+  if (c != CLH_ABI_SCOPE_LUMA && f->sample == CLH_ABI_SAMPLE_8) {
+    const uint ps = f->pixel_strides[c], mask = f->mask;
+    const uint shift = f->shifts[c];
+
+    for (uint y = t->y0 + t->iy; y < t->y1; y += t->ny) {
+      global const uchar *row = scope_row (src, f, c, y);
+
+      for (uint x = t->x0 + t->ix; x < t->x1; x += t->nx) {
+        const uint b = j->col_mul ? scope_mul_hi (x, j->col_mul) : x;
+        const uint v = (row[x * ps] >> shift) & mask;
+
+        scope_increment (&sub[(x & copy_mask) * cells
+                + TILE_CELL (v >> j->shift, b - t->b0, n)]);
+      }
+    }
+    return;
+  }
   for (uint y = t->y0 + t->iy; y < t->y1; y += t->ny)
     for (uint x = t->x0 + t->ix; x < t->x1; x += t->nx) {
-      const uint b = j->col_mul ? mul_hi (x, j->col_mul) : x;
-      const uint v = scope_channel (src, f, j->channel, x, y);
+      const uint b = j->col_mul ? scope_mul_hi (x, j->col_mul) : x;
+      const uint v = scope_channel (src, f, c, x, y);
 
-      scope_increment (&sub[(b - t->b0) * j->rows + (v >> j->shift)]);
+      scope_increment (&sub[(x & copy_mask) * cells
+              + TILE_CELL (v >> j->shift, b - t->b0, n)]);
     }
 }
 
@@ -114,7 +159,25 @@ count_vectorscope (global const uchar *src, const ClhScopeFrameParams *f,
     const ClhScopeJob *j, const ScopeTile *t, local uint *sub)
 {
   const uint n = t->b1 - t->b0, mid = (f->mask + 1) >> 1;
+  const uint copy_mask = j->n_copies - 1, cells = n * j->cols;
 
+  if (f->source == CLH_ABI_SCOPE_YUV && f->sample == CLH_ABI_SAMPLE_8) {
+    const uint ps1 = f->pixel_strides[1], ps2 = f->pixel_strides[2];
+
+    for (uint y = t->y0 + t->iy; y < t->y1; y += t->ny) {
+      global const uchar *cb = scope_row (src, f, 1, y);
+      global const uchar *cr = scope_row (src, f, 2, y);
+
+      for (uint x = t->x0 + t->ix; x < t->x1; x += t->nx) {
+        const uint row = (cr[x * ps2] >> j->shift) - t->b0;
+
+        if (row < n)
+          scope_increment (&sub[(x & copy_mask) * cells
+                  + TILE_CELL (row, cb[x * ps1] >> j->shift, j->cols)]);
+      }
+    }
+    return;
+  }
   for (uint y = t->y0 + t->iy; y < t->y1; y += t->ny)
     for (uint x = t->x0 + t->ix; x < t->x1; x += t->nx) {
       uint cb = mid, cr = mid;
@@ -128,7 +191,8 @@ count_vectorscope (global const uchar *src, const ClhScopeFrameParams *f,
       }
       const uint row = (cr >> j->shift) - t->b0;
       if (row < n)
-        scope_increment (&sub[row * j->cols + (cb >> j->shift)]);
+        scope_increment (&sub[(x & copy_mask) * cells
+                + TILE_CELL (row, cb >> j->shift, j->cols)]);
     }
 }
 
@@ -136,7 +200,7 @@ static void
 count_histogram (global const uchar *src, const ClhScopeFrameParams *f,
     const ClhScopeJob *j, const ScopeTile *t, local uint *sub)
 {
-  const uint n = t->b1 - t->b0;
+  const uint n = t->b1 - t->b0, copy_mask = j->n_copies - 1;
 
   for (uint y = t->y0 + t->iy; y < t->y1; y += t->ny)
     for (uint x = t->x0 + t->ix; x < t->x1; x += t->nx) {
@@ -144,8 +208,23 @@ count_histogram (global const uchar *src, const ClhScopeFrameParams *f,
           - t->b0;
 
       if (bin < n)
-        scope_increment (&sub[bin]);
+        scope_increment (&sub[(x & copy_mask) * n + bin]);
     }
+}
+
+/* Where counter @i of the tile's local copy goes in the plot's counters
+ * (rows x cols, row-major): a waveform's copy is value-major over the
+ * tile's columns. */
+static uint
+tile_counter (const ClhScopeJob *j, const ScopeTile *t, uint i)
+{
+  const uint n = t->b1 - t->b0;
+
+  if (j->kind == CLH_ABI_SCOPE_WAVEFORM)
+    return (i / n) * j->cols + t->b0 + i % n;
+  if (j->kind == CLH_ABI_SCOPE_VECTORSCOPE)
+    return t->b0 * j->cols + i;
+  return t->b0 + i;
 }
 
 /* The job of work-group g: the last whose first group is <= g. */
@@ -197,8 +276,9 @@ scope_tile (const ClhScopeJob *j, uint g, uint *per_bin)
 
 /*
  * Every plot's counts of one frame in one launch: work-group g counts its
- * job's tile (ClhScopeJob) into local memory @sub, then adds it to
- * @counts, which the host cleared. @sub holds the largest tile's
+ * job's tile (ClhScopeJob) into local memory @sub, then stores it in
+ * @counts if the tile is its alone (one slice), or adds it there, where
+ * the host cleared the job's counters. @sub holds the largest tile's
  * counters.
  */
 kernel void
@@ -210,9 +290,10 @@ scope_count (global const uchar *src, const ClhScopeCountParams p,
   const ScopeTile t = scope_tile (&j, get_group_id (0) - j.first_group,
       &per_bin);
   const uint n = (t.b1 - t.b0) * per_bin;
-  global uint *dst = counts + j.count_base + t.b0 * per_bin;
+  global uint *dst = counts + j.count_base;
 
-  for (uint i = get_local_id (0); i < n; i += get_local_size (0))
+  for (uint i = get_local_id (0); i < n * j.n_copies;
+      i += get_local_size (0))
     sub[i] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
 
@@ -224,9 +305,18 @@ scope_count (global const uchar *src, const ClhScopeCountParams p,
     count_histogram (src, &p.frame, &j, &t, sub);
 
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (uint i = get_local_id (0); i < n; i += get_local_size (0))
-    if (sub[i])
-      atomic_add (&dst[i], sub[i]);
+  for (uint i = get_local_id (0); i < n; i += get_local_size (0)) {
+    uint sum = 0;
+
+    for (uint k = 0; k < j.n_copies; k++)
+      sum += sub[k * n + i];
+    /* The group's counters are its alone when its tile has one slice:
+     * stored, zeros too; else added to. */
+    if (j.n_slices == 1)
+      dst[tile_counter (&j, &t, i)] = sum;
+    else if (sum)
+      atomic_add (&dst[tile_counter (&j, &t, i)], sum);
+  }
 }
 
 /*
@@ -258,15 +348,19 @@ scope_peaks (global const uint *counts,
 }
 
 /* The level of a count: the largest l with table[l] <= count (table[0] is
- * 0 and the table never decreases). */
+ * 0 and the table never decreases), read from @direct, the same for each
+ * count below CLH_ABI_SCOPE_DIRECT, or searched for without branches. */
 static uint
-scope_level (global const uint *table, uint count)
+scope_level (global const uint *table, global const uchar *direct,
+    uint count)
 {
   uint lo = 0;
 
+  if (count < CLH_ABI_SCOPE_DIRECT)
+    return direct[count];
+#pragma unroll
   for (uint step = CLH_ABI_SCOPE_LEVELS / 2; step > 0; step >>= 1)
-    if (table[lo + step] <= count)
-      lo += step;
+    lo += table[lo + step] <= count ? step : 0;
   return lo;
 }
 
@@ -357,17 +451,17 @@ scope_column (global const ClhScopePlotParams *plots, uint i,
   c.rows = pl.rows;
   c.row_mul = pl.row_mul;
   c.cols = pl.cols;
-  c.bin = pl.col_mul ? mul_hi (col, pl.col_mul) : col;
+  c.bin = pl.col_mul ? scope_mul_hi (col, pl.col_mul) : col;
   c.colour = pl.colour;
-  c.table = i * CLH_ABI_SCOPE_TABLES * CLH_ABI_SCOPE_LEVELS;
+  c.table = i * CLH_ABI_SCOPE_TABLES;
   if (pl.kind == CLH_ABI_SCOPE_WAVEFORM) {
     /* The bin gathers n_lo or n_lo + 1 grid columns. */
     const ulong gw = pl.grid_width, b = c.bin;
     const uint n = (uint) (((b + 1) * gw + pl.cols - 1) / pl.cols
         - (b * gw + pl.cols - 1) / pl.cols);
 
-    c.table += (n - pl.n_lo) * CLH_ABI_SCOPE_LEVELS;
-    c.counts = pl.count_base + c.bin * pl.rows;
+    c.table += n - pl.n_lo;
+    c.counts = pl.count_base + c.bin;
   } else if (pl.kind == CLH_ABI_SCOPE_VECTORSCOPE) {
     c.counts = pl.count_base + c.bin;
   } else {
@@ -381,19 +475,22 @@ scope_column (global const ClhScopePlotParams *plots, uint i,
  * by level, 0x00BBGGRR. */
 static uint
 scope_trace (const ScopeColumn *c, uint up, global const uint *counts,
-    global const uint *thresholds)
+    global const uint *thresholds, global const uchar *direct)
 {
-  const uint bin = c->row_mul ? mul_hi (up, c->row_mul) : up;
-  uint level, colour = c->colour, out = 0;
+  const uint bin = c->row_mul ? scope_mul_hi (up, c->row_mul) : up;
+  uint level, count, colour = c->colour, out = 0;
 
-  if (c->kind == CLH_ABI_SCOPE_WAVEFORM) {
-    level = scope_level (thresholds + c->table, counts[c->counts + bin]);
-  } else if (c->kind == CLH_ABI_SCOPE_VECTORSCOPE) {
-    level = scope_level (thresholds + c->table,
-        counts[c->counts + bin * c->cols]);
-    colour = scope_chroma_colour (c->bin, bin, c->cols);
-  } else {
+  if (c->kind == CLH_ABI_SCOPE_HISTOGRAM) {
     level = up < c->bar ? 255 : 0;
+  } else {
+    /* Most cells are empty. */
+    count = counts[c->counts + bin * c->cols];
+    if (count == 0)
+      return 0;
+    level = scope_level (thresholds + c->table * CLH_ABI_SCOPE_LEVELS,
+        direct + c->table * CLH_ABI_SCOPE_DIRECT, count);
+    if (c->kind == CLH_ABI_SCOPE_VECTORSCOPE)
+      colour = scope_chroma_colour (c->bin, bin, c->cols);
   }
   for (uint k = 0; k < 24; k += 8)
     out |= ((((colour >> k) & 255) * level + 127) / 255) << k;
@@ -409,8 +506,8 @@ scope_trace (const ScopeColumn *c, uint up, global const uint *counts,
 kernel void
 scope_draw (global const uint *counts, global const uint *peaks,
     global const ClhScopePlotParams *plots, global const uint *thresholds,
-    global const uchar4 *layer, const ClhScopeDrawParams d,
-    global uchar *out)
+    global const uchar *direct, global const uchar4 *layer,
+    const ClhScopeDrawParams d, global uchar *out)
 {
   const uint px = get_global_id (0);
   const uint y0 = get_global_id (1) * CLH_ABI_SCOPE_DRAW_ROWS;
@@ -430,15 +527,16 @@ scope_draw (global const uint *counts, global const uint *peaks,
     for (uint i = 0; i < d.n_plots; i++)
       if (cols[i].in && y - cols[i].y < cols[i].height) {
         trace = scope_trace (&cols[i], cols[i].y + cols[i].height - 1 - y,
-            counts, thresholds);
+            counts, thresholds, direct);
         break;
       }
-    global uchar *o = out + y * d.pitch + px * 4;
-    o[0] = (uchar) (((trace & 255) * (255 - a) + g.x * a + 127) / 255);
-    o[1] = (uchar) ((((trace >> 8) & 255) * (255 - a) + g.y * a + 127)
-        / 255);
-    o[2] = (uchar) ((((trace >> 16) & 255) * (255 - a) + g.z * a + 127)
-        / 255);
-    o[3] = 255;
+    uchar4 o = (uchar4) ((uchar) trace, (uchar) (trace >> 8),
+        (uchar) (trace >> 16), 255);
+
+    /* Most pixels have no graticule. */
+    if (a)
+      o.xyz = convert_uchar3 ((convert_uint3 (o.xyz) * (255 - a)
+              + convert_uint3 (g.xyz) * a + 127) / 255);
+    *(global uchar4 *) (out + y * d.pitch + px * 4) = o;
   }
 }

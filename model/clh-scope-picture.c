@@ -61,6 +61,26 @@ panel_weight (guint kind, ClhScopeSource source)
   }
 }
 
+/**
+ * clh_scope_shares:
+ * @kinds: #ClhScopeKind flags
+ * @source: what the frames' components are
+ *
+ * Returns: the picture's width in picture heights at which each panel of
+ *   @kinds gets its natural shape (a square vectorscope): the sum of the
+ *   panels' shares, as clh_scope_layout() lays them out
+ */
+guint
+clh_scope_shares (guint kinds, ClhScopeSource source)
+{
+  guint total = 0, k;
+
+  for (k = CLH_SCOPE_WAVEFORM; k <= CLH_SCOPE_HISTOGRAM; k <<= 1)
+    if (kinds & k)
+      total += panel_weight (k, source);
+  return total;
+}
+
 /* The largest power of two <= @n (>= 1), and its log2. */
 static guint
 floor_log2 (guint n)
@@ -210,12 +230,10 @@ void
 clh_scope_layout (const ClhScopeSpec *spec, const ClhFrame *frame,
     ClhScopeLayout *layout)
 {
-  guint total = 0, before = 0, k, i;
+  const guint total = clh_scope_shares (spec->kinds, spec->source);
+  guint before = 0, k, i;
 
   memset (layout, 0, sizeof (*layout));
-  for (k = CLH_SCOPE_WAVEFORM; k <= CLH_SCOPE_HISTOGRAM; k <<= 1)
-    if (spec->kinds & k)
-      total += panel_weight (k, spec->source);
   for (k = CLH_SCOPE_WAVEFORM; k <= CLH_SCOPE_HISTOGRAM; k <<= 1) {
     guint w;
 

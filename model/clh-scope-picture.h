@@ -167,9 +167,9 @@ typedef enum {
  * @colour: the trace's colour, 0x00BBGGRR (a vectorscope colours each
  *   cell by its own Cb, Cr)
  *
- * One plot of a picture, and how its counters lie: a waveform's `cols x
- * rows`, column-major (`count_base + col * rows + value_bin`); a
- * vectorscope's `rows x cols`, Cr-major; a histogram's `cols`.
+ * One plot of a picture, and how its counters lie: a waveform's and a
+ * vectorscope's `rows x cols`, row-major (`count_base + value_bin * cols +
+ * col`, Cr bin * cols + Cb bin); a histogram's `cols`.
  */
 typedef struct {
   ClhScopePlotKind kind;
@@ -205,6 +205,7 @@ typedef struct {
 
 gboolean clh_scope_spec_is_valid (const ClhScopeSpec *spec,
     const ClhFrame *frame, GError **error);
+guint clh_scope_shares (guint kinds, ClhScopeSource source);
 void clh_scope_layout (const ClhScopeSpec *spec, const ClhFrame *frame,
     ClhScopeLayout *layout);
 void clh_scope_matrix (guint kr, guint kb, gint32 matrix[9]);

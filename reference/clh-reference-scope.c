@@ -261,8 +261,8 @@ clh_reference_scope_counts (const ClhFrame *frame, const ClhScopeSpec *spec,
 
         if (p->kind == CLH_SCOPE_PLOT_WAVEFORM) {
           v = channel_value (frame, spec, p->channel, x, y);
-          c[(guint64) x * p->cols / p->grid_width * p->rows
-              + (v >> p->shift)]++;
+          c[(v >> p->shift) * p->cols
+              + (guint64) x * p->cols / p->grid_width]++;
         } else if (p->kind == CLH_SCOPE_PLOT_HISTOGRAM) {
           c[channel_value (frame, spec, p->channel, x, y) >> p->shift]++;
         } else {
@@ -588,7 +588,7 @@ trace (const ClhScopeSpec *spec, const ClhScopePlot *p, const guint32 *c,
     colour[k] = (p->colour >> (8 * k)) & 255;
   if (p->kind == CLH_SCOPE_PLOT_WAVEFORM) {
     level = clh_reference_scope_level (spec, p, f->columns[bin],
-        c[bin * p->rows + row]);
+        c[row * p->cols + bin]);
   } else if (p->kind == CLH_SCOPE_PLOT_VECTORSCOPE) {
     level = clh_reference_scope_level (spec, p, 1, c[row * p->cols + bin]);
     chroma_colour (bin, row, p->cols, colour);

@@ -3,6 +3,7 @@
 #include "gsthistogramoverlay.h"
 #include "gstclbackproject.h"
 #include "gstclcamshift.h"
+#include "gstclscope.h"
 
 /* The category the shared device and frame code logs to, whichever
  * element comes first. */
@@ -20,6 +21,7 @@ plugin_init (GstPlugin *plugin)
   ok &= GST_ELEMENT_REGISTER (histogramoverlay, plugin);
   ok &= GST_ELEMENT_REGISTER (clbackproject, plugin);
   ok &= GST_ELEMENT_REGISTER (clcamshift, plugin);
+  ok &= GST_ELEMENT_REGISTER (clscope, plugin);
   return ok;
 }
 
