@@ -59,6 +59,7 @@ struct _ClhScope {
   cl_kernel draw;
   gboolean cpu;
   ClhDeviceLimits limits;
+  ClhScopeTuning tuning;
 
   /* The frame's planes, packed, in pinned host memory and on the device. */
   ClhHostBlock *stage;
@@ -263,18 +264,19 @@ plot_job (const ClhScope *s, const ClhScopePlot *plot, guint first_group)
   axis = plot->kind == CLH_SCOPE_PLOT_VECTORSCOPE ? plot->rows : plot->cols;
   per_bin = plot->kind == CLH_SCOPE_PLOT_WAVEFORM ? plot->rows :
       plot->kind == CLH_SCOPE_PLOT_VECTORSCOPE ? plot->cols : 1;
-  j.n_copies = s->cpu && plot->kind == CLH_SCOPE_PLOT_WAVEFORM ?
-      CPU_WAVEFORM_COPIES : 1;
-  budget = !s->cpu ? GPU_TILE_BYTES : plot->kind ==
-      CLH_SCOPE_PLOT_WAVEFORM ? CPU_WAVEFORM_BYTES :
-      s->limits.local_mem_per_group / 2;
+  j.n_copies = s->tuning.copies ? s->tuning.copies : s->cpu
+      && plot->kind == CLH_SCOPE_PLOT_WAVEFORM ? CPU_WAVEFORM_COPIES : 1;
+  budget = s->tuning.tile_bytes ? s->tuning.tile_bytes : !s->cpu ?
+      GPU_TILE_BYTES : plot->kind == CLH_SCOPE_PLOT_WAVEFORM ?
+      CPU_WAVEFORM_BYTES : s->limits.local_mem_per_group / 2;
   budget = MIN (budget, s->limits.local_mem_per_group / 2) / j.n_copies;
   /* As few tiles as local memory allows, of equal size. */
   j.tile_bins = (guint) CLAMP (budget / (4 * per_bin), 1, axis);
   j.n_tiles = (axis + j.tile_bins - 1) / j.tile_bins;
   j.tile_bins = (axis + j.n_tiles - 1) / j.n_tiles;
-  j.n_slices = CLAMP ((s->cpu ? units : 4 * units) / j.n_tiles, 1,
-      MAX (plot->grid_height / 8, 1));
+  j.n_slices = s->tuning.slices ? s->tuning.slices :
+      (s->cpu ? units : 4 * units) / j.n_tiles;
+  j.n_slices = CLAMP (j.n_slices, 1, plot->grid_height);
   if (plot->kind == CLH_SCOPE_PLOT_WAVEFORM) {
     j.col_mul = ratio_multiplier (plot->cols, plot->grid_width);
     strip = (guint) (((guint64) j.tile_bins * plot->grid_width +
@@ -401,7 +403,9 @@ configure (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
   s->configured = FALSE;
 
   clh_scope_layout (spec, frame, &s->layout);
-  s->count_group = s->cpu ? 1 : MIN (GPU_GROUP,
+  s->count_group = s->tuning.work_group ? s->tuning.work_group : s->cpu ?
+      1 : GPU_GROUP;
+  s->count_group = MIN (s->count_group,
       1u << floor_log2 (s->limits.max_work_group_size));
   make_jobs (s);
   s->thresholds = g_renew (guint32, s->thresholds, n_tables);
@@ -760,6 +764,26 @@ run_op (ClhScope *s, const Request *r, GError **error)
   }
   g_clear_pointer (&op.done, clReleaseEvent);
   return ok;
+}
+
+/**
+ * clh_scope_set_tuning:
+ * @scope: a scope engine
+ * @tuning: (nullable): how scope_count is launched from the next frame
+ *   on; %NULL or zero fields: the device's defaults
+ *
+ * For tests, which reach a GPU's launch (work-groups of many work-items,
+ * local atomics, small tiles, slices merged with global atomics) on a CPU
+ * device, and for benchmarks.
+ */
+void
+clh_scope_set_tuning (ClhScope *scope, const ClhScopeTuning *tuning)
+{
+  if (tuning)
+    scope->tuning = *tuning;
+  else
+    memset (&scope->tuning, 0, sizeof (scope->tuning));
+  scope->configured = FALSE;
 }
 
 /**

@@ -12,9 +12,30 @@ G_BEGIN_DECLS
 
 typedef struct _ClhScope ClhScope;
 
+/**
+ * ClhScopeTuning:
+ * @work_group: work-items of a scope_count work-group, a power of two (0:
+ *   the device's: 1 on a CPU, 256 on others)
+ * @tile_bytes: local memory a work-group's tile may take, all copies (0:
+ *   the device's)
+ * @copies: copies of a tile each group counts into, a power of two (0:
+ *   the device's)
+ * @slices: row slices each tile is split into, merged with global atomics
+ *   (0: enough for about four work-groups per compute unit)
+ *
+ * How the counting kernel is launched.
+ */
+typedef struct {
+  guint work_group;
+  gsize tile_bytes;
+  guint copies;
+  guint slices;
+} ClhScopeTuning;
+
 ClhScope *clh_scope_new (ClhContext *context, GError **error);
 void clh_scope_free (ClhScope *scope);
 
+void clh_scope_set_tuning (ClhScope *scope, const ClhScopeTuning *tuning);
 gboolean clh_scope_draw (ClhScope *scope, const ClhFrame *frame,
     const ClhScopeSpec *spec, guint8 *dest, gsize dest_stride,
     guint32 *counts, GError **error);

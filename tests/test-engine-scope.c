@@ -4,8 +4,9 @@
  * format the reference's table knows (one of each layout in the quick
  * run), odd sizes, padded strides, random, one-value and gradient frames,
  * each scope alone and together, both scales, every graticule, limited
- * and full range, three matrices; the threshold tables against the
- * reference's brightness formula; requests the engine refuses. */
+ * and full range, three matrices, the device's own launch and a GPU's;
+ * the threshold tables against the reference's brightness formula;
+ * requests the engine refuses. */
 #include <string.h>
 
 #include "clh-reference-scope.h"
@@ -15,6 +16,16 @@
 
 static ClhContext *context;
 static ClhScope *scope;
+
+/* The device's own launch, then a GPU's on whatever device runs the
+ * tests: work-groups of 256 and 64 work-items counting with local
+ * atomics into small tiles (several per plot) and copies, row slices
+ * merged with global atomics. */
+static const ClhScopeTuning tunings[] = {
+  {0, 0, 0, 0},
+  {256, 32 * 1024, 1, 0},
+  {64, 4 * 1024, 2, 3},
+};
 
 typedef struct {
   guint kinds;
@@ -166,25 +177,29 @@ test_format (gconstpointer data)
   static const guint sizes[][3] = {
     {37, 23, 0}, {64, 48, 13}, {1, 1, 3}, {201, 5, 0}, {8, 130, 7},
   };
-  guint s, c, p;
+  guint s, c, p, t;
 
-  for (s = 0; s < G_N_ELEMENTS (sizes); s++)
-    for (c = 0; c < CLH_TEST_N_CONTENTS; c++) {
-      ClhTestFrame *tf = clh_test_frame_new (format, sizes[s][0],
-          sizes[s][1], sizes[s][2], c, 7 * s + c);
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+    clh_scope_set_tuning (scope, &tunings[t]);
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+      for (c = 0; c < CLH_TEST_N_CONTENTS; c++) {
+        ClhTestFrame *tf = clh_test_frame_new (format, sizes[s][0],
+            sizes[s][1], sizes[s][2], c, 7 * s + c);
 
-      for (p = 0; p < G_N_ELEMENTS (pictures); p++) {
-        ClhScopeSpec spec;
-        gchar *what = g_strdup_printf ("%s %ux%u (+%u) %s, picture %u",
-            format, sizes[s][0], sizes[s][1], sizes[s][2],
-            clh_test_content_name (c), p);
+        for (p = 0; p < G_N_ELEMENTS (pictures); p++) {
+          ClhScopeSpec spec;
+          gchar *what = g_strdup_printf ("%s %ux%u (+%u) %s, picture %u, "
+              "tuning %u", format, sizes[s][0], sizes[s][1], sizes[s][2],
+              clh_test_content_name (c), p, t);
 
-        spec_for (&pictures[p], tf->klass, &spec);
-        check_scope (&tf->frame, &spec, what);
-        g_free (what);
+          spec_for (&pictures[p], tf->klass, &spec);
+          check_scope (&tf->frame, &spec, what);
+          g_free (what);
+        }
+        clh_test_frame_free (tf);
       }
-      clh_test_frame_free (tf);
-    }
+  }
+  clh_scope_set_tuning (scope, NULL);
 }
 
 /* A frame wider and taller than the picture, so that column bins gather
@@ -194,19 +209,29 @@ static void
 test_large (void)
 {
   const gchar *const formats[] = { "I420", "RGBx", "P010_10LE" };
-  guint f;
+  const ClhTestContent contents[] = { CLH_TEST_RANDOM, CLH_TEST_MAX };
+  guint f, c, t;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
-    ClhTestFrame *tf = clh_test_frame_new (formats[f], 1920, 1080, 0,
-        CLH_TEST_RANDOM, 11);
-    ClhScopeSpec spec;
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+    clh_scope_set_tuning (scope, &tunings[t]);
+    for (f = 0; f < G_N_ELEMENTS (formats); f++)
+      for (c = 0; c < G_N_ELEMENTS (contents); c++) {
+        ClhTestFrame *tf = clh_test_frame_new (formats[f], 1920, 1080, 0,
+            contents[c], 11);
+        ClhScopeSpec spec;
+        gchar *what = g_strdup_printf ("%s %s, tuning %u", formats[f],
+            clh_test_content_name (contents[c]), t);
 
-    spec_for (&pictures[0], tf->klass, &spec);
-    spec.width = 1080;
-    spec.height = 200;
-    check_scope (&tf->frame, &spec, formats[f]);
-    clh_test_frame_free (tf);
+        /* A one-value frame's cells pass the direct level table. */
+        spec_for (&pictures[c], tf->klass, &spec);
+        spec.width = 1080;
+        spec.height = 200;
+        check_scope (&tf->frame, &spec, what);
+        g_free (what);
+        clh_test_frame_free (tf);
+      }
   }
+  clh_scope_set_tuning (scope, NULL);
 }
 
 /* The same engine, frame after frame of other formats and pictures: the
