@@ -36,8 +36,9 @@ typedef struct {
   gdouble intensity;
 } Props;
 
+/* The element's defaults. */
 static const Props defaults = { CLH_SCOPE_WAVEFORM | CLH_SCOPE_VECTORSCOPE,
-  CLH_SCOPE_LINEAR, CLH_SCOPE_GRATICULE_IRE, 0.1
+  CLH_SCOPE_LINEAR, CLH_SCOPE_GRATICULE_IRE, 0.15
 };
 
 static GstHarness *
