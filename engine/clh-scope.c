@@ -57,6 +57,7 @@ struct _ClhScope {
   cl_kernel count;
   cl_kernel peaks;
   cl_kernel draw;
+  cl_kernel blend;
   gboolean cpu;
   ClhDeviceLimits limits;
   ClhScopeTuning tuning;
@@ -149,6 +150,7 @@ clh_scope_new (ClhContext *context, GError **error)
       || !make_kernel (s, "scope_count", &s->count, error)
       || !make_kernel (s, "scope_peaks", &s->peaks, error)
       || !make_kernel (s, "scope_draw", &s->draw, error)
+      || !make_kernel (s, "scope_blend", &s->blend, error)
       || !clh_device_limits_query (device->device, s->count, &s->limits,
           error)) {
     clh_scope_free (s);
@@ -175,6 +177,7 @@ clh_scope_free (ClhScope *scope)
   g_clear_pointer (&s->count, clReleaseKernel);
   g_clear_pointer (&s->peaks, clReleaseKernel);
   g_clear_pointer (&s->draw, clReleaseKernel);
+  g_clear_pointer (&s->blend, clReleaseKernel);
   g_clear_pointer (&s->stage, clh_host_block_free);
   g_clear_pointer (&s->src, clReleaseMemObject);
   g_clear_pointer (&s->jobs_mem, clReleaseMemObject);
@@ -569,6 +572,12 @@ typedef struct {
   guint8 *dest;
   gsize dest_stride;
   guint32 *counts;
+  /* An overlay: the picture blended at (x, y) of the frame, alpha of
+   * 255, the frame's rows read back into its planes. */
+  gboolean overlay;
+  guint x;
+  guint y;
+  guint alpha;
 } Request;
 
 /* The frame's buffer: its own memory, wrapped, on a device that reads host
@@ -672,8 +681,108 @@ enqueue_draw (ClhScope *s, const ClhScopeSpec *spec, GError **error)
   return clh_cl_check (ret, "clEnqueueNDRangeKernel", error);
 }
 
+/* The picture blended into the components the spec's source writes (R,
+ * G, B or Y[, Cb, Cr]) of the frame in @src. */
+static gboolean
+enqueue_blend (ClhScope *s, const Request *r, cl_mem src, GError **error)
+{
+  const ClhFrame *frame = r->frame;
+  gint32 matrix[9];
+  guint32 offsets[3];
+  ClhScopeFrameParams f;
+  ClhScopeBlendParams b;
+  cl_int ret;
+  guint c, k;
+
+  frame_params (frame, r->spec, r->base, &f);
+  clh_scope_output_matrix (r->spec, frame->depth, matrix, offsets);
+  for (c = 0; c < components_read (frame, r->spec); c++) {
+    const ClhComponent *comp = &frame->components[c];
+    gsize global[2];
+
+    memset (&b, 0, sizeof (b));
+    b.component = c;
+    b.w_sub = comp->w_sub;
+    b.h_sub = comp->h_sub;
+    b.x = r->x;
+    b.y = r->y;
+    b.width = r->spec->width;
+    b.height = r->spec->height;
+    b.pitch = r->spec->width * 4;
+    b.alpha = r->alpha;
+    for (k = 0; k < 3; k++)
+      b.matrix[k] = (guint32) matrix[3 * c + k];
+    b.offset = offsets[c];
+    global[0] = ROUND_UP (b.width >> b.w_sub, 16);
+    global[1] = b.height >> b.h_sub;
+    ret = clSetKernelArg (s->blend, 0, sizeof (cl_mem), &src);
+    ret |= clSetKernelArg (s->blend, 1, sizeof (f), &f);
+    ret |= clSetKernelArg (s->blend, 2, sizeof (b), &b);
+    ret |= clSetKernelArg (s->blend, 3, sizeof (cl_mem), &s->out_mem);
+    if (!clh_cl_check (ret, "clSetKernelArg", error))
+      return FALSE;
+    ret = clEnqueueNDRangeKernel (s->queue, s->blend, 2, NULL, global, NULL,
+        0, NULL, NULL);
+    if (!clh_cl_check (ret, "clEnqueueNDRangeKernel", error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* The bytes of each plane the blend wrote, back from @src into the
+ * frame's planes: the rectangle's rows, from the first byte of its first
+ * written sample to the last byte of its last; the last command's event
+ * is @done. */
+static gboolean
+read_back_planes (ClhScope *s, const Request *r, cl_mem src, cl_event *done,
+    GError **error)
+{
+  const ClhFrame *frame = r->frame;
+  const guint n = components_read (frame, r->spec);
+  const guint bytes = clh_frame_sample_bytes (frame);
+  guint p, c, last = 0;
+  cl_int ret;
+
+  for (c = 0; c < n; c++)
+    last = MAX (last, frame->components[c].plane);
+  for (p = 0; p <= last; p++) {
+    gsize start = G_MAXSIZE, end = 0;
+    guint row0 = 0, rows = 0;
+
+    for (c = 0; c < n; c++) {
+      const ClhComponent *comp = &frame->components[c];
+      const gsize first = comp->offset + (gsize) (r->x >> comp->w_sub)
+          * comp->pixel_stride;
+
+      if (comp->plane != p)
+        continue;
+      start = MIN (start, first);
+      end = MAX (end, first + (gsize) ((r->spec->width >> comp->w_sub) - 1)
+          * comp->pixel_stride + bytes);
+      row0 = r->y >> comp->h_sub;
+      rows = r->spec->height >> comp->h_sub;
+    }
+    if (rows == 0)
+      continue;
+    {
+      const size_t buffer_origin[3] = { r->base[p] + start, row0, 0 };
+      const size_t host_origin[3] = { start, row0, 0 };
+      const size_t region[3] = { end - start, rows, 1 };
+
+      ret = clEnqueueReadBufferRect (s->queue, src, CL_FALSE, buffer_origin,
+          host_origin, region, frame->planes[p].stride, 0,
+          frame->planes[p].stride, 0, (void *) frame->planes[p].data, 0, NULL,
+          p == last ? done : NULL);
+      if (!clh_cl_check (ret, "clEnqueueReadBufferRect", error))
+        return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 /* One frame's commands: upload, count, peaks, draw, and the picture's
- * readback (and the counts', if asked for), whose event is @done. */
+ * readback (and the counts', if asked for), or its blend into the frame
+ * and the frame's rows' readback; the last one's event is @done. */
 static gboolean
 draw_op (ClhScope *s, const Request *r, cl_event *done, GError **error)
 {
@@ -689,6 +798,9 @@ draw_op (ClhScope *s, const Request *r, cl_event *done, GError **error)
       || !enqueue_peaks (s, error)
       || !enqueue_draw (s, spec, error))
     return FALSE;
+  if (r->overlay)
+    return enqueue_blend (s, r, src, error)
+        && read_back_planes (s, r, src, done, error);
   ret = clEnqueueReadBufferRect (s->queue, s->out_mem, CL_FALSE, origin,
       origin, region, region[0], 0, r->dest_stride, 0, r->dest, 0, NULL,
       r->counts ? NULL : done);
@@ -842,4 +954,78 @@ clh_scope_draw (ClhScope *scope, const ClhFrame *frame,
   ok = run_op (scope, &r, error);
   g_clear_pointer (&r.wrapped, clReleaseMemObject);
   return ok;
+}
+
+/* The size of the largest subsampled sample of the components @spec
+ * writes, as a mask of the low bits positions must not have. */
+static guint
+subsampling_mask (const ClhFrame *frame, const ClhScopeSpec *spec,
+    gboolean vertical)
+{
+  guint c, sub = 0;
+
+  for (c = 0; c < components_read (frame, spec); c++)
+    sub = MAX (sub, vertical ? frame->components[c].h_sub :
+        frame->components[c].w_sub);
+  return (1u << sub) - 1;
+}
+
+/**
+ * clh_scope_overlay:
+ * @scope: a scope engine
+ * @frame: a valid frame whose planes are writable
+ * @spec: the picture, valid for @frame (clh_scope_spec_is_valid())
+ * @x: the picture's left column in the frame
+ * @y: its top row
+ * @alpha: its opacity, 0..255
+ * @error: %CLH_ENGINE_ERROR_INVALID for a frame, spec or rectangle the
+ *   engine cannot draw (the message says why), %CLH_ENGINE_ERROR_OPENCL
+ *
+ * Draws @spec's picture of @frame as clh_scope_draw() does and blends it
+ * into @frame's pixels [@x, @x + width) x [@y, @y + height) on the device
+ * (kernels/scope.cl, scope_blend), in one submission with the counting;
+ * only the rectangle's rows of each written plane are read back into
+ * @frame. Each sample of the components the spec's source names (R, G, B
+ * or Y, Cb, Cr; alpha and padding stay) takes the mean colour of the
+ * picture pixels it covers, converted by clh_scope_output_matrix(), as
+ * `(sample (255 - alpha) + value alpha + 127) / 255`. The rectangle lies
+ * inside the frame, its corner and size multiples of the largest
+ * subsampled sample (2 or 4 pixels) of those components.
+ *
+ * Returns: %TRUE with @frame written, %FALSE on error (@frame may then be
+ *   partly written)
+ */
+gboolean
+clh_scope_overlay (ClhScope *scope, const ClhFrame *frame,
+    const ClhScopeSpec *spec, guint x, guint y, guint alpha, GError **error)
+{
+  GError *why = NULL;
+  Request r = { frame, spec };
+
+  if (!clh_frame_is_valid (frame))
+    return invalid (error, "not a valid frame");
+  if (!clh_scope_spec_is_valid (spec, frame, &why)) {
+    g_set_error_literal (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        why->message);
+    g_error_free (why);
+    return FALSE;
+  }
+  if (spec->width > frame->width || spec->height > frame->height
+      || x > frame->width - spec->width || y > frame->height - spec->height)
+    return invalid (error, "the picture does not fit inside the frame there");
+  if (((x | spec->width) & subsampling_mask (frame, spec, FALSE))
+      || ((y | spec->height) & subsampling_mask (frame, spec, TRUE)))
+    return invalid (error, "the picture's corner and size are not on the "
+        "chroma subsampling grid");
+  if (alpha > 255)
+    return invalid (error, "alpha is 0..255");
+  r.overlay = TRUE;
+  r.x = x;
+  r.y = y;
+  r.alpha = alpha;
+  /* Staged even where the device reads host memory in place: the frame is
+   * written back with reads of its buffer, never through a mapping of the
+   * caller's own memory. */
+  return stage_frame (scope, frame, spec, r.base, &r.total, error)
+      && run_op (scope, &r, error);
 }

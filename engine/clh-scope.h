@@ -40,6 +40,10 @@ gboolean clh_scope_draw (ClhScope *scope, const ClhFrame *frame,
     const ClhScopeSpec *spec, guint8 *dest, gsize dest_stride,
     guint32 *counts, GError **error);
 
+gboolean clh_scope_overlay (ClhScope *scope, const ClhFrame *frame,
+    const ClhScopeSpec *spec, guint x, guint y, guint alpha,
+    GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClhScope, clh_scope_free)
 
 G_END_DECLS

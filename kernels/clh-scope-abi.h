@@ -143,4 +143,26 @@ typedef struct {
   CLH_U32 n_plots;
 } ClhScopeDrawParams;
 
+/* scope_blend: the picture (width x height RGBA, pitch bytes a row)
+ * blended into component c of the frame (ClhScopeFrameParams) over the
+ * frame's pixels [x, x + width) x [y, y + height), on the component's
+ * grid (w_sub, h_sub: its subsampling; x, y, width and height are
+ * multiples of its samples' size): each sample takes the mean R, G, B of
+ * the picture pixels it covers, rounded, through its row of matrix
+ * (coefficients in 1/65536, two's complement) and offset, clamped to
+ * 0..mask, then (sample (255 - alpha) + value alpha + 127) / 255. */
+typedef struct {
+  CLH_U32 component;
+  CLH_U32 w_sub;
+  CLH_U32 h_sub;
+  CLH_U32 x;
+  CLH_U32 y;
+  CLH_U32 width;
+  CLH_U32 height;
+  CLH_U32 pitch;
+  CLH_U32 alpha;
+  CLH_U32 matrix[3];
+  CLH_U32 offset;
+} ClhScopeBlendParams;
+
 #endif

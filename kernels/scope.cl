@@ -540,3 +540,63 @@ scope_draw (global const uint *counts, global const uint *peaks,
     *(global uchar4 *) (out + y * d.pitch + px * 4) = o;
   }
 }
+
+/* Stores @stored in a sample's bytes. */
+static void
+scope_store (global uchar *p, uint sample, uint stored)
+{
+  if (sample == CLH_ABI_SAMPLE_8) {
+    p[0] = (uchar) stored;
+  } else if (sample == CLH_ABI_SAMPLE_16LE) {
+    p[0] = (uchar) stored;
+    p[1] = (uchar) (stored >> 8);
+  } else {
+    p[0] = (uchar) (stored >> 8);
+    p[1] = (uchar) stored;
+  }
+}
+
+/*
+ * The picture blended into one component of the frame, in place: work-item
+ * (sx, sy) for the component's sample sx, sy of the rectangle
+ * (ClhScopeBlendParams), from the mean colour of the picture pixels it
+ * covers. The other bits of a sample's bytes (P010's low six) become 0.
+ */
+kernel void
+scope_blend (global uchar *src, const ClhScopeFrameParams f,
+    const ClhScopeBlendParams b, global const uchar4 *picture)
+{
+  const uint sx = get_global_id (0), sy = get_global_id (1);
+  const uint bw = 1u << b.w_sub, bh = 1u << b.h_sub, c = b.component;
+  uint r = 0, g = 0, bl = 0;
+
+  if (sx >= b.width >> b.w_sub || sy >= b.height >> b.h_sub)
+    return;
+  for (uint j = 0; j < bh; j++)
+    for (uint i = 0; i < bw; i++) {
+      const uchar4 p = picture[(sy * bh + j) * (b.pitch / 4) + sx * bw + i];
+
+      r += p.x;
+      g += p.y;
+      bl += p.z;
+    }
+  const uint n = bw * bh;
+  const long v = ((long) (int) b.matrix[0] * ((r + n / 2) / n)
+      + (long) (int) b.matrix[1] * ((g + n / 2) / n)
+      + (long) (int) b.matrix[2] * ((bl + n / 2) / n)
+      + (long) b.offset + 32768) >> 16;
+  const uint value = (uint) clamp (v, 0L, (long) f.mask);
+  global uchar *p = src + f.bases[c] + ((b.y >> b.h_sub) + sy) * f.pitches[c]
+      + f.offsets[c] + ((b.x >> b.w_sub) + sx) * f.pixel_strides[c];
+  uint old;
+
+  if (f.sample == CLH_ABI_SAMPLE_8)
+    old = p[0];
+  else if (f.sample == CLH_ABI_SAMPLE_16LE)
+    old = p[0] | ((uint) p[1] << 8);
+  else
+    old = ((uint) p[0] << 8) | p[1];
+  old = (old >> f.shifts[c]) & f.mask;
+  scope_store (p, f.sample, ((old * (255 - b.alpha) + value * b.alpha + 127)
+          / 255) << f.shifts[c]);
+}

@@ -402,6 +402,57 @@ clh_scope_full_count (const ClhScopeSpec *spec, const ClhScopePlot *plot,
       * spec->intensity);
 }
 
+/**
+ * clh_scope_output_matrix:
+ * @spec: the spec (its source, range and matrix)
+ * @depth: bits of the frame's samples
+ * @matrix: (out) (array fixed-size=9): for each component written (R, G, B
+ *   or Y, Cb, Cr), its coefficients of the picture's 8-bit R, G, B, in
+ *   1/65536
+ * @offsets: (out) (array fixed-size=3): each component's offset, in
+ *   1/65536
+ *
+ * How the scope picture's colours become a frame's samples: component
+ * value `clamp ((row . RGB + offset + 2^15) >> 16, 0, 2^depth - 1)`, in
+ * 64-bit arithmetic. RGB sources take R, G, B as they are. YUV and gray
+ * ones take ITU-R BT.601 section 2.5.2's Y'CbCr with the spec's Kr, Kb,
+ * at limited range `Y = 16 s + 219 s Y'`, `C = 128 s + 224 s C'` (s =
+ * 2^(depth - 8), as BT.2100 table 9 scales 8-bit levels) or full range
+ * `Y = (2^depth - 1) Y'`, `C = 2^(depth - 1) + (2^depth - 1) C'`, for
+ * Y' in 0..1 and C' in -0.5..0.5 of R, G, B / 255; each coefficient and
+ * offset rounded to the nearest 1/65536 (lround()).
+ */
+void
+clh_scope_output_matrix (const ClhScopeSpec *spec, guint depth,
+    gint32 matrix[9], guint32 offsets[3])
+{
+  const gdouble kr = spec->kr / 10000.0, kb = spec->kb / 10000.0;
+  const gdouble kg = 1.0 - kr - kb, top = (gdouble) ((1u << depth) - 1);
+  const gdouble s = (gdouble) (1u << depth) / 256.0;
+  const gdouble y_scale = (spec->limited ? 219.0 * s : top) / 255.0;
+  const gdouble c_scale = (spec->limited ? 224.0 * s : top) / 255.0;
+  const gdouble rows[9] = { kr, kg, kb,
+    -kr / (2.0 * (1.0 - kb)), -kg / (2.0 * (1.0 - kb)), 0.5,
+    0.5, -kg / (2.0 * (1.0 - kr)), -kb / (2.0 * (1.0 - kr)),
+  };
+  const gdouble base[3] = { spec->limited ? 16.0 * s : 0.0,
+    spec->limited ? 128.0 * s : (gdouble) (1u << (depth - 1)),
+    spec->limited ? 128.0 * s : (gdouble) (1u << (depth - 1)),
+  };
+  guint i;
+
+  for (i = 0; i < 9; i++) {
+    if (spec->source == CLH_SCOPE_SOURCE_RGB)
+      matrix[i] = i % 4 == 0 ? 65536 : 0;
+    else
+      matrix[i] = (gint32) lround (rows[i] * (i < 3 ? y_scale : c_scale)
+          * 65536.0);
+  }
+  for (i = 0; i < 3; i++)
+    offsets[i] = spec->source == CLH_SCOPE_SOURCE_RGB ? 0 :
+        (guint32) lround (base[i] * 65536.0);
+}
+
 /* A cell's brightness before it is cut to 0..255: `255 count / full`
  * (linear) or `255 log (1 + count) / log (1 + full)` (log). */
 static gdouble

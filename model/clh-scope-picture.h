@@ -213,6 +213,8 @@ gdouble clh_scope_full_count (const ClhScopeSpec *spec,
     const ClhScopePlot *plot, guint n);
 void clh_scope_thresholds (const ClhScopeSpec *spec,
     const ClhScopePlot *plot, guint n, guint32 thresholds[CLH_SCOPE_LEVELS]);
+void clh_scope_output_matrix (const ClhScopeSpec *spec, guint depth,
+    gint32 matrix[9], guint32 offsets[3]);
 void clh_scope_draw_graticule (const ClhScopeSpec *spec,
     const ClhScopeLayout *layout, guint8 *rgba, gsize stride);
 

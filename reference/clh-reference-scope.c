@@ -655,3 +655,113 @@ clh_reference_scope_picture (const ClhScopeSpec *spec,
     g_free (facts[i].columns);
   g_free (graticule);
 }
+
+/* The coefficients turning the picture's 8-bit R, G, B into a frame's
+ * component @c at @depth bits, in 1/65536, and its offset, as
+ * clh_scope_output_matrix() documents them. */
+static void
+output_row (const ClhScopeSpec *spec, guint depth, guint c, gint64 row[3],
+    gint64 *offset)
+{
+  const gdouble kr = spec->kr / 10000.0, kb = spec->kb / 10000.0;
+  const gdouble kg = 1.0 - kr - kb, top = (gdouble) ((1u << depth) - 1);
+  const gdouble s = (gdouble) (1u << depth) / 256.0;
+  gdouble scale, coef[3], base;
+  guint k;
+
+  if (spec->source == CLH_SCOPE_SOURCE_RGB) {
+    for (k = 0; k < 3; k++)
+      row[k] = k == c ? 65536 : 0;
+    *offset = 0;
+    return;
+  }
+  if (c == 0) {
+    scale = (spec->limited ? 219.0 * s : top) / 255.0;
+    coef[0] = kr;
+    coef[1] = kg;
+    coef[2] = kb;
+    base = spec->limited ? 16.0 * s : 0.0;
+  } else {
+    const gdouble d = c == 1 ? 2.0 * (1.0 - kb) : 2.0 * (1.0 - kr);
+
+    scale = (spec->limited ? 224.0 * s : top) / 255.0;
+    coef[0] = c == 1 ? -kr / d : 0.5;
+    coef[1] = -kg / d;
+    coef[2] = c == 1 ? 0.5 : -kb / d;
+    base = spec->limited ? 128.0 * s : (gdouble) (1u << (depth - 1));
+  }
+  for (k = 0; k < 3; k++)
+    row[k] = lround (coef[k] * scale * 65536.0);
+  *offset = lround (base * 65536.0);
+}
+
+/* Writes @value (@depth bits, shifted) into a sample's bytes. */
+static void
+write_sample (const ClhFrame *frame, guint c, guint x, guint y, guint value)
+{
+  const ClhComponent *comp = &frame->components[c];
+  guint8 *p = (guint8 *) frame->planes[comp->plane].data
+      + frame->planes[comp->plane].stride * y + comp->offset
+      + (gsize) comp->pixel_stride * x;
+  const guint stored = value << comp->shift;
+
+  if (frame->sample == CLH_SAMPLE_8) {
+    p[0] = (guint8) stored;
+  } else if (frame->sample == CLH_SAMPLE_16LE) {
+    p[0] = stored & 255;
+    p[1] = stored >> 8;
+  } else {
+    p[0] = stored >> 8;
+    p[1] = stored & 255;
+  }
+}
+
+/**
+ * clh_reference_scope_overlay:
+ * @frame: a valid frame whose planes are writable
+ * @spec: a spec valid for it
+ * @picture: its picture (clh_reference_scope_picture()), `spec->width * 4`
+ *   bytes a row
+ * @x: the picture's left column in the frame
+ * @y: its top row
+ * @alpha: its opacity, 0..255
+ *
+ * The picture blended into @frame as clh_scope_overlay() documents it,
+ * one sample at a time.
+ */
+void
+clh_reference_scope_overlay (const ClhFrame *frame, const ClhScopeSpec *spec,
+    const guint8 *picture, guint x, guint y, guint alpha)
+{
+  const guint n = spec->source == CLH_SCOPE_SOURCE_GRAY ? 1 : 3;
+  const guint top = (1u << frame->depth) - 1;
+  guint c, sx, sy, i, j, k;
+
+  for (c = 0; c < n; c++) {
+    const guint bw = 1u << frame->components[c].w_sub;
+    const guint bh = 1u << frame->components[c].h_sub;
+    gint64 row[3], offset;
+
+    output_row (spec, frame->depth, c, row, &offset);
+    for (sy = y / bh; sy < (y + spec->height) / bh; sy++)
+      for (sx = x / bw; sx < (x + spec->width) / bw; sx++) {
+        guint sum[3] = { 0, 0, 0 };
+        gint64 v = offset;
+        guint old, value;
+
+        /* The mean colour of the pixels the sample covers, rounded. */
+        for (j = 0; j < bh; j++)
+          for (i = 0; i < bw; i++)
+            for (k = 0; k < 3; k++)
+              sum[k] += picture[((sy * bh + j - y) * spec->width + sx * bw
+                      + i - x) * 4 + k];
+        for (k = 0; k < 3; k++)
+          v += row[k] * (gint64) ((sum[k] + bw * bh / 2) / (bw * bh));
+        v = (gint64) floor ((gdouble) (v + 32768) / 65536.0);
+        value = (guint) CLAMP (v, 0, (gint64) top);
+        old = clh_reference_sample (frame, c, sx, sy);
+        write_sample (frame, c, sx, sy, (old * (255 - alpha) + value * alpha
+                + 127) / 255);
+      }
+  }
+}

@@ -22,4 +22,8 @@ void clh_reference_scope_picture (const ClhScopeSpec *spec,
     const ClhScopeLayout *layout, const guint32 *counts, guint8 *rgba,
     gsize stride);
 
+void clh_reference_scope_overlay (const ClhFrame *frame,
+    const ClhScopeSpec *spec, const guint8 *picture, guint x, guint y,
+    guint alpha);
+
 G_END_DECLS

@@ -5,7 +5,8 @@
  * run), odd sizes, padded strides, random, one-value and gradient frames,
  * each scope alone and together, both scales, every graticule, limited
  * and full range, three matrices, the device's own launch and a GPU's;
- * the threshold tables against the reference's brightness formula;
+ * the threshold tables against the reference's brightness formula; the
+ * picture blended into frames of each format, every byte of every plane;
  * requests the engine refuses. */
 #include <string.h>
 
@@ -304,6 +305,107 @@ test_thresholds (void)
   clh_test_frame_free (tf);
 }
 
+/* Both frames' planes, padding included, byte for byte. */
+static void
+assert_frames_equal (const ClhTestFrame *got, const ClhTestFrame *want,
+    const gchar *what)
+{
+  guint p;
+
+  for (p = 0; p < got->frame.n_planes; p++) {
+    const gsize size = got->frame.planes[p].stride
+        * clh_frame_plane_rows (&got->frame, p);
+    gsize i;
+
+    for (i = 0; i < size; i++)
+      if (got->memory[p][i] != want->memory[p][i])
+        g_error ("%s: plane %u byte %" G_GSIZE_FORMAT " (row %"
+            G_GSIZE_FORMAT ") is %u, the reference's %u", what, p, i,
+            i / got->frame.planes[p].stride, got->memory[p][i],
+            want->memory[p][i]);
+  }
+}
+
+/* The picture blended into frames of each format on the device, against
+ * the reference's picture blended by the reference: every byte of every
+ * plane, those outside the picture and the rows' padding included. */
+static void
+test_overlay (gconstpointer data)
+{
+  const gchar *format = data;
+  const guint alphas[] = { 255, 0, 77, 200 };
+  guint k, t;
+
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+    clh_scope_set_tuning (scope, &tunings[t]);
+    for (k = 0; k < G_N_ELEMENTS (alphas); k++) {
+      ClhTestFrame *got = clh_test_frame_new (format, 101, 67, 5 * k,
+          k % 2 ? CLH_TEST_GRADIENT : CLH_TEST_RANDOM, k);
+      ClhTestFrame *want = clh_test_frame_new (format, 101, 67, 5 * k,
+          k % 2 ? CLH_TEST_GRADIENT : CLH_TEST_RANDOM, k);
+      const guint x = k % 2 ? 0 : 36, y = k < 2 ? 0 : 32;
+      ClhScopeSpec spec;
+      ClhScopeLayout layout;
+      guint32 *counts;
+      guint8 *picture;
+      GError *err = NULL;
+      gchar *what = g_strdup_printf ("%s overlay at (%u, %u), alpha %u, "
+          "tuning %u", format, x, y, alphas[k], t);
+
+      spec_for (&pictures[k % 2 ? 2 : 0], got->klass, &spec);
+      spec.width = 64;
+      spec.height = 32;
+      g_assert_true (clh_scope_overlay (scope, &got->frame, &spec, x, y,
+              alphas[k], &err));
+      g_assert_no_error (err);
+      clh_reference_scope_layout (&spec, &want->frame, &layout);
+      counts = g_new (guint32, layout.n_counts);
+      picture = g_malloc ((gsize) spec.width * 4 * spec.height);
+      clh_reference_scope_counts (&want->frame, &spec, &layout, counts);
+      clh_reference_scope_picture (&spec, &layout, counts, picture,
+          (gsize) spec.width * 4);
+      clh_reference_scope_overlay (&want->frame, &spec, picture, x, y,
+          alphas[k]);
+      assert_frames_equal (got, want, what);
+      g_free (what);
+      g_free (picture);
+      g_free (counts);
+      clh_test_frame_free (got);
+      clh_test_frame_free (want);
+    }
+  }
+  clh_scope_set_tuning (scope, NULL);
+}
+
+/* Overlays the engine refuses: outside the frame, off the chroma grid. */
+static void
+test_overlay_invalid (void)
+{
+  ClhTestFrame *tf = clh_test_frame_new ("I420", 100, 60, 0,
+      CLH_TEST_RANDOM, 1);
+  ClhScopeSpec spec;
+  GError *err = NULL;
+
+  spec_for (&pictures[0], tf->klass, &spec);
+  spec.width = 64;
+  spec.height = 32;
+  g_assert_false (clh_scope_overlay (scope, &tf->frame, &spec, 40, 0, 255,
+          &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_assert_nonnull (strstr (err->message, "inside the frame"));
+  g_clear_error (&err);
+  g_assert_false (clh_scope_overlay (scope, &tf->frame, &spec, 1, 2, 255,
+          &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_assert_nonnull (strstr (err->message, "subsampling"));
+  g_clear_error (&err);
+  g_assert_false (clh_scope_overlay (scope, &tf->frame, &spec, 0, 0, 256,
+          &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_clear_error (&err);
+  clh_test_frame_free (tf);
+}
+
 /* Requests the engine refuses, saying why; none leaves it unusable. */
 static void
 test_invalid (void)
@@ -374,11 +476,15 @@ main (int argc, char **argv)
     path = g_strdup_printf ("/scope/format/%s", formats[i]);
     g_test_add_data_func (path, formats[i], test_format);
     g_free (path);
+    path = g_strdup_printf ("/scope/overlay/%s", formats[i]);
+    g_test_add_data_func (path, formats[i], test_overlay);
+    g_free (path);
   }
   g_test_add_func ("/scope/large", test_large);
   g_test_add_func ("/scope/changes", test_changes);
   g_test_add_func ("/scope/thresholds", test_thresholds);
   g_test_add_func ("/scope/invalid", test_invalid);
+  g_test_add_func ("/scope/overlay-invalid", test_overlay_invalid);
   ret = g_test_run ();
   clh_scope_free (scope);
   clh_context_unref (context);
