@@ -1,9 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Renders the scope pictures of docs/images/ with clscope from a build
-# tree: frame 250 of vtest.avi (scripts/fetch-vtest.sh fetches it) in each
-# scope, the four together, and SMPTE 75% colour bars, whose vectorscope
-# dots must sit in the middle of the 75% targets.
+# Renders the scope pictures of docs/images/ with clscope and
+# clscopeoverlay from a build tree: frame 250 of vtest.avi
+# (scripts/fetch-vtest.sh fetches it) in each scope, the four together,
+# the waveform and vectorscope over the frame, and SMPTE 75% colour bars,
+# whose vectorscope dots must sit in the middle of the 75% targets. The
+# decoder gives this frame's ghosts of moving people differently from run
+# to run; the scopes follow.
 #
 #   scripts/scope-images.sh [BUILD_DIR]    (default: build)
 set -eu
@@ -31,6 +34,13 @@ frame scope-parade "scopes=parade" 768 256
 frame scope-vectorscope "scopes=vectorscope scale=log" 384 384
 frame scope-histogram "scopes=histogram graticule=codes" 512 256
 frame scope-all "scopes=waveform+parade+vectorscope+histogram" 2048 256
+
+# The same frame with the waveform and vectorscope drawn over it.
+gst-launch-1.0 -q filesrc location="$video" ! decodebin ! \
+  identity eos-after=251 ! clscopeoverlay size=45 alpha=0.85 ! \
+  videoconvert ! pngenc snapshot=false ! \
+  multifilesink location="$tmp/overlay-%03d.png" max-files=1
+mv "$tmp"/overlay-*.png "$out/scope-overlay.png"
 
 # The frame itself, for the reader to compare with.
 gst-launch-1.0 -q filesrc location="$video" ! decodebin ! \

@@ -251,6 +251,31 @@ gst_cl_scope_base_draw (GstClScopeBase *self, GstBuffer *inbuf,
   return ok ? GST_FLOW_OK : engine_error (self, err);
 }
 
+/* Blends @spec's picture of @buffer into @buffer itself at (@x, @y) with
+ * opacity @alpha (0..255); GST_FLOW_ERROR after posting an element
+ * error. */
+GstFlowReturn
+gst_cl_scope_base_overlay (GstClScopeBase *self, GstBuffer *buffer,
+    const ClhScopeSpec *spec, guint x, guint y, guint alpha)
+{
+  GstClScopeBasePrivate *priv = PRIV (self);
+  GstClFrameMap map;
+  ClhFrame frame;
+  GError *err = NULL;
+  gboolean ok;
+
+  if (!gst_cl_frame_map_write (&map, GST_ELEMENT (self), &priv->info,
+          &priv->format, buffer, &frame)) {
+    gst_cl_frame_map_clear (&map);
+    return GST_FLOW_ERROR;
+  }
+  frame.width = GST_VIDEO_INFO_WIDTH (&priv->info);
+  frame.height = GST_VIDEO_INFO_HEIGHT (&priv->info);
+  ok = clh_scope_overlay (priv->engine, &frame, spec, x, y, alpha, &err);
+  gst_cl_frame_map_clear (&map);
+  return ok ? GST_FLOW_OK : engine_error (self, err);
+}
+
 static void
 close_device (GstClScopeBase *self)
 {

@@ -88,4 +88,8 @@ GstFlowReturn gst_cl_scope_base_draw (GstClScopeBase *self,
     GstBuffer *inbuf, const ClhScopeSpec *spec, guint8 *dest,
     gsize dest_stride);
 
+GstFlowReturn gst_cl_scope_base_overlay (GstClScopeBase *self,
+    GstBuffer *buffer, const ClhScopeSpec *spec, guint x, guint y,
+    guint alpha);
+
 G_END_DECLS

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The clscope element, through GstHarness: its picture pixel for pixel
+/* The clscope and clscopeoverlay elements, through GstHarness: the
+ * picture pixel for pixel
  * against the golden reference on every format clhistogram reads (one of
  * each layout in the quick run), odd sizes, padded GstVideoMeta planes,
  * limited and full range, the caps' matrix, every property, properties
@@ -7,8 +8,10 @@
  * default, timestamps, real frames of vtest.avi; what a user or upstream
  * gets wrong (a picture too small for the scopes, no scope, a truncated
  * buffer, a device that does not exist, caps it does not read); a
- * pipeline into compositor; and, in their own environments, no OpenCL, a
- * kernel build failure and an OpenCL failure while streaming. */
+ * pipeline into compositor; the overlay on every format, every byte of
+ * the frame against the reference's blend, its corners, sizes and
+ * opacities; and, in their own environments, no OpenCL, a kernel build
+ * failure and an OpenCL failure while streaming. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
@@ -40,6 +43,15 @@ typedef struct {
 static const Props defaults = { CLH_SCOPE_WAVEFORM | CLH_SCOPE_VECTORSCOPE,
   CLH_SCOPE_LINEAR, CLH_SCOPE_GRATICULE_IRE, 0.15
 };
+
+static GstHarness *
+harness_of (const gchar *factory, GstBus **bus)
+{
+  GstHarness *h = gst_harness_new (factory);
+
+  *bus = clh_check_harness_bus (h->element);
+  return h;
+}
 
 static GstHarness *
 harness_new (GstBus **bus)
@@ -608,6 +620,155 @@ GST_START_TEST (test_into_compositor)
 }
 GST_END_TEST;
 
+/* The picture's rectangle clscopeoverlay documents: size percent of the
+ * width, the scopes' natural height, both rounded down to 4 pixels; a
+ * 64th of the width (rounded down to 4) from the corner's edges. */
+static void
+overlay_rect (gint width, gint height, gdouble size, guint shares,
+    const gchar *corner, guint *x, guint *y, guint *w, guint *h)
+{
+  const guint margin = width / 64 / 4 * 4;
+
+  *w = (guint) (width * size / 100.0) / 4 * 4;
+  *h = MIN (MAX (*w / shares / 4 * 4, 16), (guint) height / 4 * 4);
+  *x = g_str_has_suffix (corner, "left") ? margin :
+      (width - *w - MIN (margin, width - *w)) / 4 * 4;
+  *y = g_str_has_prefix (corner, "top") ? MIN (margin, (height - *h) / 4 * 4)
+      : (height - *h - MIN (margin, height - *h)) / 4 * 4;
+}
+
+/* One frame through clscopeoverlay against the reference's picture
+ * blended into a copy of it by the reference: every byte of the buffer. */
+static void
+check_overlay (const gchar *format, gint width, gint height,
+    const gchar *corner, gdouble size, gdouble alpha, const Props *props,
+    guint shares)
+{
+  GstBus *bus;
+  GstHarness *h = harness_of ("clscopeoverlay", &bus);
+  gchar *caps = input_caps (format, width, height, NULL);
+  GstVideoInfo info;
+  GstBuffer *in, *want, *out;
+  ClhFrame frame = { 0 };
+  ClhFormatClass klass;
+  ClhScopeSpec spec = { 0 };
+  ClhScopeLayout layout;
+  GstVideoFrame vf;
+  GstMapInfo a, b;
+  guint32 *counts;
+  guint8 *picture;
+  guint x, y, p;
+  gsize i;
+
+  set_props (h->element, props);
+  gst_util_set_object_arg (G_OBJECT (h->element), "corner", corner);
+  g_object_set (h->element, "size", size, "alpha", alpha, NULL);
+  gst_harness_set_src_caps_str (h, caps);
+  gst_video_info_set_format (&info, gst_video_format_from_string (format),
+      width, height);
+  if (GST_VIDEO_INFO_IS_YUV (&info))
+    gst_video_colorimetry_from_string (&info.colorimetry, "bt709");
+  in = frame_new (&info, 9);
+  want = gst_buffer_copy_deep (in);
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless (out != NULL);
+
+  fail_unless (clh_reference_layout (format, &frame, &klass));
+  fail_unless (gst_video_frame_map (&vf, &info, want, GST_MAP_READWRITE));
+  frame.width = width;
+  frame.height = height;
+  for (p = 0; p < frame.n_planes; p++) {
+    frame.planes[p].data = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
+    frame.planes[p].stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
+  }
+  spec.kinds = props->kinds;
+  overlay_rect (width, height, size, shares, corner, &x, &y, &spec.width,
+      &spec.height);
+  spec.source = klass == CLH_FORMAT_GRAY ? CLH_SCOPE_SOURCE_GRAY :
+      klass == CLH_FORMAT_RGB ? CLH_SCOPE_SOURCE_RGB : CLH_SCOPE_SOURCE_YUV;
+  spec.limited = info.colorimetry.range == GST_VIDEO_COLOR_RANGE_16_235;
+  spec.kr = klass == CLH_FORMAT_YUV ? BT709_KR : BT601_KR;
+  spec.kb = klass == CLH_FORMAT_YUV ? BT709_KB : BT601_KB;
+  spec.scale = props->scale;
+  spec.graticule = props->graticule;
+  spec.intensity = props->intensity;
+  clh_reference_scope_layout (&spec, &frame, &layout);
+  counts = g_new (guint32, layout.n_counts);
+  clh_reference_scope_counts (&frame, &spec, &layout, counts);
+  picture = g_malloc ((gsize) spec.width * 4 * spec.height);
+  clh_reference_scope_picture (&spec, &layout, counts, picture,
+      (gsize) spec.width * 4);
+  clh_reference_scope_overlay (&frame, &spec, picture, x, y,
+      (guint) (alpha * 255.0 + 0.5));
+  gst_video_frame_unmap (&vf);
+
+  gst_buffer_map (out, &a, GST_MAP_READ);
+  gst_buffer_map (want, &b, GST_MAP_READ);
+  fail_unless_equals_uint64 (a.size, b.size);
+  for (i = 0; i < a.size; i++)
+    fail_unless (a.data[i] == b.data[i], "%s %dx%d %s: byte %"
+        G_GSIZE_FORMAT " is %u, the reference's %u", format, width, height,
+        corner, i, a.data[i], b.data[i]);
+  gst_buffer_unmap (want, &b);
+  gst_buffer_unmap (out, &a);
+  g_free (picture);
+  g_free (counts);
+  gst_buffer_unref (want);
+  gst_buffer_unref (out);
+  g_free (caps);
+  clh_check_harness_teardown (h, bus);
+}
+
+GST_START_TEST (test_overlay_each_format)
+{
+  const gchar *format = formats[__i__];
+
+  if (!clh_test_format_in_run (format))
+    return;
+  /* The defaults: top-right, 40% of the width, alpha 0.8. */
+  check_overlay (format, 160, 120, "top-right", 40.0, 0.8, &defaults, 3);
+}
+GST_END_TEST;
+
+/* Every corner, sizes, opacities and scopes. */
+GST_START_TEST (test_overlay_properties)
+{
+  const Props all = { CLH_SCOPE_ALL_KINDS, CLH_SCOPE_LOG,
+    CLH_SCOPE_GRATICULE_CODES, 0.2
+  };
+  const Props histogram = { CLH_SCOPE_HISTOGRAM, CLH_SCOPE_LINEAR,
+    CLH_SCOPE_GRATICULE_IRE, 0.1
+  };
+
+  check_overlay ("I420", 200, 100, "bottom-left", 100.0, 0.5, &defaults, 3);
+  check_overlay ("NV12", 642, 360, "bottom-right", 25.0, 1.0, &defaults, 3);
+  check_overlay ("RGBA", 640, 480, "top-left", 90.0, 0.3, &all, 8);
+  check_overlay ("P010_10LE", 320, 180, "bottom-right", 50.0, 0.0,
+      &histogram, 2);
+  check_overlay ("YUY2", 333, 200, "top-right", 60.0, 0.9, &all, 8);
+}
+GST_END_TEST;
+
+/* A frame too small for the scopes at the size asked for: an error saying
+ * what to do, a flow error. */
+GST_START_TEST (test_overlay_too_small)
+{
+  GstHarness *h = gst_harness_new ("clscopeoverlay");
+  GstBus *bus = clh_check_harness_bus (h->element);
+  gchar *caps = input_caps ("I420", 24, 24, NULL);
+  GstVideoInfo info;
+
+  gst_harness_set_src_caps_str (h, caps);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 24, 24);
+  fail_unless_equals_int (gst_harness_push (h, frame_new (&info, 1)),
+      GST_FLOW_ERROR);
+  clh_check_expect_error (bus, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS,
+      "clscope", NULL);
+  g_free (caps);
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
 static void
 require_env (const gchar *name)
 {
@@ -703,6 +864,10 @@ clscope_suite (void)
   tcase_add_test (tc, test_caps_refused);
   tcase_add_loop_test (tc, test_vtest_frames, 0, 4);
   tcase_add_test (tc, test_into_compositor);
+  tcase_add_loop_test (tc, test_overlay_each_format, 0,
+      G_N_ELEMENTS (formats));
+  tcase_add_test (tc, test_overlay_properties);
+  tcase_add_test (tc, test_overlay_too_small);
 
   env = tcase_create ("environment");
   suite_add_tcase (s, env);
