@@ -4,9 +4,8 @@
 # clscopeoverlay from a build tree: frame 250 of vtest.avi
 # (scripts/fetch-vtest.sh fetches it) in each scope, the four together,
 # the waveform and vectorscope over the frame, and SMPTE 75% colour bars,
-# whose vectorscope dots must sit in the middle of the 75% targets. The
-# decoder gives this frame's ghosts of moving people differently from run
-# to run; the scopes follow.
+# whose vectorscope dots must sit in the middle of the 75% targets; and
+# FFmpeg's waveform and vectorscope of the frame. Needs ffmpeg.
 #
 #   scripts/scope-images.sh [BUILD_DIR]    (default: build)
 set -eu
@@ -18,14 +17,20 @@ export GST_PLUGIN_PATH="$build/gst/clhistogram"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ -s "$video" ] || { echo "scope-images: no $video (scripts/fetch-vtest.sh)" >&2; exit 1; }
+command -v ffmpeg >/dev/null || { echo "scope-images: needs ffmpeg" >&2; exit 1; }
 
-# NAME CLSCOPE-PROPERTIES WIDTH HEIGHT: frame 250 of vtest.avi.
+# Frame 250 of vtest.avi as raw I420, decoded by FFmpeg: GStreamer's
+# decoder here gives the frame's moving people ghosts that differ from
+# run to run.
+ffmpeg -v error -y -i "$video" -vf "select=eq(n\\,250)" -frames:v 1 \
+  -pix_fmt yuv420p -f rawvideo "$tmp/frame.yuv"
+source="filesrc location=$tmp/frame.yuv ! rawvideoparse format=i420 \
+  width=768 height=576 framerate=25/1 colorimetry=bt601"
+
+# NAME CLSCOPE-PROPERTIES WIDTH HEIGHT: the frame's scopes.
 frame () {
-  gst-launch-1.0 -q filesrc location="$video" ! decodebin ! \
-    identity eos-after=251 ! clscope $2 ! video/x-raw,width=$3,height=$4 ! \
-    pngenc snapshot=false ! multifilesink location="$tmp/$1-%03d.png" \
-    max-files=1
-  mv "$tmp/$1"-*.png "$out/$1.png"
+  gst-launch-1.0 -q $source ! clscope $2 ! \
+    video/x-raw,width=$3,height=$4 ! pngenc ! filesink location="$out/$1.png"
 }
 
 frame scope-waveform "scopes=waveform" 768 256
@@ -36,27 +41,20 @@ frame scope-histogram "scopes=histogram graticule=codes" 512 256
 frame scope-all "scopes=waveform+parade+vectorscope+histogram" 2048 256
 
 # The same frame with the waveform and vectorscope drawn over it.
-gst-launch-1.0 -q filesrc location="$video" ! decodebin ! \
-  identity eos-after=251 ! clscopeoverlay size=45 alpha=0.85 ! \
-  videoconvert ! pngenc snapshot=false ! \
-  multifilesink location="$tmp/overlay-%03d.png" max-files=1
-mv "$tmp"/overlay-*.png "$out/scope-overlay.png"
+gst-launch-1.0 -q $source ! clscopeoverlay size=45 alpha=0.85 ! \
+  videoconvert ! jpegenc quality=90 ! filesink location="$out/scope-overlay.jpg"
 
 # The frame itself, for the reader to compare with.
-gst-launch-1.0 -q filesrc location="$video" ! decodebin ! \
-  identity eos-after=251 ! videoconvert ! jpegenc quality=85 ! \
-  multifilesink location="$tmp/frame-%03d.jpg" max-files=1
-mv "$tmp"/frame-*.jpg "$out/scope-frame.jpg"
+gst-launch-1.0 -q $source ! videoconvert ! jpegenc quality=85 ! \
+  filesink location="$out/scope-frame.jpg"
 
 # FFmpeg's waveform and vectorscope of the same frame, to compare with.
-if command -v ffmpeg >/dev/null; then
-  ffmpeg -v error -y -i "$video" -vf "select=eq(n\\,250),format=yuv420p,\
+ffmpeg -v error -y -i "$video" -vf "select=eq(n\\,250),format=yuv420p,\
 waveform=graticule=green:flags=numbers+dots:scale=ire" -frames:v 1 \
-    "$out/scope-ffmpeg-waveform.png"
-  ffmpeg -v error -y -i "$video" -vf "select=eq(n\\,250),format=yuv420p,\
+  "$out/scope-ffmpeg-waveform.png"
+ffmpeg -v error -y -i "$video" -vf "select=eq(n\\,250),format=yuv420p,\
 vectorscope=graticule=green:flags=name" -frames:v 1 \
-    "$out/scope-ffmpeg-vectorscope.png"
-fi
+  "$out/scope-ffmpeg-vectorscope.png"
 
 gst-launch-1.0 -q videotestsrc pattern=smpte75 num-buffers=1 ! \
   video/x-raw,format=I420,width=640,height=480 ! \
