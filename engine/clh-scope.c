@@ -74,6 +74,8 @@ struct _ClhScope {
   GArray *jobs;
   guint n_groups;
   gboolean needs_clear;
+  /* Whether a plot is a histogram, whose bars need its peak. */
+  gboolean has_histogram;
   gsize tile_bytes;
   guint count_group;
   ClhScopePlotParams plot_params[CLH_SCOPE_MAX_PLOTS];
@@ -302,6 +304,7 @@ make_jobs (ClhScope *s)
   g_array_set_size (s->jobs, 0);
   s->n_groups = 0;
   s->needs_clear = FALSE;
+  s->has_histogram = FALSE;
   s->tile_bytes = 4;
   for (i = 0; i < s->layout.n_plots; i++) {
     const ClhScopePlot *p = &s->layout.plots[i];
@@ -311,6 +314,7 @@ make_jobs (ClhScope *s)
 
     s->tile_bytes = MAX (s->tile_bytes, (gsize) 4 * j.tile_bins * per_bin
         * j.n_copies);
+    s->has_histogram |= p->kind == CLH_SCOPE_PLOT_HISTOGRAM;
     g_array_append_val (s->jobs, j);
     s->n_groups += j.n_tiles * j.n_slices;
     /* Tiles of one slice store their counters; others add to them. */
@@ -795,7 +799,7 @@ draw_op (ClhScope *s, const Request *r, cl_event *done, GError **error)
   if (!configure (s, r->frame, spec, error)
       || !upload_frame (s, r, &src, error)
       || !enqueue_count (s, r, src, error)
-      || !enqueue_peaks (s, error)
+      || (s->has_histogram && !enqueue_peaks (s, error))
       || !enqueue_draw (s, spec, error))
     return FALSE;
   if (r->overlay)
