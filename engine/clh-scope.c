@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The scope engine: a frame's upload, its counts (scope_count), the
- * histograms' peaks (scope_peaks) and the picture (scope_draw) of
+ * histograms' bars (scope_bars) and the picture (scope_draw) of
  * kernels/scope.cl, and the picture's one readback, enqueued together
  * and waited for once. What depends on the frame's format and the spec
  * only (the jobs, the plot table, the threshold tables, the graticule) is
@@ -55,7 +55,7 @@ struct _ClhScope {
   GCond wait_cond;
   ClhWatch watch;
   cl_kernel count;
-  cl_kernel peaks;
+  cl_kernel bars;
   cl_kernel draw;
   cl_kernel blend;
   gboolean cpu;
@@ -72,6 +72,8 @@ struct _ClhScope {
   ConfigKey key;
   ClhScopeLayout layout;
   GArray *jobs;
+  GArray *columns;
+  guint n_bars;
   guint n_groups;
   gboolean needs_clear;
   /* Whether a plot is a histogram, whose bars need its peak. */
@@ -88,7 +90,8 @@ struct _ClhScope {
   cl_mem direct_mem;
   cl_mem layer_mem;
   cl_mem counts_mem;
-  cl_mem peaks_mem;
+  cl_mem bars_mem;
+  cl_mem columns_mem;
   cl_mem out_mem;
 };
 
@@ -147,10 +150,11 @@ clh_scope_new (ClhContext *context, GError **error)
   s->watch.cond = &s->wait_cond;
   s->submitter = clh_context_get_submitter (context);
   s->jobs = g_array_new (FALSE, TRUE, sizeof (ClhScopeJob));
+  s->columns = g_array_new (FALSE, TRUE, sizeof (guint32));
   s->cpu = (device->type & CL_DEVICE_TYPE_CPU) != 0;
   if (!(s->queue = clh_context_get_shared_queue (context, 0, error))
       || !make_kernel (s, "scope_count", &s->count, error)
-      || !make_kernel (s, "scope_peaks", &s->peaks, error)
+      || !make_kernel (s, "scope_bars", &s->bars, error)
       || !make_kernel (s, "scope_draw", &s->draw, error)
       || !make_kernel (s, "scope_blend", &s->blend, error)
       || !clh_device_limits_query (device->device, s->count, &s->limits,
@@ -177,7 +181,7 @@ clh_scope_free (ClhScope *scope)
   if (s->queue)
     clFinish (s->queue);
   g_clear_pointer (&s->count, clReleaseKernel);
-  g_clear_pointer (&s->peaks, clReleaseKernel);
+  g_clear_pointer (&s->bars, clReleaseKernel);
   g_clear_pointer (&s->draw, clReleaseKernel);
   g_clear_pointer (&s->blend, clReleaseKernel);
   g_clear_pointer (&s->stage, clh_host_block_free);
@@ -188,10 +192,12 @@ clh_scope_free (ClhScope *scope)
   g_clear_pointer (&s->direct_mem, clReleaseMemObject);
   g_clear_pointer (&s->layer_mem, clReleaseMemObject);
   g_clear_pointer (&s->counts_mem, clReleaseMemObject);
-  g_clear_pointer (&s->peaks_mem, clReleaseMemObject);
+  g_clear_pointer (&s->bars_mem, clReleaseMemObject);
+  g_clear_pointer (&s->columns_mem, clReleaseMemObject);
   g_clear_pointer (&s->out_mem, clReleaseMemObject);
   g_clear_pointer (&s->queue, clReleaseCommandQueue);
   g_array_unref (s->jobs);
+  g_array_unref (s->columns);
   g_free (s->thresholds);
   g_free (s->direct);
   g_free (s->layer);
@@ -343,17 +349,47 @@ make_direct_levels (ClhScope *s)
   }
 }
 
+/* Each plot's column table (CLH_ABI_SCOPE_COLUMN_*): its picture column
+ * c's bin across, `c * cols / width`, and for a waveform which threshold
+ * table the bin's grid columns take; from @at in @s->columns on. */
+static void
+make_columns (ClhScope *s, const ClhScopePlot *p, guint n_lo, guint at)
+{
+  guint32 *entry = &g_array_index (s->columns, guint32, at);
+  guint c;
+
+  for (c = 0; c < p->width; c++) {
+    const guint64 bin = (guint64) c * p->cols / p->width;
+    guint table = 0;
+
+    if (p->kind == CLH_SCOPE_PLOT_WAVEFORM) {
+      const guint64 gw = p->grid_width;
+      const guint64 n = ((bin + 1) * gw + p->cols - 1) / p->cols
+          - (bin * gw + p->cols - 1) / p->cols;
+
+      table = (guint) (n - n_lo);
+    }
+    entry[c] = (guint32) bin | (table << CLH_ABI_SCOPE_COLUMN_TABLE);
+  }
+}
+
 static void
 make_plot_params (ClhScope *s, const ClhScopeSpec *spec)
 {
-  guint i;
+  guint i, columns = 0;
 
   memset (s->plot_params, 0, sizeof (s->plot_params));
+  s->n_bars = 0;
+  for (i = 0; i < s->layout.n_plots; i++)
+    columns += s->layout.plots[i].width;
+  g_array_set_size (s->columns, columns);
+  columns = 0;
   for (i = 0; i < s->layout.n_plots; i++) {
     const ClhScopePlot *p = &s->layout.plots[i];
     ClhScopePlotParams *q = &s->plot_params[i];
     guint32 *tables = s->thresholds + (gsize) i * CLH_ABI_SCOPE_TABLES
         * CLH_SCOPE_LEVELS;
+    const guint n_lo = p->grid_width / p->cols;
 
     q->kind = p->kind;
     q->x = p->x;
@@ -362,19 +398,21 @@ make_plot_params (ClhScope *s, const ClhScopeSpec *spec)
     q->height = p->height;
     q->cols = p->cols;
     q->rows = p->rows;
-    q->col_mul = ratio_multiplier (p->cols, p->width);
     q->row_mul = ratio_multiplier (p->rows, p->height);
-    q->grid_width = p->grid_width;
-    q->n_lo = p->grid_width / p->cols;
     q->count_base = (guint32) p->count_base;
+    q->columns = columns;
     q->colour = p->colour;
     q->log = spec->scale == CLH_SCOPE_LOG;
-    q->peak = i;
+    make_columns (s, p, n_lo, columns);
+    columns += p->width;
     if (p->kind == CLH_SCOPE_PLOT_WAVEFORM) {
-      clh_scope_thresholds (spec, p, q->n_lo, tables);
-      clh_scope_thresholds (spec, p, q->n_lo + 1, tables + CLH_SCOPE_LEVELS);
+      clh_scope_thresholds (spec, p, n_lo, tables);
+      clh_scope_thresholds (spec, p, n_lo + 1, tables + CLH_SCOPE_LEVELS);
     } else if (p->kind == CLH_SCOPE_PLOT_VECTORSCOPE) {
       clh_scope_thresholds (spec, p, 1, tables);
+    } else {
+      q->bars = s->n_bars;
+      s->n_bars += p->cols;
     }
   }
   make_direct_levels (s);
@@ -431,7 +469,8 @@ configure (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
       || !make_buffer (s, &s->direct_mem, n_direct, error)
       || !make_buffer (s, &s->layer_mem, layer_size, error)
       || !make_buffer (s, &s->counts_mem, s->layout.n_counts * 4, error)
-      || !make_buffer (s, &s->peaks_mem, CLH_SCOPE_MAX_PLOTS * 4, error)
+      || !make_buffer (s, &s->bars_mem, (gsize) s->n_bars * 4, error)
+      || !make_buffer (s, &s->columns_mem, s->columns->len * 4, error)
       || !make_buffer (s, &s->out_mem, layer_size, error)
       || !write_buffer (s, s->jobs_mem, s->jobs->data,
           s->jobs->len * sizeof (ClhScopeJob), error)
@@ -440,6 +479,8 @@ configure (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
       || !write_buffer (s, s->thresholds_mem, s->thresholds,
           n_tables * sizeof (guint32), error)
       || !write_buffer (s, s->direct_mem, s->direct, n_direct, error)
+      || !write_buffer (s, s->columns_mem, s->columns->data,
+          s->columns->len * 4, error)
       || !write_buffer (s, s->layer_mem, s->layer, layer_size, error))
     return FALSE;
   s->key = key;
@@ -639,30 +680,36 @@ enqueue_count (ClhScope *s, const Request *r, cl_mem src, GError **error)
 }
 
 static gboolean
-enqueue_peaks (ClhScope *s, GError **error)
+enqueue_bars (ClhScope *s, GError **error)
 {
   const gsize local = s->cpu ? 1 : 64;
   const gsize global = local * s->layout.n_plots;
   cl_int ret;
 
-  ret = clSetKernelArg (s->peaks, 0, sizeof (cl_mem), &s->counts_mem);
-  ret |= clSetKernelArg (s->peaks, 1, sizeof (cl_mem), &s->plots_mem);
-  ret |= clSetKernelArg (s->peaks, 2, sizeof (cl_mem), &s->peaks_mem);
-  ret |= clSetKernelArg (s->peaks, 3, local * 4, NULL);
+  ret = clSetKernelArg (s->bars, 0, sizeof (cl_mem), &s->counts_mem);
+  ret |= clSetKernelArg (s->bars, 1, sizeof (cl_mem), &s->plots_mem);
+  ret |= clSetKernelArg (s->bars, 2, sizeof (cl_mem), &s->bars_mem);
+  ret |= clSetKernelArg (s->bars, 3, local * 4, NULL);
   if (!clh_cl_check (ret, "clSetKernelArg", error))
     return FALSE;
-  ret = clEnqueueNDRangeKernel (s->queue, s->peaks, 1, NULL, &global,
+  ret = clEnqueueNDRangeKernel (s->queue, s->bars, 1, NULL, &global,
       &local, 0, NULL, NULL);
   return clh_cl_check (ret, "clEnqueueNDRangeKernel", error);
 }
 
+/* The picture: on a GPU a work-item a pixel, neighbours reading
+ * neighbouring counters; on a CPU device a work-item (and work-group) a
+ * 64-pixel span of a row, its plots looked up once. */
 static gboolean
 enqueue_draw (ClhScope *s, const ClhScopeSpec *spec, GError **error)
 {
-  const gsize chunks = (spec->height + CLH_ABI_SCOPE_DRAW_ROWS - 1)
-      / CLH_ABI_SCOPE_DRAW_ROWS;
-  const gsize global[2] = { ROUND_UP (spec->width, 64), chunks };
-  const gsize local[2] = { 64, 1 };
+  const guint span = s->tuning.draw_span ? s->tuning.draw_span : s->cpu ?
+      64 : 1;
+  const gsize items = (spec->width + span - 1) / span;
+  const gsize global[2] = { span > 1 ? items : ROUND_UP (items, 64),
+    spec->height
+  };
+  const gsize gpu_local[2] = { 64, 1 }, span_local[2] = { 1, 1 };
   ClhScopeDrawParams d;
   cl_int ret;
 
@@ -670,18 +717,20 @@ enqueue_draw (ClhScope *s, const ClhScopeSpec *spec, GError **error)
   d.height = spec->height;
   d.pitch = spec->width * 4;
   d.n_plots = s->layout.n_plots;
+  d.span = span;
   ret = clSetKernelArg (s->draw, 0, sizeof (cl_mem), &s->counts_mem);
-  ret |= clSetKernelArg (s->draw, 1, sizeof (cl_mem), &s->peaks_mem);
+  ret |= clSetKernelArg (s->draw, 1, sizeof (cl_mem), &s->bars_mem);
   ret |= clSetKernelArg (s->draw, 2, sizeof (cl_mem), &s->plots_mem);
-  ret |= clSetKernelArg (s->draw, 3, sizeof (cl_mem), &s->thresholds_mem);
-  ret |= clSetKernelArg (s->draw, 4, sizeof (cl_mem), &s->direct_mem);
-  ret |= clSetKernelArg (s->draw, 5, sizeof (cl_mem), &s->layer_mem);
-  ret |= clSetKernelArg (s->draw, 6, sizeof (d), &d);
-  ret |= clSetKernelArg (s->draw, 7, sizeof (cl_mem), &s->out_mem);
+  ret |= clSetKernelArg (s->draw, 3, sizeof (cl_mem), &s->columns_mem);
+  ret |= clSetKernelArg (s->draw, 4, sizeof (cl_mem), &s->thresholds_mem);
+  ret |= clSetKernelArg (s->draw, 5, sizeof (cl_mem), &s->direct_mem);
+  ret |= clSetKernelArg (s->draw, 6, sizeof (cl_mem), &s->layer_mem);
+  ret |= clSetKernelArg (s->draw, 7, sizeof (d), &d);
+  ret |= clSetKernelArg (s->draw, 8, sizeof (cl_mem), &s->out_mem);
   if (!clh_cl_check (ret, "clSetKernelArg", error))
     return FALSE;
-  ret = clEnqueueNDRangeKernel (s->queue, s->draw, 2, NULL, global, local,
-      0, NULL, NULL);
+  ret = clEnqueueNDRangeKernel (s->queue, s->draw, 2, NULL, global,
+      span > 1 ? span_local : gpu_local, 0, NULL, NULL);
   return clh_cl_check (ret, "clEnqueueNDRangeKernel", error);
 }
 
@@ -784,7 +833,7 @@ read_back_planes (ClhScope *s, const Request *r, cl_mem src, cl_event *done,
   return TRUE;
 }
 
-/* One frame's commands: upload, count, peaks, draw, and the picture's
+/* One frame's commands: upload, count, bars, draw, and the picture's
  * readback (and the counts', if asked for), or its blend into the frame
  * and the frame's rows' readback; the last one's event is @done. */
 static gboolean
@@ -799,7 +848,7 @@ draw_op (ClhScope *s, const Request *r, cl_event *done, GError **error)
   if (!configure (s, r->frame, spec, error)
       || !upload_frame (s, r, &src, error)
       || !enqueue_count (s, r, src, error)
-      || (s->has_histogram && !enqueue_peaks (s, error))
+      || (s->has_histogram && !enqueue_bars (s, error))
       || !enqueue_draw (s, spec, error))
     return FALSE;
   if (r->overlay)

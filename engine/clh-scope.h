@@ -22,14 +22,17 @@ typedef struct _ClhScope ClhScope;
  *   the device's)
  * @slices: row slices each tile is split into, merged with global atomics
  *   (0: enough for about four work-groups per compute unit)
+ * @draw_span: pixels of a row one scope_draw work-item composes (0: the
+ *   device's: 64 on a CPU, 1 on others, in work-groups of 64)
  *
- * How the counting kernel is launched.
+ * How the kernels are launched.
  */
 typedef struct {
   guint work_group;
   gsize tile_bytes;
   guint copies;
   guint slices;
+  guint draw_span;
 } ClhScopeTuning;
 
 ClhScope *clh_scope_new (ClhContext *context, GError **error);

@@ -37,8 +37,11 @@
  * table); larger ones are searched for in the thresholds. */
 #define CLH_ABI_SCOPE_DIRECT 1024
 
-/* Pixel rows one work-item of scope_draw composes. */
-#define CLH_ABI_SCOPE_DRAW_ROWS 16
+/* A plot's column table entry: the column's bin across (low bits), and,
+ * for a waveform, its threshold table (0: the bin gathers n_lo grid
+ * columns, 1: n_lo + 1) from bit CLH_ABI_SCOPE_COLUMN_TABLE. */
+#define CLH_ABI_SCOPE_COLUMN_BIN 0x3fffffffu
+#define CLH_ABI_SCOPE_COLUMN_TABLE 30
 
 /* The frame as scope_count reads it: for each of up to four components
  * its plane's byte offset in the source buffer (base), the plane's row
@@ -104,16 +107,14 @@ typedef struct {
   CLH_U32 n_jobs;
 } ClhScopeCountParams;
 
-/* One plot of the picture as scope_draw composes it: kind
+/* One plot of the picture as scope_bars and scope_draw use it: kind
  * (CLH_ABI_SCOPE_*); the rectangle x, y, width, height in picture pixels;
  * its bins, cols across and rows up (a histogram's rows: 1), whose counters
- * start count_base (laid out as its job's); picture column c of the plot
- * shows bin c * cols / width = (c * col_mul) >> 32 (0: c), and row r from
- * the bottom shows value bin r * rows / height = (r * row_mul) >> 32;
- * a waveform's grid_width (its column bins gather n_lo or n_lo + 1 of its
- * grid's columns, each with its threshold table); the trace's colour as
- * 0x00BBGGRR; log: a histogram's bars on a log scale; peak: the index of
- * its peak in the peaks buffer. */
+ * start count_base (laid out as its job's); row r from the bottom shows
+ * value bin r * rows / height = (r * row_mul) >> 32 (0: r); its picture
+ * columns' entries start columns into the column table; the trace's colour
+ * as 0x00BBGGRR; a histogram's bars (log: on a log scale) start bars into
+ * the bars buffer. */
 typedef struct {
   CLH_U32 kind;
   CLH_U32 x;
@@ -122,25 +123,25 @@ typedef struct {
   CLH_U32 height;
   CLH_U32 cols;
   CLH_U32 rows;
-  CLH_U32 col_mul;
   CLH_U32 row_mul;
-  CLH_U32 grid_width;
-  CLH_U32 n_lo;
   CLH_U32 count_base;
+  CLH_U32 columns;
   CLH_U32 colour;
   CLH_U32 log;
-  CLH_U32 peak;
+  CLH_U32 bars;
 } ClhScopePlotParams;
 
 /* scope_draw: a width x height RGBA picture, pitch bytes a row, of
  * n_plots plots (the plot table: ClhScopePlotParams each), their
  * CLH_ABI_SCOPE_TABLES x CLH_ABI_SCOPE_LEVELS thresholds each and the
- * same tables' levels of the counts below CLH_ABI_SCOPE_DIRECT. */
+ * same tables' levels of the counts below CLH_ABI_SCOPE_DIRECT; each
+ * work-item composes span pixels of a row. */
 typedef struct {
   CLH_U32 width;
   CLH_U32 height;
   CLH_U32 pitch;
   CLH_U32 n_plots;
+  CLH_U32 span;
 } ClhScopeDrawParams;
 
 /* scope_blend: the picture (width x height RGBA, pitch bytes a row)

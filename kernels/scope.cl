@@ -3,8 +3,9 @@
  * Scopes: a waveform is a histogram of a channel's values per column, a
  * parade one waveform per channel, a vectorscope the joint histogram of
  * the two colour differences, a histogram a histogram. One frame is
- * counted by scope_count and drawn by scope_draw (after scope_peaks, for
- * histograms' bars) into one RGBA picture, the only thing read back.
+ * counted by scope_count and drawn by scope_draw (after scope_bars, for
+ * histograms) into one RGBA picture, the only thing read back (or blended
+ * into the frame by scope_blend).
  *
  * scope_count privatizes as kernels/histogram.cl does: a work-group counts
  * a tile of a plot's bins in local memory (a waveform's columns of values,
@@ -319,51 +320,6 @@ scope_count (global const uchar *src, const ClhScopeCountParams p,
   }
 }
 
-/*
- * The largest count of each histogram plot, the height its bars are
- * scaled to: work-group i for plot i (0 for the others), @scratch one uint
- * per work-item.
- */
-kernel void
-scope_peaks (global const uint *counts,
-    global const ClhScopePlotParams *plots, global uint *peaks,
-    local uint *scratch)
-{
-  const ClhScopePlotParams pl = plots[get_group_id (0)];
-  const uint lid = get_local_id (0), ls = get_local_size (0);
-  uint m = 0;
-
-  if (pl.kind == CLH_ABI_SCOPE_HISTOGRAM)
-    for (uint i = lid; i < pl.cols; i += ls)
-      m = max (m, counts[pl.count_base + i]);
-  scratch[lid] = m;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  for (uint s = ls / 2; s > 0; s /= 2) {
-    if (lid < s)
-      scratch[lid] = max (scratch[lid], scratch[lid + s]);
-    barrier (CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0)
-    peaks[get_group_id (0)] = scratch[0];
-}
-
-/* The level of a count: the largest l with table[l] <= count (table[0] is
- * 0 and the table never decreases), read from @direct, the same for each
- * count below CLH_ABI_SCOPE_DIRECT, or searched for without branches. */
-static uint
-scope_level (global const uint *table, global const uchar *direct,
-    uint count)
-{
-  uint lo = 0;
-
-  if (count < CLH_ABI_SCOPE_DIRECT)
-    return direct[count];
-#pragma unroll
-  for (uint step = CLH_ABI_SCOPE_LEVELS / 2; step > 0; step >>= 1)
-    lo += table[lo + step] <= count ? step : 0;
-  return lo;
-}
-
 /* A bar's log scale: 256 log2 (x) with the mantissa read as linear
  * between powers of two (256 e + the 8 bits after the leading one). */
 static uint
@@ -383,6 +339,55 @@ scope_bar (uint count, uint peak, uint height, uint log)
   const uint gp = log ? scope_log2_fixed (peak + 1) : peak;
 
   return peak ? (uint) ((ulong) g * height / gp) : 0;
+}
+
+/*
+ * Each histogram plot's bars: work-group i for plot i (nothing for the
+ * others) finds the plot's largest count, then each bin's bar height
+ * (scope_bar) into @bars at the plot's bars offset; @scratch one uint per
+ * work-item.
+ */
+kernel void
+scope_bars (global const uint *counts,
+    global const ClhScopePlotParams *plots, global uint *bars,
+    local uint *scratch)
+{
+  const ClhScopePlotParams pl = plots[get_group_id (0)];
+  const uint lid = get_local_id (0), ls = get_local_size (0);
+  uint m = 0;
+
+  if (pl.kind != CLH_ABI_SCOPE_HISTOGRAM)
+    return;
+  for (uint i = lid; i < pl.cols; i += ls)
+    m = max (m, counts[pl.count_base + i]);
+  scratch[lid] = m;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (uint s = ls / 2; s > 0; s /= 2) {
+    if (lid < s)
+      scratch[lid] = max (scratch[lid], scratch[lid + s]);
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+  m = scratch[0];
+  for (uint i = lid; i < pl.cols; i += ls)
+    bars[pl.bars + i] = scope_bar (counts[pl.count_base + i], m, pl.height,
+        pl.log);
+}
+
+/* The level of a count: the largest l with table[l] <= count (table[0] is
+ * 0 and the table never decreases), read from @direct, the same for each
+ * count below CLH_ABI_SCOPE_DIRECT, or searched for without branches. */
+static uint
+scope_level (global const uint *table, global const uchar *direct,
+    uint count)
+{
+  uint lo = 0;
+
+  if (count < CLH_ABI_SCOPE_DIRECT)
+    return direct[count];
+#pragma unroll
+  for (uint step = CLH_ABI_SCOPE_LEVELS / 2; step > 0; step >>= 1)
+    lo += table[lo + step] <= count ? step : 0;
+  return lo;
 }
 
 /* An 8-bit colour difference's offset from neutral, as a bin's centre
@@ -415,82 +420,77 @@ scope_chroma_colour (uint cb_bin, uint cr_bin, uint bins)
   return (uint) r | ((uint) g << 8) | ((uint) b << 16);
 }
 
-/* What a picture column knows of one plot: whether it crosses it, the
- * plot's rows, its bin in that column, its counters there, its threshold
- * table. */
+/* What a row of the picture knows of a plot it crosses: its columns
+ * [x0, x1), its kind, its first counter of the row's value (or Cr) bin,
+ * that bin and its bins across, the row from the plot's bottom, its
+ * column table, threshold tables and bars, its colour. */
 typedef struct {
-  uint in;
+  uint x0;
+  uint x1;
   uint kind;
-  uint y;
-  uint height;
-  uint rows;
-  uint row_mul;
-  uint cols;
-  uint bin;
   uint counts;
+  uint bin;
+  uint cols;
+  uint up;
+  uint columns;
   uint table;
+  uint bars;
   uint colour;
-  uint bar;
-} ScopeColumn;
+} ScopeRow;
 
-static ScopeColumn
-scope_column (global const ClhScopePlotParams *plots, uint i,
-    global const uint *counts, global const uint *peaks, uint px)
+/* The plots row @y crosses, left to right (panels follow each other, and
+ * a histogram's channels lie one above the other). */
+static uint
+scope_row_plots (global const ClhScopePlotParams *plots, uint n_plots,
+    uint y, ScopeRow *rows)
 {
-  const ClhScopePlotParams pl = plots[i];
-  ScopeColumn c = { 0 };
+  uint n = 0;
 
-  c.in = px - pl.x < pl.width;
-  if (!c.in)
-    return c;
-  const uint col = px - pl.x;
+  for (uint i = 0; i < n_plots; i++) {
+    const ClhScopePlotParams pl = plots[i];
 
-  c.kind = pl.kind;
-  c.y = pl.y;
-  c.height = pl.height;
-  c.rows = pl.rows;
-  c.row_mul = pl.row_mul;
-  c.cols = pl.cols;
-  c.bin = pl.col_mul ? scope_mul_hi (col, pl.col_mul) : col;
-  c.colour = pl.colour;
-  c.table = i * CLH_ABI_SCOPE_TABLES;
-  if (pl.kind == CLH_ABI_SCOPE_WAVEFORM) {
-    /* The bin gathers n_lo or n_lo + 1 grid columns. */
-    const ulong gw = pl.grid_width, b = c.bin;
-    const uint n = (uint) (((b + 1) * gw + pl.cols - 1) / pl.cols
-        - (b * gw + pl.cols - 1) / pl.cols);
-
-    c.table += n - pl.n_lo;
-    c.counts = pl.count_base + c.bin;
-  } else if (pl.kind == CLH_ABI_SCOPE_VECTORSCOPE) {
-    c.counts = pl.count_base + c.bin;
-  } else {
-    c.bar = scope_bar (counts[pl.count_base + c.bin], peaks[i], pl.height,
-        pl.log);
+    if (y - pl.y >= pl.height)
+      continue;
+    ScopeRow r;
+    r.x0 = pl.x;
+    r.x1 = pl.x + pl.width;
+    r.kind = pl.kind;
+    r.up = pl.y + pl.height - 1 - y;
+    r.bin = pl.row_mul ? scope_mul_hi (r.up, pl.row_mul) : r.up;
+    r.cols = pl.cols;
+    r.counts = pl.count_base + r.bin * pl.cols;
+    r.columns = pl.columns;
+    r.table = i * CLH_ABI_SCOPE_TABLES;
+    r.bars = pl.bars;
+    r.colour = pl.colour;
+    rows[n++] = r;
   }
-  return c;
+  return n;
 }
 
-/* The trace at row @up from the bottom of plot column @c: colour scaled
- * by level, 0x00BBGGRR. */
+/* The trace of plot row @r at its plot's column entry @entry: colour
+ * scaled by level, 0x00BBGGRR. */
 static uint
-scope_trace (const ScopeColumn *c, uint up, global const uint *counts,
-    global const uint *thresholds, global const uchar *direct)
+scope_trace (const ScopeRow *r, uint entry, global const uint *counts,
+    global const uint *bars, global const uint *thresholds,
+    global const uchar *direct)
 {
-  const uint bin = c->row_mul ? scope_mul_hi (up, c->row_mul) : up;
-  uint level, count, colour = c->colour, out = 0;
+  const uint bin = entry & CLH_ABI_SCOPE_COLUMN_BIN;
+  uint level, colour = r->colour, out = 0;
 
-  if (c->kind == CLH_ABI_SCOPE_HISTOGRAM) {
-    level = up < c->bar ? 255 : 0;
+  if (r->kind == CLH_ABI_SCOPE_HISTOGRAM) {
+    level = r->up < bars[r->bars + bin] ? 255 : 0;
   } else {
+    const uint count = counts[r->counts + bin];
+    const uint table = r->table + (entry >> CLH_ABI_SCOPE_COLUMN_TABLE);
+
     /* Most cells are empty. */
-    count = counts[c->counts + bin * c->cols];
     if (count == 0)
       return 0;
-    level = scope_level (thresholds + c->table * CLH_ABI_SCOPE_LEVELS,
-        direct + c->table * CLH_ABI_SCOPE_DIRECT, count);
-    if (c->kind == CLH_ABI_SCOPE_VECTORSCOPE)
-      colour = scope_chroma_colour (c->bin, bin, c->cols);
+    level = scope_level (thresholds + table * CLH_ABI_SCOPE_LEVELS,
+        direct + table * CLH_ABI_SCOPE_DIRECT, count);
+    if (r->kind == CLH_ABI_SCOPE_VECTORSCOPE)
+      colour = scope_chroma_colour (bin, r->bin, r->cols);
   }
   for (uint k = 0; k < 24; k += 8)
     out |= ((((colour >> k) & 255) * level + 127) / 255) << k;
@@ -498,38 +498,41 @@ scope_trace (const ScopeColumn *c, uint up, global const uint *counts,
 }
 
 /*
- * The picture: work-item (px, chunk) composes rows [chunk *
- * CLH_ABI_SCOPE_DRAW_ROWS, ...) of column px: the trace of the plot the
- * pixel lies in (black outside plots) under the graticule layer, each
- * channel (trace (255 - alpha) + graticule alpha + 127) / 255, opaque.
+ * The picture: work-item (i, y) composes pixels [i * span, (i + 1) * span)
+ * of row y: the trace of the plot each lies in (black outside plots)
+ * under the graticule layer, each channel (trace (255 - alpha) +
+ * graticule alpha + 127) / 255, opaque. A plot's column table gives each
+ * of its columns its bin across and, for a waveform, which of its two
+ * threshold tables (CLH_ABI_SCOPE_COLUMN_*); scope_bars has made a
+ * histogram's bars.
  */
 kernel void
-scope_draw (global const uint *counts, global const uint *peaks,
-    global const ClhScopePlotParams *plots, global const uint *thresholds,
-    global const uchar *direct, global const uchar4 *layer,
-    const ClhScopeDrawParams d, global uchar *out)
+scope_draw (global const uint *counts, global const uint *bars,
+    global const ClhScopePlotParams *plots, global const uint *columns,
+    global const uint *thresholds, global const uchar *direct,
+    global const uchar4 *layer, const ClhScopeDrawParams d,
+    global uchar *out)
 {
-  const uint px = get_global_id (0);
-  const uint y0 = get_global_id (1) * CLH_ABI_SCOPE_DRAW_ROWS;
-  ScopeColumn cols[CLH_ABI_SCOPE_MAX_PLOTS];
+  const uint x0 = get_global_id (0) * d.span, y = get_global_id (1);
+  ScopeRow rows[CLH_ABI_SCOPE_MAX_PLOTS];
+  uint k = 0;
 
-  if (px >= d.width || y0 >= d.height)
+  if (x0 >= d.width || y >= d.height)
     return;
-  for (uint i = 0; i < d.n_plots; i++)
-    cols[i] = scope_column (plots, i, counts, peaks, px);
+  const uint n = scope_row_plots (plots, d.n_plots, y, rows);
+  const uint x1 = min (d.width, x0 + d.span);
 
-  const uint y1 = min (d.height, y0 + CLH_ABI_SCOPE_DRAW_ROWS);
-  for (uint y = y0; y < y1; y++) {
-    const uchar4 g = layer[y * d.width + px];
+  for (uint x = x0; x < x1; x++) {
+    const uchar4 g = layer[y * d.width + x];
     const uint a = g.w;
     uint trace = 0;
 
-    for (uint i = 0; i < d.n_plots; i++)
-      if (cols[i].in && y - cols[i].y < cols[i].height) {
-        trace = scope_trace (&cols[i], cols[i].y + cols[i].height - 1 - y,
-            counts, thresholds, direct);
-        break;
-      }
+    while (k < n && x >= rows[k].x1)
+      k++;
+    if (k < n && x >= rows[k].x0)
+      trace = scope_trace (&rows[k], columns[rows[k].columns + x
+              - rows[k].x0], counts, bars, thresholds, direct);
+
     uchar4 o = (uchar4) ((uchar) trace, (uchar) (trace >> 8),
         (uchar) (trace >> 16), 255);
 
@@ -537,7 +540,7 @@ scope_draw (global const uint *counts, global const uint *peaks,
     if (a)
       o.xyz = convert_uchar3 ((convert_uint3 (o.xyz) * (255 - a)
               + convert_uint3 (g.xyz) * a + 127) / 255);
-    *(global uchar4 *) (out + y * d.pitch + px * 4) = o;
+    *(global uchar4 *) (out + y * d.pitch + x * 4) = o;
   }
 }
 

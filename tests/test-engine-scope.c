@@ -21,11 +21,12 @@ static ClhScope *scope;
 /* The device's own launch, then a GPU's on whatever device runs the
  * tests: work-groups of 256 and 64 work-items counting with local
  * atomics into small tiles (several per plot) and copies, row slices
- * merged with global atomics. */
+ * merged with global atomics; a pixel a work-item, and spans that end
+ * inside plots. */
 static const ClhScopeTuning tunings[] = {
-  {0, 0, 0, 0},
-  {256, 32 * 1024, 1, 0},
-  {64, 4 * 1024, 2, 3},
+  {0, 0, 0, 0, 0},
+  {256, 32 * 1024, 1, 0, 1},
+  {64, 4 * 1024, 2, 3, 7},
 };
 
 typedef struct {
