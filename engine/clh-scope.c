@@ -698,8 +698,8 @@ enqueue_bars (ClhScope *s, GError **error)
 }
 
 /* The picture: on a GPU a work-item a pixel, neighbours reading
- * neighbouring counters; on a CPU device a work-item (and work-group) a
- * 64-pixel span of a row, its plots looked up once. */
+ * neighbouring counters; on a CPU device a work-item a 64-pixel span of a
+ * row, its plots looked up once, 16 rows a work-group. */
 static gboolean
 enqueue_draw (ClhScope *s, const ClhScopeSpec *spec, GError **error)
 {
@@ -707,9 +707,9 @@ enqueue_draw (ClhScope *s, const ClhScopeSpec *spec, GError **error)
       64 : 1;
   const gsize items = (spec->width + span - 1) / span;
   const gsize global[2] = { span > 1 ? items : ROUND_UP (items, 64),
-    spec->height
+    span > 1 ? ROUND_UP (spec->height, 16) : spec->height
   };
-  const gsize gpu_local[2] = { 64, 1 }, span_local[2] = { 1, 1 };
+  const gsize gpu_local[2] = { 64, 1 }, span_local[2] = { 1, 16 };
   ClhScopeDrawParams d;
   cl_int ret;
 
