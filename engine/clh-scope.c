@@ -24,11 +24,15 @@
  * groups per compute unit. */
 #define GPU_TILE_BYTES (32 * 1024)
 /* On a CPU device, where "local" memory is ordinary memory and a
- * work-group is one thread, a waveform's tile is as large as keeps its
- * copies in the core's first-level cache: a frame row's samples count
- * into neighbouring columns, all of them there. A vectorscope's samples
- * land anywhere in it: its tile is the whole vectorscope (in the
- * second-level cache), read once. */
+ * work-group is one thread: a waveform's tiles are wide strips (a
+ * 768-column picture's two of 384 columns, each in a core's second-level
+ * cache), so that a group reads long runs of each frame row in order;
+ * narrower strips, whose counters fit the first-level cache, read a
+ * cache line or two a row and took more CPU time (docs/performance.md,
+ * "Scopes"). A vectorscope's tile is the whole vectorscope, the frame
+ * read once. One copy of a tile: two, which keep a CPU work-item's
+ * increments of one counter from waiting for each other, gained nothing
+ * measurable. */
 #define CPU_WAVEFORM_BYTES (512 * 1024)
 #define CPU_WAVEFORM_COPIES 1
 /* Work-items of a scope_count group on a GPU. */
