@@ -156,13 +156,14 @@ typedef enum {
  * @depth: bits of the values it bins (8 for values made of R, G, B)
  * @cols: bins across: a waveform's column bins, `min (width,
  *   grid_width)`, sample column x in bin `x * cols / grid_width`; a
- *   vectorscope's Cb bins; a histogram's bins
+ *   vectorscope's Cb bins; a histogram's value bins
  * @rows: bins up: a waveform's value bins, the vectorscope's Cr bins; 1
- *   for a histogram. Value bins cover `2^shift` values each:
- *   `2^depth >> shift`, a power of two no larger than the plot's pixels
- *   along the axis (at most 1024 for a waveform, 512 for a vectorscope,
- *   4096 for a histogram)
- * @shift: value v goes to bin `v >> shift`
+ *   for a histogram
+ * @shift: value v goes to value bin `v >> shift`. Value bins (a
+ *   waveform's rows, a vectorscope's rows and cols, a histogram's cols)
+ *   number `2^depth >> shift`: the largest power of two no larger than
+ *   the plot's pixels along their axis, nor 2^depth, nor 1024 for a
+ *   waveform, 512 for a vectorscope, 4096 for a histogram
  * @count_base: the plot's first counter in the picture's counts
  * @colour: the trace's colour, 0x00BBGGRR (a vectorscope colours each
  *   cell by its own Cb, Cr)
