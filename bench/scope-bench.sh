@@ -12,7 +12,8 @@
 # for hosts without it: bench/ffmpeg-scopes.sh), THREADS (FFmpeg's
 # -filter_threads, default nproc), LOOPS (passes over the file per run,
 # default 25), RUNS (default 5), DEVICE (clh-scope-bench --device),
-# SCOPE_ARGS (more clh-scope-bench options).
+# SCOPE_ARGS (more clh-scope-bench options), SCOPES (waveform,vectorscope,
+# the default, or waveform: the waveform alone on both sides).
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 frames_file=${1:?usage: scope-bench.sh FRAMES.yuv WxH OUT_DIR}
@@ -29,7 +30,8 @@ height=${size#*x}
 frame_bytes=$(( width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2) ))
 n_file=$(( $(stat -c %s "$frames_file") / frame_bytes ))
 n_frames=$(( n_file * loops ))
-tag=$size
+scopes=${SCOPES:-waveform,vectorscope}
+tag=$size-${scopes//,/+}
 
 echo "host: $(nproc) CPUs,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
 echo "frames: $n_file of $size I420 in $frames_file, $loops passes a run"
@@ -45,9 +47,13 @@ ffmpeg_rtime () {
 : > "$out/ffmpeg-$tag.txt"
 for run in $(seq 1 "$runs"); do
   read_only=$(ffmpeg_rtime "null" "-f null -")
-  scopes=$(ffmpeg_rtime "split[a][b];[a]waveform[w];[b]vectorscope[v]" \
-    "-map [w] -f null - -map [v] -f null -")
-  awk -v r="$run" -v a="$read_only" -v b="$scopes" -v n="$n_frames" 'BEGIN {
+  if [ "$scopes" = waveform ]; then
+    filtered=$(ffmpeg_rtime "waveform" "-f null -")
+  else
+    filtered=$(ffmpeg_rtime "split[a][b];[a]waveform[w];[b]vectorscope[v]" \
+      "-map [w] -f null - -map [v] -f null -")
+  fi
+  awk -v r="$run" -v a="$read_only" -v b="$filtered" -v n="$n_frames" 'BEGIN {
     printf "ffmpeg run %d: read %.3f s, read+scopes %.3f s: %.1f frames/s\n",
       r, a, b, n / (b - a) }' | tee -a "$out/ffmpeg-$tag.txt"
 done
@@ -57,12 +63,12 @@ ffmpeg_fps=$(awk '{ print $NF == "frames/s" ? $(NF-1) : $NF }' \
 echo "ffmpeg median: $ffmpeg_fps frames/s" | tee -a "$out/ffmpeg-$tag.txt"
 
 "$build/bench/clh-scope-bench" ${DEVICE:+--device "$DEVICE"} \
-  --scopes waveform,vectorscope --input "$frames_file" \
+  --scopes "$scopes" --input "$frames_file" \
   --frames "$n_frames" --repeats "$runs" ${SCOPE_ARGS:-} "$size" \
   2>&1 | tee "$out/clscope-$tag.txt"
 clh_fps=$(sed -n 's/^json: //p' "$out/clscope-$tag.txt" | python3 -c '
 import json, sys
-print(json.loads(sys.stdin.readline())["frames_per_second"])' 2>/dev/null)
+print(json.loads(sys.stdin.readline())["fps"])' 2>/dev/null)
 awk -v c="${clh_fps:-0}" -v f="$ffmpeg_fps" 'BEGIN {
   printf "ratio: clscope %.1f frames/s / ffmpeg %.1f frames/s = %.1fx\n",
     c, f, f > 0 ? c / f : 0 }' | tee "$out/ratio-$tag.txt"

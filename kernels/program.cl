@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The one OpenCL program a device context builds and caches: the
- * histogram kernels, the tracking kernels and the exposure marks, so that
- * clhistogram, clbackproject, clcamshift and clexposuremarks on one device
- * share one compilation. */
+ * histogram kernels, the tracking kernels, the exposure marks and the
+ * scope kernels, so that clhistogram, clbackproject, clcamshift,
+ * clexposuremarks and clscope on one device share one compilation. */
 #include "histogram.cl"
 #include "track.cl"
 #include "marks.cl"
+#include "scope.cl"

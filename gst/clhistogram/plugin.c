@@ -4,6 +4,8 @@
 #include "gstclbackproject.h"
 #include "gstclcamshift.h"
 #include "gstclexposuremarks.h"
+#include "gstclscope.h"
+#include "gstclscopeoverlay.h"
 
 /* The category the shared device and frame code logs to, whichever
  * element comes first. */
@@ -22,6 +24,8 @@ plugin_init (GstPlugin *plugin)
   ok &= GST_ELEMENT_REGISTER (clbackproject, plugin);
   ok &= GST_ELEMENT_REGISTER (clcamshift, plugin);
   ok &= GST_ELEMENT_REGISTER (clexposuremarks, plugin);
+  ok &= GST_ELEMENT_REGISTER (clscope, plugin);
+  ok &= GST_ELEMENT_REGISTER (clscopeoverlay, plugin);
   return ok;
 }
 

@@ -1,0 +1,575 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The base class of the scope elements: the `device` and `device-name`
+ * properties, the device context every element of the plugin shares
+ * (gstclcontext.c) with a scope engine of the element's own on it from
+ * NULL->READY to READY->NULL; the scope properties (`scopes`, `scale`,
+ * `graticule`, `intensity`); the negotiated input format, what its
+ * components are, its range and matrix; frames mapped for the engine with
+ * their GstVideoMeta checked, and the errors of a drawing that fails.
+ */
+#include "gstclscopebase.h"
+#include "gstclcontext.h"
+#include "gstclutils.h"
+
+#include <math.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_scope_base_debug);
+#define GST_CAT_DEFAULT gst_cl_scope_base_debug
+
+#define DEFAULT_DEVICE "auto"
+#define DEFAULT_SCOPES (GST_CL_SCOPE_WAVEFORM | GST_CL_SCOPE_VECTORSCOPE)
+#define DEFAULT_SCALE GST_CL_SCOPE_SCALE_LINEAR
+#define DEFAULT_GRATICULE GST_CL_SCOPE_GRATICULE_IRE
+#define DEFAULT_INTENSITY 0.15
+
+enum {
+  PROP_0,
+  PROP_DEVICE,
+  PROP_DEVICE_NAME,
+  PROP_SCOPES,
+  PROP_SCALE,
+  PROP_GRATICULE,
+  PROP_INTENSITY,
+};
+
+typedef struct {
+  /* Under the object lock. */
+  gchar *device;
+  gchar *device_name;
+  ClhContext *context;
+  guint scopes;
+  GstClScopeScale scale;
+  GstClScopeGraticule graticule;
+  gdouble intensity;
+  /* From NULL->READY to READY->NULL. */
+  ClhScope *engine;
+  /* Streaming thread: the input caps, their planes and components, what
+   * the components are, the range and the matrix (Kr, Kb in 1/10000). */
+  GstVideoInfo info;
+  ClhFrame format;
+  ClhScopeSource source;
+  gboolean limited;
+  guint kr;
+  guint kb;
+} GstClScopeBasePrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstClScopeBase, gst_cl_scope_base,
+    GST_TYPE_BASE_TRANSFORM, G_ADD_PRIVATE (GstClScopeBase)
+    GST_DEBUG_CATEGORY_INIT (gst_cl_scope_base_debug, "clscopebase", 0,
+        "OpenCL scope elements"));
+
+#define PRIV(self) \
+  ((GstClScopeBasePrivate *) gst_cl_scope_base_get_instance_private (self))
+
+GType
+gst_cl_scope_kinds_get_type (void)
+{
+  static GType type = 0;
+  static const GFlagsValue values[] = {
+    {GST_CL_SCOPE_WAVEFORM, "Luma waveform", "waveform"},
+    {GST_CL_SCOPE_PARADE, "A waveform per channel (Y, Cb, Cr or R, G, B)",
+        "parade"},
+    {GST_CL_SCOPE_VECTORSCOPE, "Cb x Cr, with the 75% colour-bar targets "
+          "and the skin-tone line", "vectorscope"},
+    {GST_CL_SCOPE_HISTOGRAM, "A histogram per channel", "histogram"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_flags_register_static ("GstClScopeKinds", values);
+
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cl_scope_scale_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_SCOPE_SCALE_LINEAR, "Brightness grows with the count", "linear"},
+    {GST_CL_SCOPE_SCALE_LOG, "Brightness grows with the count's logarithm",
+        "log"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstClScopeScale", values);
+
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cl_scope_graticule_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_SCOPE_GRATICULE_IRE, "0 to 100 IRE in tens, black and white "
+          "highlighted", "ire"},
+    {GST_CL_SCOPE_GRATICULE_CODES, "Code values in quarters, limited "
+          "range's black and white highlighted", "codes"},
+    {GST_CL_SCOPE_GRATICULE_NONE, "No graticule", "none"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstClScopeGraticule", values);
+
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+/* The negotiated input format (streaming thread). */
+const GstVideoInfo *
+gst_cl_scope_base_get_info (GstClScopeBase *self)
+{
+  return &PRIV (self)->info;
+}
+
+static ClhScopeSource
+source_of (const GstVideoInfo *info)
+{
+  return GST_VIDEO_INFO_IS_RGB (info) ? CLH_SCOPE_SOURCE_RGB :
+      GST_VIDEO_INFO_IS_YUV (info) ? CLH_SCOPE_SOURCE_YUV :
+      CLH_SCOPE_SOURCE_GRAY;
+}
+
+/* The picture width at which the scopes set now have their natural shape
+ * at @height, for input caps @caps (%NULL: the negotiated ones, or three
+ * channels before any). */
+guint
+gst_cl_scope_base_natural_width (GstClScopeBase *self, GstCaps *caps,
+    guint height)
+{
+  GstClScopeBasePrivate *priv = PRIV (self);
+  ClhScopeSource source = CLH_SCOPE_SOURCE_YUV;
+  GstVideoInfo info;
+  guint scopes;
+
+  GST_OBJECT_LOCK (self);
+  scopes = priv->scopes;
+  GST_OBJECT_UNLOCK (self);
+  if (caps && gst_caps_is_fixed (caps) && gst_video_info_from_caps (&info,
+          caps))
+    source = source_of (&info);
+  else if (GST_VIDEO_INFO_FORMAT (&priv->info) != GST_VIDEO_FORMAT_UNKNOWN)
+    source = priv->source;
+  return height * MAX (clh_scope_shares (scopes, source), 1);
+}
+
+/* The spec of a @width x @height picture of the negotiated input, from
+ * the properties; FALSE after posting an element error if it cannot be
+ * drawn (the picture too small for the scopes). */
+gboolean
+gst_cl_scope_base_spec (GstClScopeBase *self, guint width, guint height,
+    ClhScopeSpec *spec)
+{
+  GstClScopeBasePrivate *priv = PRIV (self);
+  GError *err = NULL;
+
+  memset (spec, 0, sizeof (*spec));
+  GST_OBJECT_LOCK (self);
+  spec->kinds = priv->scopes;
+  spec->scale = (ClhScopeScale) priv->scale;
+  spec->graticule = (ClhScopeGraticule) priv->graticule;
+  spec->intensity = priv->intensity;
+  GST_OBJECT_UNLOCK (self);
+  spec->width = width;
+  spec->height = height;
+  spec->source = priv->source;
+  spec->limited = priv->limited;
+  spec->kr = priv->kr;
+  spec->kb = priv->kb;
+  if (clh_scope_spec_is_valid (spec, &priv->format, &err))
+    return TRUE;
+  GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+      ("The scopes cannot be drawn: %s. Choose fewer scopes, or ask for a "
+          "larger picture downstream (e.g. with a capsfilter "
+          "video/x-raw,width=%u,height=%u).", err->message,
+          MAX (width, gst_cl_scope_base_natural_width (self, NULL,
+                  MAX (height, 256))), MAX (height, 256)), ("%s",
+          err->message));
+  g_error_free (err);
+  return FALSE;
+}
+
+/* Posts the element error for an engine failure on a frame; takes @err. */
+static GstFlowReturn
+engine_error (GstClScopeBase *self, GError *err)
+{
+  GstClScopeBasePrivate *priv = PRIV (self);
+  gchar *device;
+
+  GST_OBJECT_LOCK (self);
+  device = g_strdup (priv->device_name);
+  GST_OBJECT_UNLOCK (self);
+  if (g_error_matches (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID))
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("The %s frame cannot be drawn as its caps and GstVideoMeta "
+            "describe it: %s.", GST_VIDEO_INFO_NAME (&priv->info),
+            err->message), ("%s", err->message));
+  else
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("OpenCL failed while drawing the scopes of a frame on %s: %s. The "
+            "device may be out of memory or lost; restart the pipeline or "
+            "choose another device.", device, err->message), ("%s",
+            err->message));
+  g_free (device);
+  g_error_free (err);
+  return GST_FLOW_ERROR;
+}
+
+/* Draws @spec's picture of @inbuf into @dest; GST_FLOW_ERROR after
+ * posting an element error. */
+GstFlowReturn
+gst_cl_scope_base_draw (GstClScopeBase *self, GstBuffer *inbuf,
+    const ClhScopeSpec *spec, guint8 *dest, gsize dest_stride)
+{
+  GstClScopeBasePrivate *priv = PRIV (self);
+  GstClFrameMap map;
+  ClhFrame frame;
+  GError *err = NULL;
+  gboolean ok;
+
+  if (!gst_cl_frame_map_read (&map, GST_ELEMENT (self), &priv->info,
+          &priv->format, inbuf, &frame)) {
+    gst_cl_frame_map_clear (&map);
+    return GST_FLOW_ERROR;
+  }
+  /* A GstVideoMeta larger than the caps is read from its top-left
+   * corner. */
+  frame.width = GST_VIDEO_INFO_WIDTH (&priv->info);
+  frame.height = GST_VIDEO_INFO_HEIGHT (&priv->info);
+  ok = clh_scope_draw (priv->engine, &frame, spec, dest, dest_stride, NULL,
+      &err);
+  gst_cl_frame_map_clear (&map);
+  return ok ? GST_FLOW_OK : engine_error (self, err);
+}
+
+/* Blends @spec's picture of @buffer into @buffer itself at (@x, @y) with
+ * opacity @alpha (0..255); GST_FLOW_ERROR after posting an element
+ * error. */
+GstFlowReturn
+gst_cl_scope_base_overlay (GstClScopeBase *self, GstBuffer *buffer,
+    const ClhScopeSpec *spec, guint x, guint y, guint alpha)
+{
+  GstClScopeBasePrivate *priv = PRIV (self);
+  GstClFrameMap map;
+  ClhFrame frame;
+  GError *err = NULL;
+  gboolean ok;
+
+  if (!gst_cl_frame_map_write (&map, GST_ELEMENT (self), &priv->info,
+          &priv->format, buffer, &frame)) {
+    gst_cl_frame_map_clear (&map);
+    return GST_FLOW_ERROR;
+  }
+  frame.width = GST_VIDEO_INFO_WIDTH (&priv->info);
+  frame.height = GST_VIDEO_INFO_HEIGHT (&priv->info);
+  ok = clh_scope_overlay (priv->engine, &frame, spec, x, y, alpha, &err);
+  gst_cl_frame_map_clear (&map);
+  return ok ? GST_FLOW_OK : engine_error (self, err);
+}
+
+static void
+close_device (GstClScopeBase *self)
+{
+  GstClScopeBasePrivate *priv = PRIV (self);
+  ClhContext *context;
+
+  g_clear_pointer (&priv->engine, clh_scope_free);
+  GST_OBJECT_LOCK (self);
+  g_clear_pointer (&priv->device_name, g_free);
+  context = g_steal_pointer (&priv->context);
+  GST_OBJECT_UNLOCK (self);
+  /* The last reference may close the device: not under the lock. */
+  g_clear_pointer (&context, gst_cl_context_handle_unref);
+}
+
+/* The shared device context and our own scope engine on it; FALSE after
+ * posting an element error that says what to do. */
+static gboolean
+open_device (GstClScopeBase *self)
+{
+  GstClScopeBasePrivate *priv = PRIV (self);
+  GError *err = NULL;
+  ClhContext *context = NULL;
+  ClhScope *engine = NULL;
+  gchar *device_spec;
+
+  GST_OBJECT_LOCK (self);
+  device_spec = g_strdup (priv->device);
+  GST_OBJECT_UNLOCK (self);
+  if (gst_cl_ensure_element_context (GST_ELEMENT (self), device_spec,
+          &priv->context, &err)) {
+    GST_OBJECT_LOCK (self);
+    context = gst_cl_context_handle_ref (priv->context);
+    GST_OBJECT_UNLOCK (self);
+    engine = clh_scope_new (context, &err);
+  }
+  if (!engine) {
+    gst_cl_post_open_error (GST_ELEMENT (self), device_spec, err);
+    g_clear_error (&err);
+    g_clear_pointer (&context, gst_cl_context_handle_unref);
+    close_device (self);
+    g_free (device_spec);
+    return FALSE;
+  }
+  GST_INFO_OBJECT (self, "drawing scopes on OpenCL device %s",
+      clh_context_get_device_name (context));
+  priv->engine = engine;
+  GST_OBJECT_LOCK (self);
+  priv->device_name = g_strdup (clh_context_get_device_name (context));
+  GST_OBJECT_UNLOCK (self);
+  gst_cl_context_handle_unref (context);
+  g_free (device_spec);
+  return TRUE;
+}
+
+static GstStateChangeReturn
+gst_cl_scope_base_change_state (GstElement *element,
+    GstStateChange transition)
+{
+  GstClScopeBase *self = GST_CL_SCOPE_BASE (element);
+  GstStateChangeReturn ret;
+
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY && !open_device (self))
+    return GST_STATE_CHANGE_FAILURE;
+  ret = GST_ELEMENT_CLASS (gst_cl_scope_base_parent_class)->change_state
+      (element, transition);
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+    close_device (self);
+  return ret;
+}
+
+static void
+gst_cl_scope_base_set_context (GstElement *element, GstContext *context)
+{
+  GstClScopeBasePrivate *priv = PRIV (GST_CL_SCOPE_BASE (element));
+  gboolean store = TRUE;
+  gchar *device_spec;
+
+  if (g_strcmp0 (gst_context_get_context_type (context),
+          GST_CL_CONTEXT_TYPE) == 0) {
+    GST_OBJECT_LOCK (element);
+    device_spec = g_strdup (priv->device);
+    GST_OBJECT_UNLOCK (element);
+    store = gst_cl_handle_set_context (element, context, device_spec,
+        &priv->context);
+    g_free (device_spec);
+  }
+  if (store)
+    GST_ELEMENT_CLASS (gst_cl_scope_base_parent_class)->set_context
+        (element, context);
+}
+
+static gboolean
+gst_cl_scope_base_query (GstBaseTransform *trans, GstPadDirection direction,
+    GstQuery *query)
+{
+  GstClScopeBasePrivate *priv = PRIV (GST_CL_SCOPE_BASE (trans));
+  ClhContext *context = NULL;
+  gboolean answered;
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT) {
+    GST_OBJECT_LOCK (trans);
+    if (priv->context)
+      context = gst_cl_context_handle_ref (priv->context);
+    GST_OBJECT_UNLOCK (trans);
+    answered = gst_cl_handle_context_query (GST_ELEMENT (trans), query,
+        context);
+    g_clear_pointer (&context, gst_cl_context_handle_unref);
+    if (answered)
+      return TRUE;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_scope_base_parent_class)->query
+      (trans, direction, query);
+}
+
+/* Kr and Kb of @info's matrix, in 1/10000: its own for YUV caps that name
+ * one; else BT.709 for frames taller than 576 rows and BT.601 for the
+ * others, as GStreamer's default colorimetry picks them. */
+static void
+matrix_of (const GstVideoInfo *info, guint *kr, guint *kb)
+{
+  GstVideoColorMatrix m = info->colorimetry.matrix;
+  gdouble r, b;
+
+  if (!GST_VIDEO_INFO_IS_YUV (info) || m == GST_VIDEO_COLOR_MATRIX_RGB
+      || m == GST_VIDEO_COLOR_MATRIX_UNKNOWN
+      || !gst_video_color_matrix_get_Kr_Kb (m, &r, &b))
+    gst_video_color_matrix_get_Kr_Kb (GST_VIDEO_INFO_HEIGHT (info) > 576 ?
+        GST_VIDEO_COLOR_MATRIX_BT709 : GST_VIDEO_COLOR_MATRIX_BT601, &r, &b);
+  *kr = (guint) lround (r * 10000.0);
+  *kb = (guint) lround (b * 10000.0);
+}
+
+static gboolean
+gst_cl_scope_base_set_caps (GstBaseTransform *trans, GstCaps *incaps,
+    GstCaps *outcaps)
+{
+  GstClScopeBasePrivate *priv = PRIV (GST_CL_SCOPE_BASE (trans));
+  GstVideoInfo info;
+  ClhFrame format;
+
+  if (!gst_video_info_from_caps (&info, incaps)
+      || !gst_cl_frame_format (&info, &format)) {
+    GST_WARNING_OBJECT (trans, "cannot read %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
+  priv->info = info;
+  priv->format = format;
+  priv->source = source_of (&info);
+  priv->limited = info.colorimetry.range == GST_VIDEO_COLOR_RANGE_16_235;
+  matrix_of (&info, &priv->kr, &priv->kb);
+  GST_DEBUG_OBJECT (trans, "source %d, %s range, Kr %u, Kb %u",
+      priv->source, priv->limited ? "limited" : "full", priv->kr, priv->kb);
+  return TRUE;
+}
+
+static void
+gst_cl_scope_base_set_property (GObject *object, guint prop_id,
+    const GValue *value, GParamSpec *pspec)
+{
+  GstClScopeBasePrivate *priv = PRIV (GST_CL_SCOPE_BASE (object));
+
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_DEVICE:
+      g_free (priv->device);
+      priv->device = g_value_dup_string (value);
+      if (!priv->device)
+        priv->device = g_strdup (DEFAULT_DEVICE);
+      break;
+    case PROP_SCOPES:
+      priv->scopes = g_value_get_flags (value);
+      break;
+    case PROP_SCALE:
+      priv->scale = g_value_get_enum (value);
+      break;
+    case PROP_GRATICULE:
+      priv->graticule = g_value_get_enum (value);
+      break;
+    case PROP_INTENSITY:
+      priv->intensity = g_value_get_double (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_cl_scope_base_get_property (GObject *object, guint prop_id,
+    GValue *value, GParamSpec *pspec)
+{
+  GstClScopeBasePrivate *priv = PRIV (GST_CL_SCOPE_BASE (object));
+
+  GST_OBJECT_LOCK (object);
+  switch (prop_id) {
+    case PROP_DEVICE:
+      g_value_set_string (value, priv->device);
+      break;
+    case PROP_DEVICE_NAME:
+      g_value_set_string (value, priv->device_name);
+      break;
+    case PROP_SCOPES:
+      g_value_set_flags (value, priv->scopes);
+      break;
+    case PROP_SCALE:
+      g_value_set_enum (value, priv->scale);
+      break;
+    case PROP_GRATICULE:
+      g_value_set_enum (value, priv->graticule);
+      break;
+    case PROP_INTENSITY:
+      g_value_set_double (value, priv->intensity);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+gst_cl_scope_base_finalize (GObject *object)
+{
+  GstClScopeBase *self = GST_CL_SCOPE_BASE (object);
+
+  close_device (self);
+  g_free (PRIV (self)->device);
+  G_OBJECT_CLASS (gst_cl_scope_base_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_scope_base_class_init (GstClScopeBaseClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+      | GST_PARAM_MUTABLE_PLAYING;
+
+  gobject_class->set_property = gst_cl_scope_base_set_property;
+  gobject_class->get_property = gst_cl_scope_base_get_property;
+  gobject_class->finalize = gst_cl_scope_base_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_DEVICE,
+      g_param_spec_string ("device", "Device",
+          "OpenCL device: auto (first GPU, else accelerator, else CPU), "
+          "P:D (platform:device as clinfo -l numbers them) or part of its "
+          "name; read when the element goes to READY", DEFAULT_DEVICE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
+      g_param_spec_string ("device-name", "Device name",
+          "Name of the OpenCL device in use (NULL before READY)", NULL,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_SCOPES,
+      g_param_spec_flags ("scopes", "Scopes", "The scopes drawn side by "
+          "side, left to right in this order", GST_TYPE_CL_SCOPE_KINDS,
+          DEFAULT_SCOPES, rw));
+  g_object_class_install_property (gobject_class, PROP_SCALE,
+      g_param_spec_enum ("scale", "Scale", "How a cell's count becomes its "
+          "brightness (a histogram bin's, its bar's height)",
+          GST_TYPE_CL_SCOPE_SCALE, DEFAULT_SCALE, rw));
+  g_object_class_install_property (gobject_class, PROP_GRATICULE,
+      g_param_spec_enum ("graticule", "Graticule", "The lines drawn under "
+          "the traces", GST_TYPE_CL_SCOPE_GRATICULE, DEFAULT_GRATICULE, rw));
+  g_object_class_install_property (gobject_class, PROP_INTENSITY,
+      g_param_spec_double ("intensity", "Intensity", "Brightness of a "
+          "waveform or vectorscope cell holding the average density of "
+          "samples: a cell is at full brightness at 1/intensity times it",
+          0.0001, 1.0, DEFAULT_INTENSITY, rw));
+
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_cl_scope_base_change_state);
+  element_class->set_context =
+      GST_DEBUG_FUNCPTR (gst_cl_scope_base_set_context);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_scope_base_query);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_scope_base_set_caps);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_SCOPE_BASE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_SCOPE_KINDS, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_SCOPE_SCALE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_SCOPE_GRATICULE, 0);
+}
+
+static void
+gst_cl_scope_base_init (GstClScopeBase *self)
+{
+  GstClScopeBasePrivate *priv = PRIV (self);
+
+  priv->device = g_strdup (DEFAULT_DEVICE);
+  priv->scopes = DEFAULT_SCOPES;
+  priv->scale = DEFAULT_SCALE;
+  priv->graticule = DEFAULT_GRATICULE;
+  priv->intensity = DEFAULT_INTENSITY;
+  gst_video_info_init (&priv->info);
+}

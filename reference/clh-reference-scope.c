@@ -1,0 +1,767 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The scopes' golden reference. It works out on its own what the model
+ * (model/clh-scope-picture.c) and the kernels (kernels/scope.cl) compute:
+ * the panels, the bins, the matrix, the levels, the graticule and the
+ * composed pixels, one sample and one pixel at a time, so that a slip on
+ * either side shows up as a mismatch. */
+#include "clh-reference-scope.h"
+#include "clh-reference.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Samples along an axis of @size pixels subsampled by 2^@sub. */
+static guint
+samples_along (guint size, guint sub)
+{
+  const guint step = 1u << sub;
+
+  return size / step + (size % step != 0);
+}
+
+/* 2^k for the largest k with 2^k <= @n, and at most 2^@limit. */
+static guint
+power_below (guint n, guint limit)
+{
+  guint p = 1, k = 0;
+
+  while (p * 2 <= n && k < limit) {
+    p *= 2;
+    k++;
+  }
+  return p;
+}
+
+static guint
+log2_exact (guint p)
+{
+  guint k = 0;
+
+  while ((1u << k) < p)
+    k++;
+  return k;
+}
+
+static guint
+channels_of (ClhScopeSource source)
+{
+  return source == CLH_SCOPE_SOURCE_GRAY ? 1 : 3;
+}
+
+/* The trace colours of the model's documentation, 0x00BBGGRR. */
+static guint32
+trace_colour (const ClhScopeSpec *spec, gboolean waveform_panel,
+    gboolean parade, guint c)
+{
+  static const guint32 gray = 0x00e6e6e6, luma = 0x00d2ffd2;
+  static const guint32 yuv[3] = { 0x00e6e6e6, 0x00ff8c64, 0x008c64ff };
+  static const guint32 rgb[3] = { 0x004040ff, 0x0040ff40, 0x00ff8060 };
+
+  if (waveform_panel || (parade && spec->source == CLH_SCOPE_SOURCE_GRAY))
+    return luma;
+  if (spec->source == CLH_SCOPE_SOURCE_GRAY)
+    return gray;
+  return spec->source == CLH_SCOPE_SOURCE_YUV ? yuv[c] : rgb[c];
+}
+
+static void
+reference_plot (const ClhScopeSpec *spec, const ClhFrame *frame,
+    ClhScopeLayout *l, ClhScopePlotKind kind, guint channel, guint x,
+    guint y, guint w, guint h, guint32 colour)
+{
+  ClhScopePlot *p = &l->plots[l->n_plots++];
+  const guint depth = spec->source == CLH_SCOPE_SOURCE_RGB ? 8 :
+      frame->depth;
+  guint bins;
+
+  memset (p, 0, sizeof (*p));
+  p->kind = kind;
+  p->channel = channel;
+  p->chroma = kind == CLH_SCOPE_PLOT_VECTORSCOPE
+      || (spec->source == CLH_SCOPE_SOURCE_YUV
+      && (channel == 1 || channel == 2));
+  p->x = x;
+  p->y = y;
+  p->width = w;
+  p->height = h;
+  p->depth = depth;
+  p->colour = colour;
+  if (channel == CLH_SCOPE_LUMA) {
+    p->grid_width = frame->width;
+    p->grid_height = frame->height;
+  } else {
+    p->grid_width = samples_along (frame->width,
+        frame->components[channel].w_sub);
+    p->grid_height = samples_along (frame->height,
+        frame->components[channel].h_sub);
+  }
+  switch (kind) {
+    case CLH_SCOPE_PLOT_WAVEFORM:
+      p->cols = w < p->grid_width ? w : p->grid_width;
+      bins = power_below (MIN (h, 1u << depth), 10);
+      p->rows = bins;
+      break;
+    case CLH_SCOPE_PLOT_VECTORSCOPE:
+      bins = power_below (MIN (w, 1u << depth), 9);
+      p->cols = p->rows = bins;
+      break;
+    default:
+      bins = power_below (MIN (w, 1u << depth), 12);
+      p->cols = bins;
+      p->rows = 1;
+      break;
+  }
+  p->shift = depth - log2_exact (bins);
+}
+
+/**
+ * clh_reference_scope_layout:
+ * @spec: a valid spec
+ * @frame: the frames' format and size
+ * @layout: (out): the plots, as clh_scope_layout() documents them
+ */
+void
+clh_reference_scope_layout (const ClhScopeSpec *spec, const ClhFrame *frame,
+    ClhScopeLayout *layout)
+{
+  const guint n = channels_of (spec->source);
+  const guint shares[4] = { 2, n == 1 ? 2 : n, 1, 2 };
+  const guint luma = spec->source == CLH_SCOPE_SOURCE_RGB ? CLH_SCOPE_LUMA :
+      0;
+  guint total = 0, done = 0, k, c, i;
+  gsize at = 0;
+
+  memset (layout, 0, sizeof (*layout));
+  for (k = 0; k < 4; k++)
+    if (spec->kinds & (1u << k))
+      total += shares[k];
+  for (k = 0; k < 4; k++) {
+    guint left, right, w;
+
+    if (!(spec->kinds & (1u << k)))
+      continue;
+    left = (guint) ((guint64) spec->width * done / total);
+    done += shares[k];
+    right = (guint) ((guint64) spec->width * done / total);
+    w = right - left;
+    if (k == 0) {
+      reference_plot (spec, frame, layout, CLH_SCOPE_PLOT_WAVEFORM, luma,
+          left, 0, w, spec->height, trace_colour (spec, TRUE, FALSE, 0));
+    } else if (k == 1) {
+      for (c = 0; c < n; c++) {
+        const guint a = left + w * c / n, b = left + w * (c + 1) / n;
+
+        reference_plot (spec, frame, layout, CLH_SCOPE_PLOT_WAVEFORM, c, a,
+            0, b - a, spec->height, trace_colour (spec, FALSE, TRUE, c));
+      }
+    } else if (k == 2) {
+      const guint side = w < spec->height ? w : spec->height;
+
+      reference_plot (spec, frame, layout, CLH_SCOPE_PLOT_VECTORSCOPE,
+          spec->source == CLH_SCOPE_SOURCE_YUV ? 1 : CLH_SCOPE_LUMA,
+          left + (w - side) / 2, (spec->height - side) / 2, side, side, 0);
+      layout->plots[layout->n_plots - 1].channel = 1;
+    } else {
+      for (c = 0; c < n; c++) {
+        const guint a = spec->height * c / n, b = spec->height * (c + 1) / n;
+
+        reference_plot (spec, frame, layout, CLH_SCOPE_PLOT_HISTOGRAM, c,
+            left, a, w, b - a, trace_colour (spec, FALSE, FALSE, c));
+      }
+    }
+  }
+  for (i = 0; i < layout->n_plots; i++) {
+    layout->plots[i].count_base = at;
+    at += (gsize) layout->plots[i].cols * layout->plots[i].rows;
+  }
+  layout->n_counts = at;
+}
+
+/* round (@num / @den), halves up, for @den > 0 and @num >= 0. */
+static gint64
+rounded (gint64 num, gint64 den)
+{
+  const gint64 q = num / den, r = num % den;
+
+  return 2 * r >= den ? q + 1 : q;
+}
+
+/* The matrix rows luma, Cb, Cr in 1/65536, its green coefficients making
+ * each row's sum exact (ITU-R BT.601 2.5.2 with Kr, Kb in 1/10000). */
+static void
+reference_matrix (guint kr, guint kb, gint64 m[9])
+{
+  m[0] = rounded ((gint64) kr << 16, 10000);
+  m[2] = rounded ((gint64) kb << 16, 10000);
+  m[1] = 65536 - m[0] - m[2];
+  m[3] = -rounded ((gint64) kr << 15, 10000 - kb);
+  m[5] = 32768;
+  m[4] = -(m[3] + m[5]);
+  m[6] = 32768;
+  m[8] = -rounded ((gint64) kb << 15, 10000 - kr);
+  m[7] = -(m[6] + m[8]);
+}
+
+/* floor (a / 65536 + 1/2). */
+static gint64
+fixed_round (gint64 a)
+{
+  return (gint64) floor ((gdouble) (a + 32768) / 65536.0);
+}
+
+/* Row @row of the matrix at pixel (x, y) of an RGB frame. */
+static guint
+rgb_value (const ClhFrame *frame, const ClhScopeSpec *spec, guint row,
+    guint x, guint y)
+{
+  gint64 m[9], v;
+
+  reference_matrix (spec->kr, spec->kb, m);
+  v = fixed_round (m[3 * row] * clh_reference_sample (frame, 0, x, y)
+      + m[3 * row + 1] * clh_reference_sample (frame, 1, x, y)
+      + m[3 * row + 2] * clh_reference_sample (frame, 2, x, y));
+  if (row > 0)
+    v += 128;
+  return (guint) CLAMP (v, 0, 255);
+}
+
+static guint
+channel_value (const ClhFrame *frame, const ClhScopeSpec *spec,
+    guint channel, guint x, guint y)
+{
+  if (channel == CLH_SCOPE_LUMA)
+    return rgb_value (frame, spec, 0, x, y);
+  return clh_reference_sample (frame, channel, x, y);
+}
+
+/**
+ * clh_reference_scope_counts:
+ * @frame: a valid frame
+ * @spec: a spec valid for it
+ * @layout: its layout (clh_reference_scope_layout())
+ * @counts: (out caller-allocates): `layout->n_counts` counters
+ *
+ * Every plot's counts, one sample at a time.
+ */
+void
+clh_reference_scope_counts (const ClhFrame *frame, const ClhScopeSpec *spec,
+    const ClhScopeLayout *layout, guint32 *counts)
+{
+  const guint neutral = 1u << (frame->depth - 1);
+  guint i, x, y;
+
+  memset (counts, 0, layout->n_counts * sizeof (guint32));
+  for (i = 0; i < layout->n_plots; i++) {
+    const ClhScopePlot *p = &layout->plots[i];
+    guint32 *c = counts + p->count_base;
+
+    for (y = 0; y < p->grid_height; y++)
+      for (x = 0; x < p->grid_width; x++) {
+        guint cb = neutral, cr = neutral, v;
+
+        if (p->kind == CLH_SCOPE_PLOT_WAVEFORM) {
+          v = channel_value (frame, spec, p->channel, x, y);
+          c[(v >> p->shift) * p->cols
+              + (guint64) x * p->cols / p->grid_width]++;
+        } else if (p->kind == CLH_SCOPE_PLOT_HISTOGRAM) {
+          c[channel_value (frame, spec, p->channel, x, y) >> p->shift]++;
+        } else {
+          if (spec->source == CLH_SCOPE_SOURCE_YUV) {
+            cb = clh_reference_sample (frame, 1, x, y);
+            cr = clh_reference_sample (frame, 2, x, y);
+          } else if (spec->source == CLH_SCOPE_SOURCE_RGB) {
+            cb = rgb_value (frame, spec, 1, x, y);
+            cr = rgb_value (frame, spec, 2, x, y);
+          }
+          c[(cr >> p->shift) * p->cols + (cb >> p->shift)]++;
+        }
+      }
+  }
+}
+
+/**
+ * clh_reference_scope_level:
+ * @spec: the spec
+ * @plot: a waveform or vectorscope plot
+ * @columns: grid columns the cell's column bin gathers (1 for a
+ *   vectorscope)
+ * @count: the cell's count
+ *
+ * Returns: the level the model documents (clh_scope_thresholds()), from
+ *   the brightness formula directly
+ */
+guint
+clh_reference_scope_level (const ClhScopeSpec *spec,
+    const ClhScopePlot *plot, guint columns, guint32 count)
+{
+  gdouble full, b;
+
+  if (count == 0)
+    return 0;
+  if (plot->kind == CLH_SCOPE_PLOT_VECTORSCOPE)
+    full = (gdouble) plot->grid_width * plot->grid_height * 16.0
+        / ((gdouble) plot->cols * plot->rows * spec->intensity);
+  else
+    full = (gdouble) columns * plot->grid_height / ((gdouble) plot->rows
+        * spec->intensity);
+  if (spec->scale == CLH_SCOPE_LOG)
+    b = 255.0 * log1p ((gdouble) count) / log1p (full);
+  else
+    b = 255.0 * (gdouble) count / full;
+  return b >= 255.0 ? 255 : (guint) floor (b);
+}
+
+/* The graticule's colours: R, G, B, alpha. */
+static const guint8 ink_line[4] = { 110, 190, 110, 120 };
+static const guint8 ink_legal[4] = { 255, 170, 40, 200 };
+static const guint8 ink_axis[4] = { 110, 190, 110, 70 };
+static const guint8 ink_skin[4] = { 255, 200, 160, 170 };
+
+static void
+ink (guint8 *rgba, gsize stride, const ClhScopePlot *p, gint64 x, gint64 y,
+    const guint8 colour[4])
+{
+  if (x >= 0 && y >= 0 && x < p->width && y < p->height)
+    memcpy (rgba + (p->y + y) * stride + (p->x + x) * 4, colour, 4);
+}
+
+/* The channel's nominal black and white code values. */
+static void
+nominal (const ClhScopeSpec *spec, const ClhScopePlot *p, guint *black,
+    guint *white)
+{
+  const guint scale = p->depth > 8 ? 1u << (p->depth - 8) : 1;
+
+  if (spec->limited && p->depth >= 8) {
+    *black = 16 * scale;
+    *white = (p->chroma ? 240 : 235) * scale;
+  } else {
+    *black = 0;
+    *white = (1u << p->depth) - 1;
+  }
+}
+
+/* The values a waveform or histogram has lines at, and which are
+ * highlighted. */
+static guint
+line_values (const ClhScopeSpec *spec, const ClhScopePlot *p,
+    guint *values, gboolean *legal)
+{
+  const guint top = (1u << p->depth) - 1;
+  guint black, white, n = 0, k;
+
+  nominal (spec, p, &black, &white);
+  if (spec->graticule == CLH_SCOPE_GRATICULE_IRE && !p->chroma) {
+    for (k = 0; k <= 100; k += 10) {
+      values[n] = black + (guint) rounded ((gint64) k * (white - black), 100);
+      legal[n++] = k == 0 || k == 100;
+    }
+  } else if (spec->graticule == CLH_SCOPE_GRATICULE_IRE) {
+    values[n] = (top + 1) / 2;
+    legal[n++] = FALSE;
+    values[n] = black;
+    legal[n++] = TRUE;
+    values[n] = white;
+    legal[n++] = TRUE;
+  } else if (spec->graticule == CLH_SCOPE_GRATICULE_CODES) {
+    for (k = 0; k < 4; k++) {
+      values[n] = (top + 1) / 4 * k;
+      legal[n++] = FALSE;
+    }
+    values[n] = top;
+    legal[n++] = FALSE;
+    if (spec->limited) {
+      values[n] = black;
+      legal[n++] = TRUE;
+      values[n] = white;
+      legal[n++] = TRUE;
+    }
+  }
+  return n;
+}
+
+static void
+reference_lines (const ClhScopeSpec *spec, const ClhScopePlot *p,
+    guint8 *rgba, gsize stride)
+{
+  guint values[16], n, i, j;
+  gboolean legal[16];
+
+  n = line_values (spec, p, values, legal);
+  for (i = 0; i < n; i++) {
+    const guint bin = values[i] >> p->shift;
+    const guint8 *colour = legal[i] ? ink_legal : ink_line;
+    guint first = 0;
+
+    /* The first pixel from the bottom (left) showing the value's bin. */
+    if (p->kind == CLH_SCOPE_PLOT_WAVEFORM) {
+      while ((guint64) first * p->rows / p->height < bin)
+        first++;
+      for (j = 0; j < p->width; j++)
+        ink (rgba, stride, p, j, (gint64) p->height - 1 - first, colour);
+    } else {
+      while ((guint64) first * p->cols / p->width < bin)
+        first++;
+      for (j = 0; j < p->height; j++)
+        ink (rgba, stride, p, first, j, colour);
+    }
+  }
+}
+
+/* The pixel of code value @v along a vectorscope side: the one its centre
+ * (v + 1/2 of 2^depth values over the side) falls in. */
+static gint64
+centre_pixel (guint v, guint side, guint depth)
+{
+  return (gint64) floor ((v + 0.5) * side / (gdouble) (1u << depth));
+}
+
+static void
+target (const ClhScopeSpec *spec, const ClhScopePlot *p, const guint8 on[3],
+    gdouble amplitude, gint64 *x, gint64 *y)
+{
+  const gdouble kr = spec->kr / 10000.0, kb = spec->kb / 10000.0;
+  const gdouble r = on[0] * amplitude, g = on[1] * amplitude;
+  const gdouble b = on[2] * amplitude;
+  const gdouble luma = kr * r + (1.0 - kr - kb) * g + kb * b;
+  const gdouble diff[2] = { 0.5 * (b - luma) / (1.0 - kb),
+    0.5 * (r - luma) / (1.0 - kr)
+  };
+  const gdouble top = (gdouble) ((1u << p->depth) - 1);
+  guint code[2], k;
+
+  for (k = 0; k < 2; k++) {
+    gdouble v;
+
+    if (spec->limited && spec->source == CLH_SCOPE_SOURCE_YUV)
+      v = (128.0 + 224.0 * diff[k]) * (gdouble) (1u << p->depth) / 256.0;
+    else
+      v = (gdouble) (1u << (p->depth - 1)) + top * diff[k];
+    v = floor (v + 0.5);
+    code[k] = (guint) (v < 0.0 ? 0.0 : v > top ? top : v);
+  }
+  *x = centre_pixel (code[0], p->width, p->depth);
+  *y = (gint64) p->height - 1 - centre_pixel (code[1], p->height, p->depth);
+}
+
+static void
+reference_vectorscope (const ClhScopeSpec *spec, const ClhScopePlot *p,
+    guint8 *rgba, gsize stride)
+{
+  static const guint8 bars[6][3] = {
+    {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 1, 1}, {0, 0, 1}, {1, 0, 1},
+  };
+  const gint64 cx = centre_pixel (1u << (p->depth - 1), p->width, p->depth);
+  const gint64 cy = (gint64) p->height - 1 - cx;
+  const gint64 half = p->width / 64 > 2 ? p->width / 64 : 2;
+  const gdouble radius = p->width * 7.0 / 16.0;
+  const gdouble angle = 123.0 * G_PI / 180.0;
+  const gint64 ex = lround (radius * cos (angle));
+  const gint64 ey = -lround (radius * sin (angle));
+  gint64 i, j, x, y;
+  guint k;
+
+  for (i = 0; i < p->width; i++) {
+    ink (rgba, stride, p, i, cy, ink_axis);
+    ink (rgba, stride, p, cx, i, ink_axis);
+  }
+  /* Pixels whose centre is within half a pixel of the skin-tone segment
+   * (distance = |cross product| / length). */
+  for (y = 0; y < p->height; y++)
+    for (x = 0; x < p->width; x++) {
+      const gint64 cross = (x - cx) * ey - (y - cy) * ex;
+
+      if (x >= MIN (cx, cx + ex) && x <= MAX (cx, cx + ex)
+          && y >= MIN (cy, cy + ey) && y <= MAX (cy, cy + ey)
+          && (gdouble) cross * cross * 4.0 <= (gdouble) (ex * ex + ey * ey))
+        ink (rgba, stride, p, x, y, ink_skin);
+    }
+  for (k = 0; k < 6; k++) {
+    guint8 colour[4];
+
+    for (i = 0; i < 3; i++)
+      colour[i] = bars[k][i] ? 255 : 40;
+    colour[3] = 150;
+    target (spec, p, bars[k], 1.0, &x, &y);
+    for (j = y - 1; j <= y + 1; j++)
+      for (i = x - 1; i <= x + 1; i++)
+        ink (rgba, stride, p, i, j, colour);
+    colour[3] = 230;
+    target (spec, p, bars[k], 0.75, &x, &y);
+    for (j = y - half; j <= y + half; j++)
+      for (i = x - half; i <= x + half; i++)
+        if (i == x - half || i == x + half || j == y - half || j == y + half)
+          ink (rgba, stride, p, i, j, colour);
+  }
+}
+
+/**
+ * clh_reference_scope_graticule:
+ * @spec: a valid spec
+ * @layout: its layout
+ * @rgba: (out caller-allocates): the picture's RGBA layer
+ * @stride: bytes a row
+ *
+ * The graticule as clh_scope_draw_graticule() documents it.
+ */
+void
+clh_reference_scope_graticule (const ClhScopeSpec *spec,
+    const ClhScopeLayout *layout, guint8 *rgba, gsize stride)
+{
+  guint i;
+
+  for (i = 0; i < spec->height; i++)
+    memset (rgba + i * stride, 0, spec->width * 4);
+  if (spec->graticule == CLH_SCOPE_GRATICULE_NONE)
+    return;
+  for (i = 0; i < layout->n_plots; i++) {
+    if (layout->plots[i].kind == CLH_SCOPE_PLOT_VECTORSCOPE)
+      reference_vectorscope (spec, &layout->plots[i], rgba, stride);
+    else
+      reference_lines (spec, &layout->plots[i], rgba, stride);
+  }
+}
+
+/* A vectorscope cell's colour: its bin centres' Cb, Cr as 8-bit offsets
+ * from 128, turned to R, G, B at luma 200 with BT.601 full-range
+ * coefficients in 1/65536. */
+static void
+chroma_colour (guint cb_bin, guint cr_bin, guint bins, guint8 rgb[3])
+{
+  const gint64 cb = (gint64) ((cb_bin + 0.5) * 256.0 / bins) - 128;
+  const gint64 cr = (gint64) ((cr_bin + 0.5) * 256.0 / bins) - 128;
+  const gint64 v[3] = { 200 + fixed_round (91881 * cr),
+    200 + fixed_round (-22554 * cb - 46802 * cr),
+    200 + fixed_round (116130 * cb)
+  };
+  guint k;
+
+  for (k = 0; k < 3; k++)
+    rgb[k] = (guint8) CLAMP (v[k], 0, 255);
+}
+
+/* 256 log2 (x), the mantissa linear between powers of two. */
+static guint64
+bar_log (guint64 x)
+{
+  guint64 e = 0;
+
+  while ((x >> (e + 1)) > 0)
+    e++;
+  return 256 * e + (x * 256 / ((guint64) 1 << e) - 256);
+}
+
+/* What the reference knows of a plot before drawing it: the grid columns
+ * each of a waveform's column bins gathers, counted one by one; a
+ * histogram's largest count. */
+typedef struct {
+  guint *columns;
+  guint32 peak;
+} PlotFacts;
+
+static void
+plot_facts (const ClhScopePlot *p, const guint32 *c, PlotFacts *f)
+{
+  guint x;
+
+  f->columns = g_new0 (guint, p->cols);
+  f->peak = 0;
+  if (p->kind == CLH_SCOPE_PLOT_WAVEFORM)
+    for (x = 0; x < p->grid_width; x++)
+      f->columns[(guint64) x * p->cols / p->grid_width]++;
+  if (p->kind == CLH_SCOPE_PLOT_HISTOGRAM)
+    for (x = 0; x < p->cols; x++)
+      f->peak = MAX (f->peak, c[x]);
+}
+
+/* The trace of plot @p at (@col, @up): its colour and level. */
+static void
+trace (const ClhScopeSpec *spec, const ClhScopePlot *p, const guint32 *c,
+    const PlotFacts *f, guint col, guint up, guint8 rgb[3])
+{
+  const guint bin = (guint) ((guint64) col * p->cols / p->width);
+  const guint row = (guint) ((guint64) up * p->rows / p->height);
+  guint level, k;
+  guint8 colour[3];
+
+  for (k = 0; k < 3; k++)
+    colour[k] = (p->colour >> (8 * k)) & 255;
+  if (p->kind == CLH_SCOPE_PLOT_WAVEFORM) {
+    level = clh_reference_scope_level (spec, p, f->columns[bin],
+        c[row * p->cols + bin]);
+  } else if (p->kind == CLH_SCOPE_PLOT_VECTORSCOPE) {
+    level = clh_reference_scope_level (spec, p, 1, c[row * p->cols + bin]);
+    chroma_colour (bin, row, p->cols, colour);
+  } else {
+    guint64 bar = 0;
+
+    if (f->peak && spec->scale == CLH_SCOPE_LOG)
+      bar = bar_log ((guint64) c[bin] + 1) * p->height / bar_log ((guint64)
+          f->peak + 1);
+    else if (f->peak)
+      bar = (guint64) c[bin] * p->height / f->peak;
+    level = up < bar ? 255 : 0;
+  }
+  for (k = 0; k < 3; k++)
+    rgb[k] = (guint8) ((colour[k] * level + 127) / 255);
+}
+
+/**
+ * clh_reference_scope_picture:
+ * @spec: a valid spec
+ * @layout: its layout
+ * @counts: its counts (clh_reference_scope_counts())
+ * @rgba: (out caller-allocates): `spec->height` rows of `spec->width`
+ *   RGBA pixels
+ * @stride: bytes a row
+ *
+ * The picture as clh_scope_draw() documents it, one pixel at a time.
+ */
+void
+clh_reference_scope_picture (const ClhScopeSpec *spec,
+    const ClhScopeLayout *layout, const guint32 *counts, guint8 *rgba,
+    gsize stride)
+{
+  const gsize gstride = (gsize) spec->width * 4;
+  guint8 *graticule = g_malloc (gstride * spec->height);
+  PlotFacts facts[CLH_SCOPE_MAX_PLOTS];
+  guint x, y, i, k;
+
+  clh_reference_scope_graticule (spec, layout, graticule, gstride);
+  for (i = 0; i < layout->n_plots; i++)
+    plot_facts (&layout->plots[i], counts + layout->plots[i].count_base,
+        &facts[i]);
+  for (y = 0; y < spec->height; y++)
+    for (x = 0; x < spec->width; x++) {
+      const guint8 *g = graticule + y * gstride + x * 4;
+      guint8 *o = rgba + y * stride + x * 4;
+      guint8 rgb[3] = { 0, 0, 0 };
+
+      for (i = 0; i < layout->n_plots; i++) {
+        const ClhScopePlot *p = &layout->plots[i];
+
+        if (x >= p->x && x < p->x + p->width && y >= p->y
+            && y < p->y + p->height) {
+          trace (spec, p, counts + p->count_base, &facts[i], x - p->x,
+              p->y + p->height - 1 - y, rgb);
+          break;
+        }
+      }
+      for (k = 0; k < 3; k++)
+        o[k] = (guint8) ((rgb[k] * (255 - g[3]) + g[k] * g[3] + 127) / 255);
+      o[3] = 255;
+    }
+  for (i = 0; i < layout->n_plots; i++)
+    g_free (facts[i].columns);
+  g_free (graticule);
+}
+
+/* The coefficients turning the picture's 8-bit R, G, B into a frame's
+ * component @c at @depth bits, in 1/65536, and its offset, as
+ * clh_scope_output_matrix() documents them. */
+static void
+output_row (const ClhScopeSpec *spec, guint depth, guint c, gint64 row[3],
+    gint64 *offset)
+{
+  const gdouble kr = spec->kr / 10000.0, kb = spec->kb / 10000.0;
+  const gdouble kg = 1.0 - kr - kb, top = (gdouble) ((1u << depth) - 1);
+  const gdouble s = (gdouble) (1u << depth) / 256.0;
+  gdouble scale, coef[3], base;
+  guint k;
+
+  if (spec->source == CLH_SCOPE_SOURCE_RGB) {
+    for (k = 0; k < 3; k++)
+      row[k] = k == c ? 65536 : 0;
+    *offset = 0;
+    return;
+  }
+  if (c == 0) {
+    scale = (spec->limited ? 219.0 * s : top) / 255.0;
+    coef[0] = kr;
+    coef[1] = kg;
+    coef[2] = kb;
+    base = spec->limited ? 16.0 * s : 0.0;
+  } else {
+    const gdouble d = c == 1 ? 2.0 * (1.0 - kb) : 2.0 * (1.0 - kr);
+
+    scale = (spec->limited ? 224.0 * s : top) / 255.0;
+    coef[0] = c == 1 ? -kr / d : 0.5;
+    coef[1] = -kg / d;
+    coef[2] = c == 1 ? 0.5 : -kb / d;
+    base = spec->limited ? 128.0 * s : (gdouble) (1u << (depth - 1));
+  }
+  for (k = 0; k < 3; k++)
+    row[k] = lround (coef[k] * scale * 65536.0);
+  *offset = lround (base * 65536.0);
+}
+
+/* Writes @value (@depth bits, shifted) into a sample's bytes. */
+static void
+write_sample (const ClhFrame *frame, guint c, guint x, guint y, guint value)
+{
+  const ClhComponent *comp = &frame->components[c];
+  guint8 *p = (guint8 *) frame->planes[comp->plane].data
+      + frame->planes[comp->plane].stride * y + comp->offset
+      + (gsize) comp->pixel_stride * x;
+  const guint stored = value << comp->shift;
+
+  if (frame->sample == CLH_SAMPLE_8) {
+    p[0] = (guint8) stored;
+  } else if (frame->sample == CLH_SAMPLE_16LE) {
+    p[0] = stored & 255;
+    p[1] = stored >> 8;
+  } else {
+    p[0] = stored >> 8;
+    p[1] = stored & 255;
+  }
+}
+
+/**
+ * clh_reference_scope_overlay:
+ * @frame: a valid frame whose planes are writable
+ * @spec: a spec valid for it
+ * @picture: its picture (clh_reference_scope_picture()), `spec->width * 4`
+ *   bytes a row
+ * @x: the picture's left column in the frame
+ * @y: its top row
+ * @alpha: its opacity, 0..255
+ *
+ * The picture blended into @frame as clh_scope_overlay() documents it,
+ * one sample at a time.
+ */
+void
+clh_reference_scope_overlay (const ClhFrame *frame, const ClhScopeSpec *spec,
+    const guint8 *picture, guint x, guint y, guint alpha)
+{
+  const guint n = spec->source == CLH_SCOPE_SOURCE_GRAY ? 1 : 3;
+  const guint top = (1u << frame->depth) - 1;
+  guint c, sx, sy, i, j, k;
+
+  for (c = 0; c < n; c++) {
+    const guint bw = 1u << frame->components[c].w_sub;
+    const guint bh = 1u << frame->components[c].h_sub;
+    gint64 row[3], offset;
+
+    output_row (spec, frame->depth, c, row, &offset);
+    for (sy = y / bh; sy < (y + spec->height) / bh; sy++)
+      for (sx = x / bw; sx < (x + spec->width) / bw; sx++) {
+        guint sum[3] = { 0, 0, 0 };
+        gint64 v = offset;
+        guint old, value;
+
+        /* The mean colour of the pixels the sample covers, rounded. */
+        for (j = 0; j < bh; j++)
+          for (i = 0; i < bw; i++)
+            for (k = 0; k < 3; k++)
+              sum[k] += picture[((sy * bh + j - y) * spec->width + sx * bw
+                      + i - x) * 4 + k];
+        for (k = 0; k < 3; k++)
+          v += row[k] * (gint64) ((sum[k] + bw * bh / 2) / (bw * bh));
+        v = (gint64) floor ((gdouble) (v + 32768) / 65536.0);
+        value = (guint) CLAMP (v, 0, (gint64) top);
+        old = clh_reference_sample (frame, c, sx, sy);
+        write_sample (frame, c, sx, sy, (old * (255 - alpha) + value * alpha
+                + 127) / 255);
+      }
+  }
+}

@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The scope engine against the golden reference: the layout, every plot's
+ * counts bit for bit and the drawn picture pixel for pixel, for every
+ * format the reference's table knows (one of each layout in the quick
+ * run), odd sizes, padded strides, random, one-value and gradient frames,
+ * each scope alone and together, both scales, every graticule, limited
+ * and full range, three matrices, the device's own launch and a GPU's;
+ * the threshold tables against the reference's brightness formula; the
+ * picture blended into frames of each format, every byte of every plane;
+ * requests the engine refuses. */
+#include <string.h>
+
+#include "clh-reference-scope.h"
+#include "clh-scope.h"
+#include "clh-test-frame.h"
+#include "clh-test-run.h"
+
+static ClhContext *context;
+static ClhScope *scope;
+
+/* The device's own launch, then a GPU's on whatever device runs the
+ * tests: work-groups of 256 and 64 work-items counting with local
+ * atomics into small tiles (several per plot) and copies, row slices
+ * merged with global atomics; a pixel a work-item, and spans that end
+ * inside plots. */
+static const ClhScopeTuning tunings[] = {
+  {0, 0, 0, 0, 0},
+  {256, 32 * 1024, 1, 0, 1},
+  {64, 4 * 1024, 2, 3, 7},
+};
+
+typedef struct {
+  guint kinds;
+  guint width;
+  guint height;
+  ClhScopeScale scale;
+  ClhScopeGraticule graticule;
+  gboolean limited;
+  guint kr;
+  guint kb;
+  gdouble intensity;
+} Picture;
+
+static const Picture pictures[] = {
+  {CLH_SCOPE_WAVEFORM | CLH_SCOPE_VECTORSCOPE, 384, 128, CLH_SCOPE_LINEAR,
+      CLH_SCOPE_GRATICULE_IRE, TRUE, 2126, 722, 0.1},
+  {CLH_SCOPE_ALL_KINDS, 403, 97, CLH_SCOPE_LOG, CLH_SCOPE_GRATICULE_CODES,
+      FALSE, 2990, 1140, 0.05},
+  {CLH_SCOPE_PARADE | CLH_SCOPE_HISTOGRAM, 251, 61, CLH_SCOPE_LINEAR,
+      CLH_SCOPE_GRATICULE_CODES, TRUE, 2627, 593, 1.0},
+  {CLH_SCOPE_VECTORSCOPE, 77, 300, CLH_SCOPE_LOG, CLH_SCOPE_GRATICULE_IRE,
+      TRUE, 2126, 722, 0.3},
+  {CLH_SCOPE_HISTOGRAM, 1030, 40, CLH_SCOPE_LOG, CLH_SCOPE_GRATICULE_NONE,
+      FALSE, 2126, 722, 0.1},
+  {CLH_SCOPE_WAVEFORM, 16, 1100, CLH_SCOPE_LINEAR, CLH_SCOPE_GRATICULE_IRE,
+      FALSE, 2990, 1140, 0.001},
+};
+
+static ClhScopeSource
+source_of (ClhFormatClass klass)
+{
+  return klass == CLH_FORMAT_GRAY ? CLH_SCOPE_SOURCE_GRAY :
+      klass == CLH_FORMAT_RGB ? CLH_SCOPE_SOURCE_RGB : CLH_SCOPE_SOURCE_YUV;
+}
+
+static void
+spec_for (const Picture *pic, ClhFormatClass klass, ClhScopeSpec *spec)
+{
+  memset (spec, 0, sizeof (*spec));
+  spec->kinds = pic->kinds;
+  spec->width = pic->width;
+  spec->height = pic->height;
+  spec->source = source_of (klass);
+  spec->limited = pic->limited;
+  spec->kr = pic->kr;
+  spec->kb = pic->kb;
+  spec->scale = pic->scale;
+  spec->graticule = pic->graticule;
+  spec->intensity = pic->intensity;
+}
+
+static void
+assert_layouts_equal (const ClhScopeLayout *got, const ClhScopeLayout *want)
+{
+  guint i;
+
+  g_assert_cmpuint (got->n_plots, ==, want->n_plots);
+  g_assert_cmpuint (got->n_counts, ==, want->n_counts);
+  for (i = 0; i < got->n_plots; i++) {
+    const ClhScopePlot *a = &got->plots[i], *b = &want->plots[i];
+
+    g_assert_cmpint (a->kind, ==, b->kind);
+    g_assert_cmpuint (a->channel, ==, b->channel);
+    g_assert_cmpint (a->chroma, ==, b->chroma);
+    g_assert_cmpuint (a->x, ==, b->x);
+    g_assert_cmpuint (a->y, ==, b->y);
+    g_assert_cmpuint (a->width, ==, b->width);
+    g_assert_cmpuint (a->height, ==, b->height);
+    g_assert_cmpuint (a->grid_width, ==, b->grid_width);
+    g_assert_cmpuint (a->grid_height, ==, b->grid_height);
+    g_assert_cmpuint (a->depth, ==, b->depth);
+    g_assert_cmpuint (a->cols, ==, b->cols);
+    g_assert_cmpuint (a->rows, ==, b->rows);
+    g_assert_cmpuint (a->shift, ==, b->shift);
+    g_assert_cmpuint (a->count_base, ==, b->count_base);
+    g_assert_cmphex (a->colour, ==, b->colour);
+  }
+}
+
+/* The first differing pixel, for the failure message. */
+static void
+assert_pictures_equal (const guint8 *got, const guint8 *want, guint width,
+    guint height, gsize stride, const gchar *what)
+{
+  guint x, y;
+
+  for (y = 0; y < height; y++) {
+    if (memcmp (got + y * stride, want + y * stride, (gsize) width * 4) == 0)
+      continue;
+    for (x = 0; x < width; x++) {
+      const guint8 *a = got + y * stride + x * 4, *b = want + y * stride
+          + x * 4;
+
+      if (memcmp (a, b, 4) != 0)
+        g_error ("%s: pixel (%u, %u) is %02x%02x%02x%02x, the reference's "
+            "%02x%02x%02x%02x", what, x, y, a[0], a[1], a[2], a[3], b[0],
+            b[1], b[2], b[3]);
+    }
+  }
+}
+
+static void
+assert_counts_equal (const guint32 *got, const guint32 *want,
+    const ClhScopeLayout *layout, const gchar *what)
+{
+  gsize i;
+
+  for (i = 0; i < layout->n_counts; i++)
+    if (got[i] != want[i])
+      g_error ("%s: counter %" G_GSIZE_FORMAT " is %u, the reference's %u",
+          what, i, got[i], want[i]);
+}
+
+/* The engine's picture and counts of @frame equal the reference's. */
+static void
+check_scope (const ClhFrame *frame, const ClhScopeSpec *spec,
+    const gchar *what)
+{
+  const gsize stride = (gsize) spec->width * 4 + 12;
+  ClhScopeLayout layout, reference;
+  guint8 *got, *want;
+  guint32 *counts, *expected;
+  GError *err = NULL;
+
+  clh_scope_layout (spec, frame, &layout);
+  clh_reference_scope_layout (spec, frame, &reference);
+  assert_layouts_equal (&layout, &reference);
+  got = g_malloc0 (stride * spec->height);
+  want = g_malloc0 (stride * spec->height);
+  counts = g_new (guint32, layout.n_counts);
+  expected = g_new (guint32, layout.n_counts);
+  g_assert_true (clh_scope_draw (scope, frame, spec, got, stride, counts,
+          &err));
+  g_assert_no_error (err);
+  clh_reference_scope_counts (frame, spec, &reference, expected);
+  assert_counts_equal (counts, expected, &layout, what);
+  clh_reference_scope_picture (spec, &reference, expected, want, stride);
+  assert_pictures_equal (got, want, spec->width, spec->height, stride, what);
+  g_free (got);
+  g_free (want);
+  g_free (counts);
+  g_free (expected);
+}
+
+static void
+test_format (gconstpointer data)
+{
+  const gchar *format = data;
+  static const guint sizes[][3] = {
+    {37, 23, 0}, {64, 48, 13}, {1, 1, 3}, {201, 5, 0}, {8, 130, 7},
+  };
+  guint s, c, p, t;
+
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+    clh_scope_set_tuning (scope, &tunings[t]);
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+      for (c = 0; c < CLH_TEST_N_CONTENTS; c++) {
+        ClhTestFrame *tf = clh_test_frame_new (format, sizes[s][0],
+            sizes[s][1], sizes[s][2], c, 7 * s + c);
+
+        for (p = 0; p < G_N_ELEMENTS (pictures); p++) {
+          ClhScopeSpec spec;
+          gchar *what = g_strdup_printf ("%s %ux%u (+%u) %s, picture %u, "
+              "tuning %u", format, sizes[s][0], sizes[s][1], sizes[s][2],
+              clh_test_content_name (c), p, t);
+
+          spec_for (&pictures[p], tf->klass, &spec);
+          check_scope (&tf->frame, &spec, what);
+          g_free (what);
+        }
+        clh_test_frame_free (tf);
+      }
+  }
+  clh_scope_set_tuning (scope, NULL);
+}
+
+/* A frame wider and taller than the picture, so that column bins gather
+ * two or three frame columns and value bins several values, at the size
+ * of the bench. */
+static void
+test_large (void)
+{
+  const gchar *const formats[] = { "I420", "RGBx", "P010_10LE" };
+  const ClhTestContent contents[] = { CLH_TEST_RANDOM, CLH_TEST_MAX };
+  guint f, c, t;
+
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+    clh_scope_set_tuning (scope, &tunings[t]);
+    for (f = 0; f < G_N_ELEMENTS (formats); f++)
+      for (c = 0; c < G_N_ELEMENTS (contents); c++) {
+        ClhTestFrame *tf = clh_test_frame_new (formats[f], 1920, 1080, 0,
+            contents[c], 11);
+        ClhScopeSpec spec;
+        gchar *what = g_strdup_printf ("%s %s, tuning %u", formats[f],
+            clh_test_content_name (contents[c]), t);
+
+        /* A one-value frame's cells pass the direct level table. */
+        spec_for (&pictures[c], tf->klass, &spec);
+        spec.width = 1080;
+        spec.height = 200;
+        check_scope (&tf->frame, &spec, what);
+        g_free (what);
+        clh_test_frame_free (tf);
+      }
+  }
+  clh_scope_set_tuning (scope, NULL);
+}
+
+/* The same engine, frame after frame of other formats and pictures: the
+ * configuration it keeps follows each change. */
+static void
+test_changes (void)
+{
+  const gchar *const formats[] = { "I420", "I420", "GRAY8", "I420",
+    "Y444_16LE", "BGR"
+  };
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    ClhTestFrame *tf = clh_test_frame_new (formats[f], 50 + f, 40, f,
+        CLH_TEST_GRADIENT, f);
+    ClhScopeSpec spec;
+
+    spec_for (&pictures[f % G_N_ELEMENTS (pictures)], tf->klass, &spec);
+    check_scope (&tf->frame, &spec, formats[f]);
+    clh_test_frame_free (tf);
+  }
+}
+
+/* The tables the device draws with give the reference's level at every
+ * count up to well past saturation, and at each threshold and one under. */
+static void
+test_thresholds (void)
+{
+  const gdouble intensities[] = { 1.0, 0.1, 0.0037, 0.5 };
+  ClhTestFrame *tf = clh_test_frame_new ("I420", 1000, 700, 0,
+      CLH_TEST_ZERO, 0);
+  guint i, k, n, l;
+
+  for (i = 0; i < G_N_ELEMENTS (intensities); i++)
+    for (k = 0; k < 2; k++) {
+      ClhScopeSpec spec;
+      ClhScopeLayout layout;
+
+      spec_for (&pictures[1], tf->klass, &spec);
+      spec.scale = k ? CLH_SCOPE_LOG : CLH_SCOPE_LINEAR;
+      spec.intensity = intensities[i];
+      clh_scope_layout (&spec, &tf->frame, &layout);
+      for (n = 0; n < layout.n_plots; n++) {
+        const ClhScopePlot *p = &layout.plots[n];
+        guint32 table[CLH_SCOPE_LEVELS];
+        guint32 c;
+
+        if (p->kind == CLH_SCOPE_PLOT_HISTOGRAM)
+          continue;
+        clh_scope_thresholds (&spec, p, 3, table);
+        for (l = 1; l < CLH_SCOPE_LEVELS; l++) {
+          g_assert_cmpuint (table[l], >=, table[l - 1]);
+          if (table[l] == G_MAXUINT32)
+            continue;
+          g_assert_cmpuint (clh_reference_scope_level (&spec, p, 3,
+                  table[l]), >=, l);
+          g_assert_cmpuint (clh_reference_scope_level (&spec, p, 3,
+                  table[l] - 1), <, l);
+        }
+        for (c = 0; c < 5000; c++) {
+          guint level = 0;
+
+          while (level + 1 < CLH_SCOPE_LEVELS && table[level + 1] <= c)
+            level++;
+          g_assert_cmpuint (level, ==, clh_reference_scope_level (&spec, p,
+                  3, c));
+        }
+      }
+    }
+  clh_test_frame_free (tf);
+}
+
+/* Both frames' planes, padding included, byte for byte. */
+static void
+assert_frames_equal (const ClhTestFrame *got, const ClhTestFrame *want,
+    const gchar *what)
+{
+  guint p;
+
+  for (p = 0; p < got->frame.n_planes; p++) {
+    const gsize size = got->frame.planes[p].stride
+        * clh_frame_plane_rows (&got->frame, p);
+    gsize i;
+
+    for (i = 0; i < size; i++)
+      if (got->memory[p][i] != want->memory[p][i])
+        g_error ("%s: plane %u byte %" G_GSIZE_FORMAT " (row %"
+            G_GSIZE_FORMAT ") is %u, the reference's %u", what, p, i,
+            i / got->frame.planes[p].stride, got->memory[p][i],
+            want->memory[p][i]);
+  }
+}
+
+/* The picture blended into frames of each format on the device, against
+ * the reference's picture blended by the reference: every byte of every
+ * plane, those outside the picture and the rows' padding included. */
+static void
+test_overlay (gconstpointer data)
+{
+  const gchar *format = data;
+  const guint alphas[] = { 255, 0, 77, 200 };
+  guint k, t;
+
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+    clh_scope_set_tuning (scope, &tunings[t]);
+    for (k = 0; k < G_N_ELEMENTS (alphas); k++) {
+      ClhTestFrame *got = clh_test_frame_new (format, 101, 67, 5 * k,
+          k % 2 ? CLH_TEST_GRADIENT : CLH_TEST_RANDOM, k);
+      ClhTestFrame *want = clh_test_frame_new (format, 101, 67, 5 * k,
+          k % 2 ? CLH_TEST_GRADIENT : CLH_TEST_RANDOM, k);
+      const guint x = k % 2 ? 0 : 36, y = k < 2 ? 0 : 32;
+      ClhScopeSpec spec;
+      ClhScopeLayout layout;
+      guint32 *counts;
+      guint8 *picture;
+      GError *err = NULL;
+      gchar *what = g_strdup_printf ("%s overlay at (%u, %u), alpha %u, "
+          "tuning %u", format, x, y, alphas[k], t);
+
+      spec_for (&pictures[k % 2 ? 2 : 0], got->klass, &spec);
+      spec.width = 64;
+      spec.height = 32;
+      g_assert_true (clh_scope_overlay (scope, &got->frame, &spec, x, y,
+              alphas[k], &err));
+      g_assert_no_error (err);
+      clh_reference_scope_layout (&spec, &want->frame, &layout);
+      counts = g_new (guint32, layout.n_counts);
+      picture = g_malloc ((gsize) spec.width * 4 * spec.height);
+      clh_reference_scope_counts (&want->frame, &spec, &layout, counts);
+      clh_reference_scope_picture (&spec, &layout, counts, picture,
+          (gsize) spec.width * 4);
+      clh_reference_scope_overlay (&want->frame, &spec, picture, x, y,
+          alphas[k]);
+      assert_frames_equal (got, want, what);
+      g_free (what);
+      g_free (picture);
+      g_free (counts);
+      clh_test_frame_free (got);
+      clh_test_frame_free (want);
+    }
+  }
+  clh_scope_set_tuning (scope, NULL);
+}
+
+/* Overlays the engine refuses: outside the frame, off the chroma grid. */
+static void
+test_overlay_invalid (void)
+{
+  ClhTestFrame *tf = clh_test_frame_new ("I420", 100, 60, 0,
+      CLH_TEST_RANDOM, 1);
+  ClhScopeSpec spec;
+  GError *err = NULL;
+
+  spec_for (&pictures[0], tf->klass, &spec);
+  spec.width = 64;
+  spec.height = 32;
+  g_assert_false (clh_scope_overlay (scope, &tf->frame, &spec, 40, 0, 255,
+          &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_assert_nonnull (strstr (err->message, "inside the frame"));
+  g_clear_error (&err);
+  g_assert_false (clh_scope_overlay (scope, &tf->frame, &spec, 1, 2, 255,
+          &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_assert_nonnull (strstr (err->message, "subsampling"));
+  g_clear_error (&err);
+  g_assert_false (clh_scope_overlay (scope, &tf->frame, &spec, 0, 0, 256,
+          &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_clear_error (&err);
+  clh_test_frame_free (tf);
+}
+
+/* Requests the engine refuses, saying why; none leaves it unusable. */
+static void
+test_invalid (void)
+{
+  ClhTestFrame *tf = clh_test_frame_new ("I420", 64, 48, 0, CLH_TEST_RANDOM,
+      1);
+  ClhTestFrame *gray = clh_test_frame_new ("GRAY8", 64, 48, 0,
+      CLH_TEST_RANDOM, 1);
+  ClhScopeSpec spec, bad;
+  guint8 *dest = g_malloc (4096 * 16 * 4);
+  GError *err = NULL;
+
+  spec_for (&pictures[0], tf->klass, &spec);
+  bad = spec;
+  bad.kinds = 0;
+  g_assert_false (clh_scope_draw (scope, &tf->frame, &bad, dest, 4 * 384,
+          NULL, &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_assert_nonnull (strstr (err->message, "waveform"));
+  g_clear_error (&err);
+  bad = spec;
+  bad.width = 20;
+  bad.kinds = CLH_SCOPE_ALL_KINDS;
+  g_assert_false (clh_scope_draw (scope, &tf->frame, &bad, dest, 4 * 20,
+          NULL, &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_assert_nonnull (strstr (err->message, "too small"));
+  g_clear_error (&err);
+  bad = spec;
+  bad.intensity = 0.0;
+  g_assert_false (clh_scope_draw (scope, &tf->frame, &bad, dest, 4 * 384,
+          NULL, &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_clear_error (&err);
+  g_assert_false (clh_scope_draw (scope, &gray->frame, &spec, dest, 4 * 384,
+          NULL, &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_assert_nonnull (strstr (err->message, "three components"));
+  g_clear_error (&err);
+  g_assert_false (clh_scope_draw (scope, &tf->frame, &spec, dest, 4 * 383,
+          NULL, &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_clear_error (&err);
+  check_scope (&tf->frame, &spec, "after the refusals");
+  g_free (dest);
+  clh_test_frame_free (gray);
+  clh_test_frame_free (tf);
+}
+
+int
+main (int argc, char **argv)
+{
+  const gchar *const *formats = clh_reference_formats ();
+  GError *err = NULL;
+  guint i;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  context = clh_context_new (g_getenv ("CLH_TEST_DEVICE"), &err);
+  g_assert_no_error (err);
+  scope = clh_scope_new (context, &err);
+  g_assert_no_error (err);
+  for (i = 0; formats[i]; i++) {
+    gchar *path;
+
+    if (!clh_test_format_in_run (formats[i]))
+      continue;
+    path = g_strdup_printf ("/scope/format/%s", formats[i]);
+    g_test_add_data_func (path, formats[i], test_format);
+    g_free (path);
+    path = g_strdup_printf ("/scope/overlay/%s", formats[i]);
+    g_test_add_data_func (path, formats[i], test_overlay);
+    g_free (path);
+  }
+  g_test_add_func ("/scope/large", test_large);
+  g_test_add_func ("/scope/changes", test_changes);
+  g_test_add_func ("/scope/thresholds", test_thresholds);
+  g_test_add_func ("/scope/invalid", test_invalid);
+  g_test_add_func ("/scope/overlay-invalid", test_overlay_invalid);
+  ret = g_test_run ();
+  clh_scope_free (scope);
+  clh_context_unref (context);
+  return ret;
+}
