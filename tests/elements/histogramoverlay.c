@@ -1554,6 +1554,62 @@ GST_START_TEST (test_legal_marks)
 
 GST_END_TEST;
 
+/* A box set in pixels far taller than the frame, reaching above it: the
+ * legal mark's dashes that fall in the frame keep their phase from the
+ * plot's top (dash and gap each three line widths: 30 rows for a box
+ * 2000 high, 192 for one 2^31 - 1 high), and the box 2^31 - 1 high
+ * costs no more than a small one (it took 60 ms a frame here, drawing
+ * its 5.6 million dashes outside the frame one by one). */
+GST_START_TEST (test_legal_marks_tall_box)
+{
+  static const gchar *const luma[] = { "Y" };
+  static const struct {
+    gint y, height, dash;
+  } cases[] = {
+    {-1000, 2000, 30},
+    {G_MININT / 2 + 7, G_MAXINT, 192},
+  };
+  guint i, f;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstHarness *h = annotated_harness_new ("I420", 256, 120, NULL);
+    GstVideoInfo info;
+    GstBuffer *out = NULL;
+    GstMapInfo map;
+    gint64 start, spent;
+    gint y;
+
+    set_rectangle (h, 0, cases[i].y, 256, cases[i].height);
+    g_object_set (h->element, "legend", FALSE, "clipping-text", FALSE,
+        "alpha", 1.0, NULL);
+    gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "none");
+    start = g_get_monotonic_time ();
+    for (f = 0; f < 20; f++) {
+      GstBuffer *in = solid_frame ("I420", 256, 120, BLACK, &info);
+
+      add_empty_meta (in, 1, luma);
+      if (out)
+        gst_buffer_unref (out);
+      out = gst_harness_push_and_pull (h, in);
+    }
+    spent = g_get_monotonic_time () - start;
+    fail_unless (spent < 400 * G_TIME_SPAN_MILLISECOND, "20 frames of a "
+        "box %d high took %" G_GINT64_FORMAT " ms", cases[i].height,
+        spent / G_TIME_SPAN_MILLISECOND);
+    /* Column 16 (nominal black): amber, Y 170, on a dash; black between. */
+    gst_buffer_map (out, &map, GST_MAP_READ);
+    for (y = 0; y < 120; y++)
+      fail_unless_equals_int (sample_at (&info, &map, 0, 16, y),
+          ((gint64) y - cases[i].y) % (2 * cases[i].dash) < cases[i].dash ?
+          170 : 16);
+    gst_buffer_unmap (out, &map);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
 /* Samples of an RGB frame in the rectangle whose colour is near @rgb
  * (each component within 60). */
 static guint
@@ -2181,6 +2237,7 @@ histogramoverlay_suite (void)
   tcase_add_test (tc, test_graticule_codes);
   tcase_add_test (tc, test_graticule_ire);
   tcase_add_test (tc, test_legal_marks);
+  tcase_add_test (tc, test_legal_marks_tall_box);
   tcase_add_test (tc, test_clipping_text);
   tcase_add_test (tc, test_legend);
   tcase_add_test (tc, test_zones);
