@@ -11,6 +11,17 @@ Usage: overlay-pictures.py VIDEO FRAME OUT.PNG 'CAPS' 'CLHISTOGRAM' 'OVERLAY'
 The frame is found by an accurate seek to FRAME / framerate; the caps
 (after videoconvert and videoscale) choose the format and size drawn on.
 Run it with the build's plugin on GST_PLUGIN_PATH.
+
+The README's pictures, frame 397 into docs/images/, each NAME.png with
+CAPS, CLHISTOGRAM and OVERLAY:
+  histogramoverlay-zones: 'video/x-raw,format=I420'
+      'clhistogram zones=5x5' 'histogramoverlay graticule=ire zone-labels=true'
+  histogramoverlay-400x300: 'video/x-raw,format=I420,width=400,height=300'
+      'clhistogram zones=5x5' 'histogramoverlay'
+  histogramoverlay-4k: 'video/x-raw,format=I420,width=3840,height=2160'
+      'clhistogram zones=5x5' 'histogramoverlay ! videocrop right=2400 bottom=1400'
+  histogramoverlay: 'video/x-raw,format=RGBx,width=600,height=480'
+      'clhistogram mode=channels' 'histogramoverlay'
 """
 
 import sys

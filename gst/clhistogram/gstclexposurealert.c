@@ -183,9 +183,10 @@ step (AreaState *area, guint k, const GstClExposureLimits *limits,
  *   start again
  * @running_time: the frame's running time, ns, or G_MAXUINT64 (unknown:
  *   the hold then never passes, but a hold of 0 still acts)
- * @ids: (array length=n_areas): each area's id
- * @percent: (array): each kind's share of each area, in percent of its
- *   samples: kind k of area a at `k * n_areas + a`
+ * @ids: (array length=n_areas) (nullable): each area's id (%NULL for
+ *   none)
+ * @percent: (array) (nullable): each kind's share of each area, in
+ *   percent of its samples: kind k of area a at `k * n_areas + a`
  * @n_areas: how many areas the frame has
  * @events: (inout): emptied, then given the alerts that started and
  *   cleared on this frame

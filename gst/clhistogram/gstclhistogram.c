@@ -832,11 +832,18 @@ watch_exposure (GstClHistogram *self, const GstClPendingFrame *pending,
     return;
   self->alerts_used = alerts_on (settings);
   if (!request->statistics || !stats) {
-    if (alerts_on (settings))
+    if (alerts_on (settings)) {
       warn_once (self, &self->alerts_warned, "alert-clipped and "
           "alert-crushed read the clipped samples, which only modes luma, "
           "channels and max with statistics=true count: no exposure "
           "message is posted");
+      return;
+    }
+    /* Turned off on a frame without shares: the alerts on clear all the
+     * same, as no area is watched any more. */
+    if (gst_cl_exposure_alert_update (self->alert, &limits, 0,
+            pending->running_time, NULL, NULL, 0, &self->events))
+      exposure_messages (self, settings, &report, messages);
     return;
   }
   /* The zones come first among the regions, zone z at z. */

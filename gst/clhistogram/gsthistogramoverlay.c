@@ -27,7 +27,7 @@
  *
  * A black box at three quarters of the graph's opacity dims the video
  * behind it. Its text is set in bold sans-serif (Pango, through cairo;
- * fontconfig's `Sans`) at the box's height over 14, at least 9 pixels;
+ * fontconfig's `Sans`) at the box's height over 12, at least 10 pixels;
  * the legend takes a line at the top of the box and the graticule's
  * labels a line at its bottom, and the bars fill the plot between them,
  * the box's full width. A box too small for two lines of plot beside

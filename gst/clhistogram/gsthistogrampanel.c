@@ -256,6 +256,12 @@ draw_legal_marks (GstVideoFrame *frame, const GstHistogramPainter *painter,
   const gint t = line_width (panel);
   const gint64 dash = 3 * t;
   const gint64 block = gst_histogram_draw_chroma_block (frame);
+  /* Only the dashes that reach the part of the plot drawn in: a box set
+   * in pixels may be 2^31 rows high, of which a frame shows a few. */
+  const gint64 first = MAX (0, painter->clip.y - layout->plot_y)
+      / (2 * dash) * (2 * dash);
+  const gint64 end = MIN (layout->plot_height,
+      painter->clip.y + painter->clip.h - layout->plot_y);
   guint i;
 
   for (i = 0; i < n_ticks; i++) {
@@ -266,7 +272,7 @@ draw_legal_marks (GstVideoFrame *frame, const GstHistogramPainter *painter,
 
     left -= ((left % block) + block) % block;
     right += (block - ((right % block) + block) % block) % block;
-    for (row = 0; row < layout->plot_height; row += 2 * dash)
+    for (row = first; row < end; row += 2 * dash)
       gst_histogram_draw_rect (frame, painter, left, layout->plot_y + row,
           right - left, MIN (dash, layout->plot_height - row), legal_colour,
           opacity);

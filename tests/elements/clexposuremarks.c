@@ -367,6 +367,76 @@ GST_START_TEST (test_levels_follow_range)
 }
 GST_END_TEST;
 
+/* The ends of the properties' ranges, against the reference: levels of
+ * -100 % and 200 % (clamped to the depth's codes: 0 and the top, so that
+ * the low zebra stripes only 0 and the zebra only the top code), the
+ * periods 2 and 1024 (wider than the frame), colours 0 and 0xffffff, and
+ * bands at -100 % and 200 % (a band from code 0 over the first, one of
+ * the top code alone). */
+GST_START_TEST (test_property_ends)
+{
+  static const Stream streams[] = {
+    {"I420", 1030, 9}, {"GRAY16_LE", 40, 6}, {"Y444_10LE", 33, 7},
+    {"RGBA", 1025, 3},
+  };
+  static const guint periods[] = { 2, 1024 };
+  guint i, p;
+
+  for (i = 0; i < G_N_ELEMENTS (streams); i++) {
+    for (p = 0; p < G_N_ELEMENTS (periods); p++) {
+      GstBus *bus;
+      GstHarness *h = harness_new (&bus);
+      GstVideoInfo info;
+      GstBuffer *in, *out, *want;
+      ClhMarksSpec spec;
+      guint top;
+
+      stream_info (&streams[i], &info);
+      top = (1u << GST_VIDEO_INFO_COMP_DEPTH (&info, 0)) - 1;
+      gst_util_set_object_arg (G_OBJECT (h->element), "marks", ALL_MARKS);
+      g_object_set (h->element, "zebra-level", 200.0, "zebra-low-level",
+          -100.0, "zebra-period", periods[p], "zebra-colour", 0xffffff,
+          "zebra-low-colour", 0x000000, "brng-colour", 0xffff00, "bands",
+          "red, -100:grey, 200:white", NULL);
+      set_caps (h, &info);
+      in = random_frame (&info, 11 + i);
+      memset (&spec, 0, sizeof (spec));
+      spec.marks = CLH_MARK_ZEBRA | CLH_MARK_ZEBRA_LOW
+          | CLH_MARK_FALSE_COLOUR | CLH_MARK_BRNG;
+      spec.layout = GST_VIDEO_INFO_IS_GRAY (&info) ? CLH_MARKS_GRAY :
+          GST_VIDEO_INFO_IS_RGB (&info) ? CLH_MARKS_RGB : CLH_MARKS_YUV;
+      spec.components[1] = spec.layout == CLH_MARKS_GRAY ? 0 : 1;
+      spec.components[2] = spec.layout == CLH_MARKS_GRAY ? 0 : 2;
+      spec.zebra_level = top;
+      spec.zebra_low_level = 0;
+      fail_unless_equals_int (level_code (&info, 200.0), top);
+      fail_unless_equals_int (level_code (&info, -100.0), 0);
+      spec.zebra_period = periods[p];
+      colour_codes (&info, WHITE, &spec.zebra_colour);
+      colour_codes (&info, BLACK, &spec.zebra_low_colour);
+      colour_codes (&info, YELLOW, &spec.brng_colour);
+      spec.n_bands = 3;
+      spec.bands[0].style = CLH_MARK_BAND_COLOUR;
+      colour_codes (&info, RED, &spec.bands[0].colour);
+      spec.bands[1].first = 0;
+      spec.bands[1].style = CLH_MARK_BAND_GREY;
+      spec.bands[2].first = top;
+      spec.bands[2].style = CLH_MARK_BAND_COLOUR;
+      colour_codes (&info, WHITE, &spec.bands[2].colour);
+      want = clh_reference_marks_of_buffer (&info, in, &spec);
+      fail_unless (want != NULL);
+      out = gst_harness_push_and_pull (h, in);
+      fail_unless (out != NULL, "no frame out");
+      assert_buffers_equal (out, want, streams[i].format);
+      gst_buffer_unref (out);
+      gst_buffer_unref (want);
+      fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR) == NULL);
+      clh_check_harness_teardown (h, bus);
+    }
+  }
+}
+GST_END_TEST;
+
 /* zebra-moving: frame n's stripes are frame 0's moved by phase n mod the
  * period; without it they stay. */
 GST_START_TEST (test_moving_zebra)
@@ -891,6 +961,7 @@ clexposuremarks_suite (void)
   tcase_add_loop_test (tc, test_each_format, 0, G_N_ELEMENTS (formats));
   tcase_add_test (tc, test_bt709_and_tiny);
   tcase_add_test (tc, test_levels_follow_range);
+  tcase_add_test (tc, test_property_ends);
   tcase_add_test (tc, test_moving_zebra);
   tcase_add_test (tc, test_no_marks_passthrough);
   tcase_add_test (tc, test_shared_frame_copied);

@@ -617,6 +617,51 @@ GST_START_TEST (test_alerts_without_statistics)
 }
 GST_END_TEST;
 
+/* Alerts turned off with the statistics, in one g_object_set(): the
+ * alert that was on clears on the next frame all the same (a frame
+ * without statistics has no shares, but an alert that is off needs
+ * none). */
+GST_START_TEST (test_alerts_off_without_statistics)
+{
+  const guint values[] = { 255 };
+  GstVideoInfo info;
+  GstHarness *h;
+  GstBus *bus;
+  GstMessage *msg;
+  const gchar *events[2] = { NULL, NULL };
+  GstElement *element;
+  gboolean active = TRUE;
+  guint i, n = 0;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 8, 4);
+  h = harness_for ("clhistogram alert-clipped=1 alert-hold=0", &info);
+  bus = clh_check_harness_bus (h->element);
+  gst_buffer_unref (gst_harness_push_and_pull (h, zones_frame (&info, 1, 1,
+              values)));
+  element = gst_harness_find_element (h, "clhistogram");
+  g_object_set (element, "alert-clipped", 0.0, "statistics", FALSE, NULL);
+  gst_object_unref (element);
+  for (i = 0; i < 2; i++)
+    gst_buffer_unref (gst_harness_push_and_pull (h, zones_frame (&info, 1,
+                1, values)));
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    const GstStructure *s = gst_message_get_structure (msg);
+
+    if (gst_structure_has_name (s, "exposure")) {
+      fail_unless (n < 2, "a third exposure message");
+      events[n++] = g_intern_string (gst_structure_get_string (s, "event"));
+      fail_unless (gst_structure_get_boolean (s, "active", &active));
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (n, 2);
+  fail_unless_equals_string (events[0], "start");
+  fail_unless_equals_string (events[1], "clear");
+  fail_if (active);
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
 static Suite *
 clhistogram_exposure_suite (void)
 {
@@ -633,6 +678,7 @@ clhistogram_exposure_suite (void)
   tcase_add_test (tc, test_alerts_scripted);
   tcase_add_test (tc, test_alerts_alone);
   tcase_add_test (tc, test_alerts_without_statistics);
+  tcase_add_test (tc, test_alerts_off_without_statistics);
   return s;
 }
 

@@ -358,8 +358,10 @@ GST_END_TEST;
 
 /* The clip levels on limited and full range at every depth (8, 10, 12,
  * 16 bits) for luma, chroma and R, G, B: at the nominal black and white,
- * at an operator's levels inside the range, and out in the footroom and
- * headroom; every histogram's counts and levels against the reference. */
+ * at an operator's levels inside the range, out in the footroom and
+ * headroom, at the ends of the properties' range (-10 %, 110 %: the
+ * extreme codes of 8-bit limited range and beyond) and crossed; every
+ * histogram's counts and levels against the reference. */
 GST_START_TEST (test_clip_levels_every_depth)
 {
   const gchar *const formats[] = { "GRAY8", "I420", "RGBA", "I420_10LE",
@@ -369,7 +371,11 @@ GST_START_TEST (test_clip_levels_every_depth)
   const GstVideoColorRange ranges[] = { GST_VIDEO_COLOR_RANGE_16_235,
     GST_VIDEO_COLOR_RANGE_0_255
   };
-  const gdouble percents[][2] = { {0.0, 100.0}, {2.5, 95.0}, {-5.0, 105.0} };
+  /* The last two: the ends of the properties' range, and crossed (every
+   * sample clipped both ways). */
+  const gdouble percents[][2] = { {0.0, 100.0}, {2.5, 95.0}, {-5.0, 105.0},
+    {-10.0, 110.0}, {110.0, -10.0}
+  };
   guint f, m, r, l, run = 0;
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++)

@@ -9,6 +9,7 @@
  * legend and clipped shares, the zone grid's colours as zones enter and
  * leave the thresholds, and everything drawn on every format staying in
  * the box and the zones. */
+#include <math.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
@@ -1554,6 +1555,62 @@ GST_START_TEST (test_legal_marks)
 
 GST_END_TEST;
 
+/* A box set in pixels far taller than the frame, reaching above it: the
+ * legal mark's dashes that fall in the frame keep their phase from the
+ * plot's top (dash and gap each three line widths: 30 rows for a box
+ * 2000 high, 192 for one 2^31 - 1 high), and the box 2^31 - 1 high
+ * costs no more than a small one (it took 60 ms a frame here, drawing
+ * its 5.6 million dashes outside the frame one by one). */
+GST_START_TEST (test_legal_marks_tall_box)
+{
+  static const gchar *const luma[] = { "Y" };
+  static const struct {
+    gint y, height, dash;
+  } cases[] = {
+    {-1000, 2000, 30},
+    {G_MININT / 2 + 7, G_MAXINT, 192},
+  };
+  guint i, f;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstHarness *h = annotated_harness_new ("I420", 256, 120, NULL);
+    GstVideoInfo info;
+    GstBuffer *out = NULL;
+    GstMapInfo map;
+    gint64 start, spent;
+    gint y;
+
+    set_rectangle (h, 0, cases[i].y, 256, cases[i].height);
+    g_object_set (h->element, "legend", FALSE, "clipping-text", FALSE,
+        "alpha", 1.0, NULL);
+    gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "none");
+    start = g_get_monotonic_time ();
+    for (f = 0; f < 20; f++) {
+      GstBuffer *in = solid_frame ("I420", 256, 120, BLACK, &info);
+
+      add_empty_meta (in, 1, luma);
+      if (out)
+        gst_buffer_unref (out);
+      out = gst_harness_push_and_pull (h, in);
+    }
+    spent = g_get_monotonic_time () - start;
+    fail_unless (spent < 400 * G_TIME_SPAN_MILLISECOND, "20 frames of a "
+        "box %d high took %" G_GINT64_FORMAT " ms", cases[i].height,
+        spent / G_TIME_SPAN_MILLISECOND);
+    /* Column 16 (nominal black): amber, Y 170, on a dash; black between. */
+    gst_buffer_map (out, &map, GST_MAP_READ);
+    for (y = 0; y < 120; y++)
+      fail_unless_equals_int (sample_at (&info, &map, 0, 16, y),
+          ((gint64) y - cases[i].y) % (2 * cases[i].dash) < cases[i].dash ?
+          170 : 16);
+    gst_buffer_unmap (out, &map);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
 /* Samples of an RGB frame in the rectangle whose colour is near @rgb
  * (each component within 60). */
 static guint
@@ -1814,6 +1871,66 @@ GST_START_TEST (test_zones)
   g_object_set (h->element, "zones", FALSE, NULL);
   in = zones_frame (&info, 40, 40);
   assert_passes_untouched (h, in);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Statistics no clhistogram gives, from a hostile upstream: a zone of
+ * no samples is unknown (not drawn) whatever it says is clipped; more
+ * clipped samples than samples, or 2^64 - 1 of 2^64 - 1, are 100 %, which
+ * reaches thresholds of 100 %; a full-frame histogram with its binned
+ * range upside down, a depth of 32, a channel of no samples, another
+ * crushed 2^64 - 1 times and a metering value that is not a number is
+ * drawn as a box without graticule. */
+GST_START_TEST (test_zones_hostile_statistics)
+{
+  static const gchar *const names[] = { "Y", "U" };
+  static const guint8 clipped_text[3] = { 255, 80, 80 };
+  GstHarness *h = annotated_harness_new ("RGB", 100, 80, NULL);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  GstHistogramMeta *meta;
+  GstMapInfo map;
+  gint row;
+  guint labels;
+
+  g_object_set (h->element, "alpha", 1.0, "zone-clipped", 100.0,
+      "zone-crushed", 100.0, NULL);
+  for (labels = 0; labels < 2; labels++) {
+    g_object_set (h->element, "zone-labels", (gboolean) labels, NULL);
+    in = solid_frame ("RGB", 100, 80, BLACK, &info);
+    gst_buffer_map (in, &map, GST_MAP_WRITE);
+    memset (map.data, 64, map.size);
+    gst_buffer_unmap (in, &map);
+    set_clipped (add_zone (in, 0, 0, 0, 50, 40, 0, 0, 0), 0, 0, 5, 5);
+    add_zone (in, 1, 50, 0, 50, 40, 100, 0, 1000);
+    add_zone (in, 2, 0, 40, 50, 40, G_MAXUINT64, G_MAXUINT64, 0);
+    add_zone (in, 3, 50, 40, 50, 40, 10, G_MAXUINT64, G_MAXUINT64);
+    meta = add_empty_meta (in, 2, names);
+    meta->info.range_min = 300;
+    meta->info.range_max = 200;
+    meta->info.depth = 32;
+    set_clipped (meta, 0, 0, 7, 7);
+    set_clipped (meta, 1, 10, G_MAXUINT64, 0);
+    gst_histogram_meta_set_metering (meta, NAN, INFINITY);
+    out = gst_harness_push_and_pull (h, in);
+    /* The box, at its default place (2, 2), 35 x 18: too small for text,
+     * the background at three quarters over the zone of no samples. */
+    gst_buffer_map (out, &map, GST_MAP_READ);
+    fail_unless (sample_at (&info, &map, 0, 10, 10) < 20);
+    gst_buffer_unmap (out, &map);
+    assert_pixel (out, &info, 45, 30, 64, 64, 64);
+    assert_pixel (out, &info, 50, 0, 255, 0, 0);
+    assert_pixel (out, &info, 99, 39, 255, 0, 0);
+    assert_pixel (out, &info, 0, 79, 0, 160, 255);
+    assert_pixel (out, &info, 50, 40, 255, 0, 255);
+    assert_pixel (out, &info, 90, 75, 64, 64, 64);
+    /* Zone 1's label, "▲100%", in the alert's colour. */
+    fail_unless_equals_int (pixels_near (out, &info, 53, 3, 97, 37,
+            clipped_text, &row) > 0, labels);
+    gst_buffer_unref (out);
+  }
   gst_harness_teardown (h);
 }
 
@@ -2181,10 +2298,12 @@ histogramoverlay_suite (void)
   tcase_add_test (tc, test_graticule_codes);
   tcase_add_test (tc, test_graticule_ire);
   tcase_add_test (tc, test_legal_marks);
+  tcase_add_test (tc, test_legal_marks_tall_box);
   tcase_add_test (tc, test_clipping_text);
   tcase_add_test (tc, test_legend);
   tcase_add_test (tc, test_zones);
   tcase_add_test (tc, test_zones_unknown_or_outside);
+  tcase_add_test (tc, test_zones_hostile_statistics);
   tcase_add_test (tc, test_zone_labels);
   tcase_add_loop_test (tc, test_annotated_formats, 0, G_N_ELEMENTS (formats));
   tcase_add_test (tc, test_annotated_nothing_to_draw);
