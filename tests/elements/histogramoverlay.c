@@ -1558,9 +1558,9 @@ GST_END_TEST;
 /* A box set in pixels far taller than the frame, reaching above it: the
  * legal mark's dashes that fall in the frame keep their phase from the
  * plot's top (dash and gap each three line widths: 30 rows for a box
- * 2000 high, 192 for one 2^31 - 1 high), and the box 2^31 - 1 high
- * costs no more than a small one (it took 60 ms a frame here, drawing
- * its 5.6 million dashes outside the frame one by one). */
+ * 2000 high, 192 for one 2^31 - 1 high): the dashes are placed from
+ * the box's top even where only the frame's rows are drawn. (No timing
+ * is asserted: the cost of such a box is a benchmark's question.) */
 GST_START_TEST (test_legal_marks_tall_box)
 {
   static const gchar *const luma[] = { "Y" };
@@ -1577,14 +1577,12 @@ GST_START_TEST (test_legal_marks_tall_box)
     GstVideoInfo info;
     GstBuffer *out = NULL;
     GstMapInfo map;
-    gint64 start, spent;
     gint y;
 
     set_rectangle (h, 0, cases[i].y, 256, cases[i].height);
     g_object_set (h->element, "legend", FALSE, "clipping-text", FALSE,
         "alpha", 1.0, NULL);
     gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "none");
-    start = g_get_monotonic_time ();
     for (f = 0; f < 20; f++) {
       GstBuffer *in = solid_frame ("I420", 256, 120, BLACK, &info);
 
@@ -1593,10 +1591,6 @@ GST_START_TEST (test_legal_marks_tall_box)
         gst_buffer_unref (out);
       out = gst_harness_push_and_pull (h, in);
     }
-    spent = g_get_monotonic_time () - start;
-    fail_unless (spent < 400 * G_TIME_SPAN_MILLISECOND, "20 frames of a "
-        "box %d high took %" G_GINT64_FORMAT " ms", cases[i].height,
-        spent / G_TIME_SPAN_MILLISECOND);
     /* Column 16 (nominal black): amber, Y 170, on a dash; black between. */
     gst_buffer_map (out, &map, GST_MAP_READ);
     for (y = 0; y < 120; y++)
