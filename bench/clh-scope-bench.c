@@ -144,7 +144,7 @@ bench_size (ClhScope *scope, const gchar *device, const ClhScopeSpec *spec,
       const ClhFrame f = i420_frame (data + size * (k % n_data), width,
           height);
 
-      if (!clh_scope_draw (scope, &f, spec, picture, stride, NULL, &err)) {
+      if (!clh_scope_draw (scope, &f, spec, NULL, picture, stride, NULL, &err)) {
         g_printerr ("%s\n", err->message);
         exit (1);
       }

@@ -245,7 +245,8 @@ gst_cl_scope_base_draw (GstClScopeBase *self, GstBuffer *inbuf,
    * corner. */
   frame.width = GST_VIDEO_INFO_WIDTH (&priv->info);
   frame.height = GST_VIDEO_INFO_HEIGHT (&priv->info);
-  ok = clh_scope_draw (priv->engine, &frame, spec, dest, dest_stride, NULL,
+  ok = clh_scope_draw (priv->engine, &frame, spec, NULL, dest, dest_stride,
+      NULL,
       &err);
   gst_cl_frame_map_clear (&map);
   return ok ? GST_FLOW_OK : engine_error (self, err);
@@ -271,7 +272,8 @@ gst_cl_scope_base_overlay (GstClScopeBase *self, GstBuffer *buffer,
   }
   frame.width = GST_VIDEO_INFO_WIDTH (&priv->info);
   frame.height = GST_VIDEO_INFO_HEIGHT (&priv->info);
-  ok = clh_scope_overlay (priv->engine, &frame, spec, x, y, alpha, &err);
+  ok = clh_scope_overlay (priv->engine, &frame, spec, NULL, x, y, alpha,
+      &err);
   gst_cl_frame_map_clear (&map);
   return ok ? GST_FLOW_OK : engine_error (self, err);
 }
