@@ -220,7 +220,7 @@ test_format (gconstpointer data)
 static void
 test_large (void)
 {
-  const gchar *const formats[] = { "I420", "RGBx", "P010_10LE" };
+  const gchar *const formats[] = { "I420", "RGBx", "P010_10LE", "YUY2" };
   const ClhTestContent contents[] = { CLH_TEST_RANDOM, CLH_TEST_MAX };
   guint f, c, t;
 
@@ -238,6 +238,12 @@ test_large (void)
         spec_for (&pictures[c], tf->klass, &spec);
         spec.width = 1080;
         spec.height = 200;
+        check_scope (&tf->frame, &spec, what);
+        /* The bench's waveform: 256 value bins, a bin for every 2.5
+         * columns. */
+        spec_for (&pictures[5], tf->klass, &spec);
+        spec.width = 768;
+        spec.height = 256;
         check_scope (&tf->frame, &spec, what);
         g_free (what);
         clh_test_frame_free (tf);
