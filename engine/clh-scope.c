@@ -290,9 +290,14 @@ plot_job (const ClhScope *s, const ClhScopePlot *plot, guint first_group)
       GPU_TILE_BYTES : plot->kind == CLH_SCOPE_PLOT_WAVEFORM ?
       CPU_WAVEFORM_BYTES : s->limits.local_mem_per_group / 2;
   budget = MIN (budget, s->limits.local_mem_per_group / 2) / j.n_copies;
-  /* As few tiles as local memory allows, of equal size. */
+  /* As few tiles as local memory allows, of equal size; on a CPU device
+   * a waveform in at least one strip per compute unit, which share no
+   * counter, where row slices would add theirs with atomics. */
   j.tile_bins = (guint) CLAMP (budget / (4 * per_bin), 1, axis);
   j.n_tiles = (axis + j.tile_bins - 1) / j.tile_bins;
+  if (s->cpu && plot->kind == CLH_SCOPE_PLOT_WAVEFORM
+      && !s->tuning.tile_bytes)
+    j.n_tiles = MAX (j.n_tiles, MIN (units, axis));
   j.tile_bins = (axis + j.n_tiles - 1) / j.n_tiles;
   j.n_slices = s->tuning.slices ? s->tuning.slices :
       (s->cpu ? units : 4 * units) / j.n_tiles;

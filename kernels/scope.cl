@@ -191,6 +191,31 @@ count_waveform (global const uchar *src, const ClhScopeFrameParams *f,
     }
 }
 
+/* count_vectorscope's 8-bit rows for a work-group of one work-item
+ * counting one copy, as count_waveform_serial counts a waveform's. */
+static void
+count_vectorscope_serial (global const uchar *src,
+    const ClhScopeFrameParams *f, const ClhScopeJob *j, const ScopeTile *t,
+    local uint *sub)
+{
+  const uint n = t->b1 - t->b0, b0 = t->b0, cols = j->cols;
+  const uint vshift = j->shift;
+  const uint ps1 = f->pixel_strides[1], ps2 = f->pixel_strides[2];
+  const uint x0 = t->x0, x1 = t->x1, y1 = t->y1;
+
+  for (uint y = t->y0; y < y1; y++) {
+    global const uchar *cb = scope_row (src, f, 1, y);
+    global const uchar *cr = scope_row (src, f, 2, y);
+
+    for (uint x = x0; x < x1; x++) {
+      const uint row = (cr[x * ps2] >> vshift) - b0;
+
+      if (row < n)
+        sub[row * cols + (cb[x * ps1] >> vshift)] += 1;
+    }
+  }
+}
+
 static void
 count_vectorscope (global const uchar *src, const ClhScopeFrameParams *f,
     const ClhScopeJob *j, const ScopeTile *t, local uint *sub)
@@ -198,6 +223,11 @@ count_vectorscope (global const uchar *src, const ClhScopeFrameParams *f,
   const uint n = t->b1 - t->b0, mid = (f->mask + 1) >> 1;
   const uint copy_mask = j->n_copies - 1, cells = n * j->cols;
 
+  if (f->source == CLH_ABI_SCOPE_YUV && f->sample == CLH_ABI_SAMPLE_8
+      && get_local_size (0) == 1 && j->n_copies == 1) {
+    count_vectorscope_serial (src, f, j, t, sub);
+    return;
+  }
   if (f->source == CLH_ABI_SCOPE_YUV && f->sample == CLH_ABI_SAMPLE_8) {
     const uint ps1 = f->pixel_strides[1], ps2 = f->pixel_strides[2];
 
@@ -342,9 +372,9 @@ scope_count (global const uchar *src, const ClhScopeCountParams p,
 
   for (uint i = get_local_id (0); i < n; i += ls) {
     global uint *counter = dst + at + r * cols + k;
-    uint sum = 0;
+    uint sum = sub[i];
 
-    for (uint c = 0; c < j.n_copies; c++)
+    for (uint c = 1; c < j.n_copies; c++)
       sum += sub[c * n + i];
     /* The group's counters are its alone when its tile has one slice:
      * stored, zeros too; else added to. */
