@@ -8,9 +8,17 @@
  * or, without FILE, made here (a gradient with noise, changing per frame).
  * Not a test: it asserts nothing.
  *
+ * The frames lie in memory of their own (g_malloc), as from a decoder
+ * that does not use clscope's pool: a GPU's engine copies each into its
+ * pinned stage block first. With --pinned they are placed, before the
+ * timing, each in a host block of the context (clh_context_alloc_host()),
+ * as frames from the pool clscope proposes: the path a pipeline whose
+ * upstream allocates from that pool takes, with no host copy. Each line
+ * says which path it timed.
+ *
  *   build/bench/clh-scope-bench [--device SPEC] [--scopes waveform,...]
  *       [--picture WxH] [--frames N] [--repeats R] [--input FILE]
- *       [SIZE...]        (default 1920x1080 3840x2160)
+ *       [--pinned] [SIZE...]        (default 1920x1080 3840x2160)
  *
  * One line of text and one JSON object (prefix "json: ") per size.
  */
@@ -105,17 +113,53 @@ parse_scopes (const gchar *list)
   return kinds;
 }
 
-static void
-bench_size (ClhScope *scope, const gchar *device, const ClhScopeSpec *spec,
-    guint width, guint height, const gchar *input, guint n_frames,
-    guint repeats)
+/* How a frame reaches the device on @ctx, from host blocks (@pinned) or
+ * from the program's own memory. */
+static const gchar *
+path_of (ClhContext *ctx, gboolean pinned)
 {
+  if (clh_context_reads_host_in_place (ctx))
+    return pinned ? "host blocks, read in place" :
+        "malloc'd memory, read in place";
+  return pinned ? "host blocks (clscope's pool), DMA from them, no host copy"
+      : "malloc'd memory, host copy into the pinned stage block, then DMA";
+}
+
+/* A host block of @ctx per frame of @data, each holding a copy of it. */
+static GPtrArray *
+pin_frames (ClhContext *ctx, const guint8 *data, gsize size, guint n)
+{
+  GPtrArray *blocks = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      clh_host_block_free);
+  g_autoptr (GError) err = NULL;
+  guint k;
+
+  for (k = 0; k < n; k++) {
+    ClhHostBlock *block = clh_context_alloc_host (ctx, size, &err);
+
+    if (!block) {
+      g_printerr ("%s\n", err->message);
+      exit (1);
+    }
+    memcpy (clh_host_block_get_data (block), data + size * k, size);
+    g_ptr_array_add (blocks, block);
+  }
+  return blocks;
+}
+
+static void
+bench_size (ClhScope *scope, ClhContext *ctx, const ClhScopeSpec *spec,
+    guint width, guint height, const gchar *input, guint n_frames,
+    guint repeats, gboolean pinned)
+{
+  const gchar *device = clh_context_get_device_name (ctx);
   const gsize size = i420_size (width, height);
   const gsize stride = (gsize) spec->width * 4;
   g_autofree guint8 *picture = g_malloc (stride * spec->height);
   g_autofree guint8 *data = NULL;
   g_autoptr (GArray) fps = g_array_new (FALSE, FALSE, sizeof (gdouble));
   g_autoptr (GArray) cpu = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  g_autoptr (GPtrArray) blocks = NULL;
   g_autoptr (GError) err = NULL;
   guint n_data, r, k;
   gsize got;
@@ -136,15 +180,20 @@ bench_size (ClhScope *scope, const gchar *device, const ClhScopeSpec *spec,
     n_data = 8;
     data = make_frames (width, height, n_data);
   }
+  if (pinned)
+    blocks = pin_frames (ctx, data, size, n_data);
   for (r = 0; r < repeats + 1; r++) {
     const gdouble t0 = clh_bench_now_us (), c0 = clh_bench_cpu_us ();
     gdouble rate, cpu_ms;
 
     for (k = 0; k < n_frames; k++) {
-      const ClhFrame f = i420_frame (data + size * (k % n_data), width,
-          height);
+      const ClhHostBlock *block = blocks ?
+          blocks->pdata[k % n_data] : NULL;
+      const ClhFrame f = i420_frame (block ? clh_host_block_get_data (block)
+          : data + size * (k % n_data), width, height);
 
-      if (!clh_scope_draw (scope, &f, spec, picture, stride, NULL, &err)) {
+      if (!clh_scope_draw (scope, &f, spec, block, picture, stride, NULL,
+              &err)) {
         g_printerr ("%s\n", err->message);
         exit (1);
       }
@@ -162,14 +211,15 @@ bench_size (ClhScope *scope, const gchar *device, const ClhScopeSpec *spec,
   cpu_med = clh_bench_percentile (cpu, 50);
   g_print ("%ux%u I420 -> %ux%u scopes 0x%x on %s: %.1f frames/s (%.3f "
       "ms a frame; best %.1f frames/s; %.3f ms of host CPU a frame), "
-      "median of %u x %u frames\n", width, height, spec->width,
-      spec->height, spec->kinds, device, med, 1e3 / med, best, cpu_med,
-      repeats, n_frames);
+      "median of %u x %u frames; frames in %s\n", width, height,
+      spec->width, spec->height, spec->kinds, device, med, 1e3 / med, best,
+      cpu_med, repeats, n_frames, path_of (ctx, pinned));
   g_print ("json: {\"width\": %u, \"height\": %u, \"picture\": \"%ux%u\", "
       "\"scopes\": %u, \"device\": \"%s\", \"fps\": %.2f, "
       "\"best_fps\": %.2f, \"cpu_ms\": %.3f, \"frames\": %u, "
-      "\"repeats\": %u}\n", width, height, spec->width, spec->height,
-      spec->kinds, device, med, best, cpu_med, n_frames, repeats);
+      "\"repeats\": %u, \"path\": \"%s\"}\n", width, height, spec->width,
+      spec->height, spec->kinds, device, med, best, cpu_med, n_frames,
+      repeats, pinned ? "pinned" : "malloc");
 }
 
 int
@@ -178,6 +228,7 @@ main (int argc, char **argv)
   g_autofree gchar *device = NULL, *scopes = NULL, *picture = NULL;
   g_autofree gchar *input = NULL;
   gint n_frames = 100, repeats = 5;
+  gboolean pinned = FALSE;
   g_auto (GStrv) sizes = NULL;
   GOptionEntry entries[] = {
     {"device", 0, 0, G_OPTION_ARG_STRING, &device, "OpenCL device", "SPEC"},
@@ -190,6 +241,8 @@ main (int argc, char **argv)
     {"repeats", 0, 0, G_OPTION_ARG_INT, &repeats, "Repeats (5)", "R"},
     {"input", 0, 0, G_OPTION_ARG_FILENAME, &input,
         "Raw I420 frames of the (one) size", "FILE"},
+    {"pinned", 0, 0, G_OPTION_ARG_NONE, &pinned,
+        "Frames in host blocks of the device, as from clscope's pool", NULL},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &sizes, NULL,
         "SIZE..."},
     {NULL},
@@ -235,8 +288,8 @@ main (int argc, char **argv)
       g_printerr ("a size is WxH, e.g. 1920x1080: '%s'\n", list[i]);
       return 2;
     }
-    bench_size (scope, clh_context_get_device_name (ctx), &spec, w, h, input,
-        (guint) MAX (n_frames, 1), (guint) MAX (repeats, 1));
+    bench_size (scope, ctx, &spec, w, h, input, (guint) MAX (n_frames, 1),
+        (guint) MAX (repeats, 1), pinned);
   }
   clh_scope_free (scope);
   clh_context_unref (ctx);

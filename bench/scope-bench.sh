@@ -12,8 +12,11 @@
 # for hosts without it: bench/ffmpeg-scopes.sh), THREADS (FFmpeg's
 # -filter_threads, default nproc), LOOPS (passes over the file per run,
 # default 25), RUNS (default 5), DEVICE (clh-scope-bench --device),
-# SCOPE_ARGS (more clh-scope-bench options), SCOPES (waveform,vectorscope,
-# the default, or waveform: the waveform alone on both sides).
+# SCOPE_ARGS (more clh-scope-bench options: --pinned times frames in the
+# device's host blocks, as from clscope's pool; its files are named
+# -pinned), SCOPES (waveform,vectorscope, the default, or waveform: the
+# waveform alone on both sides). Files: OUT_DIR/ffmpeg-TAG.txt,
+# clscope-TAG.txt, ratio-TAG.txt, TAG as 3840x2160-waveform-vectorscope.
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 frames_file=${1:?usage: scope-bench.sh FRAMES.yuv WxH OUT_DIR}
@@ -31,7 +34,8 @@ frame_bytes=$(( width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2) ))
 n_file=$(( $(stat -c %s "$frames_file") / frame_bytes ))
 n_frames=$(( n_file * loops ))
 scopes=${SCOPES:-waveform,vectorscope}
-tag=$size-${scopes//,/+}
+tag=$size-${scopes//,/-}
+case " ${SCOPE_ARGS:-} " in *" --pinned "*) tag=$tag-pinned ;; esac
 
 echo "host: $(nproc) CPUs,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
 echo "frames: $n_file of $size I420 in $frames_file, $loops passes a run"
@@ -69,6 +73,10 @@ echo "ffmpeg median: $ffmpeg_fps frames/s" | tee -a "$out/ffmpeg-$tag.txt"
 clh_fps=$(sed -n 's/^json: //p' "$out/clscope-$tag.txt" | python3 -c '
 import json, sys
 print(json.loads(sys.stdin.readline())["fps"])' 2>/dev/null)
-awk -v c="${clh_fps:-0}" -v f="$ffmpeg_fps" 'BEGIN {
-  printf "ratio: clscope %.1f frames/s / ffmpeg %.1f frames/s = %.1fx\n",
-    c, f, f > 0 ? c / f : 0 }' | tee "$out/ratio-$tag.txt"
+clh_path=$(sed -n 's/^json: //p' "$out/clscope-$tag.txt" | python3 -c '
+import json, sys
+print(json.loads(sys.stdin.readline()).get("path", "malloc"))' 2>/dev/null)
+awk -v c="${clh_fps:-0}" -v f="$ffmpeg_fps" -v p="${clh_path:-?}" 'BEGIN {
+  printf "ratio: clscope (%s frames) %.1f frames/s / ffmpeg " \
+    "%.1f frames/s = %.1fx\n", p, c, f, (f > 0 ? c / f : 0) }' \
+  | tee "$out/ratio-$tag.txt"

@@ -6,6 +6,11 @@
  * only (the jobs, the plot table, the threshold tables, the graticule) is
  * made and uploaded when they change, not per frame.
  *
+ * A frame reaches the device without a host copy when it lies in a host
+ * block of the context (clh_context_alloc_host(): a buffer pool's
+ * memory), or where the device reads host memory in place; others are
+ * copied into the engine's own pinned stage block first.
+ *
  * Its commands go into the context's counting queue, the one its
  * histogram engines share; while others submit too they are enqueued by
  * the device's submission thread, as the tracker's are. */
@@ -285,9 +290,14 @@ plot_job (const ClhScope *s, const ClhScopePlot *plot, guint first_group)
       GPU_TILE_BYTES : plot->kind == CLH_SCOPE_PLOT_WAVEFORM ?
       CPU_WAVEFORM_BYTES : s->limits.local_mem_per_group / 2;
   budget = MIN (budget, s->limits.local_mem_per_group / 2) / j.n_copies;
-  /* As few tiles as local memory allows, of equal size. */
+  /* As few tiles as local memory allows, of equal size; on a CPU device
+   * a waveform in at least one strip per compute unit, which share no
+   * counter, where row slices would add theirs with atomics. */
   j.tile_bins = (guint) CLAMP (budget / (4 * per_bin), 1, axis);
   j.n_tiles = (axis + j.tile_bins - 1) / j.tile_bins;
+  if (s->cpu && plot->kind == CLH_SCOPE_PLOT_WAVEFORM
+      && !s->tuning.tile_bytes)
+    j.n_tiles = MAX (j.n_tiles, MIN (units, axis));
   j.tile_bins = (axis + j.n_tiles - 1) / j.n_tiles;
   j.n_slices = s->tuning.slices ? s->tuning.slices :
       (s->cpu ? units : 4 * units) / j.n_tiles;
@@ -422,15 +432,15 @@ make_plot_params (ClhScope *s, const ClhScopeSpec *spec)
   make_direct_levels (s);
 }
 
-/* Writes @size bytes of @data to @mem without blocking: @data stays as it
- * is until the frame's commands are waited for. */
+/* Writes @size bytes of @data to @mem at @offset without blocking:
+ * @data stays as it is until the frame's commands are waited for. */
 static gboolean
-write_buffer (ClhScope *s, cl_mem mem, const void *data, gsize size,
-    GError **error)
+write_buffer (ClhScope *s, cl_mem mem, gsize offset, const void *data,
+    gsize size, GError **error)
 {
   return size == 0 || clh_cl_check (clEnqueueWriteBuffer (s->queue, mem,
-          CL_FALSE, 0, size, data, 0, NULL, NULL), "clEnqueueWriteBuffer",
-      error);
+          CL_FALSE, offset, size, data, 0, NULL, NULL),
+      "clEnqueueWriteBuffer", error);
 }
 
 /* The tables of @frame's format and @spec, made and uploaded unless the
@@ -476,16 +486,16 @@ configure (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
       || !make_buffer (s, &s->bars_mem, (gsize) s->n_bars * 4, error)
       || !make_buffer (s, &s->columns_mem, s->columns->len * 4, error)
       || !make_buffer (s, &s->out_mem, layer_size, error)
-      || !write_buffer (s, s->jobs_mem, s->jobs->data,
+      || !write_buffer (s, s->jobs_mem, 0, s->jobs->data,
           s->jobs->len * sizeof (ClhScopeJob), error)
-      || !write_buffer (s, s->plots_mem, s->plot_params,
+      || !write_buffer (s, s->plots_mem, 0, s->plot_params,
           sizeof (s->plot_params), error)
-      || !write_buffer (s, s->thresholds_mem, s->thresholds,
+      || !write_buffer (s, s->thresholds_mem, 0, s->thresholds,
           n_tables * sizeof (guint32), error)
-      || !write_buffer (s, s->direct_mem, s->direct, n_direct, error)
-      || !write_buffer (s, s->columns_mem, s->columns->data,
+      || !write_buffer (s, s->direct_mem, 0, s->direct, n_direct, error)
+      || !write_buffer (s, s->columns_mem, 0, s->columns->data,
           s->columns->len * 4, error)
-      || !write_buffer (s, s->layer_mem, s->layer, layer_size, error))
+      || !write_buffer (s, s->layer_mem, 0, s->layer, layer_size, error))
     return FALSE;
   s->key = key;
   s->configured = TRUE;
@@ -500,49 +510,83 @@ components_read (const ClhFrame *frame, const ClhScopeSpec *spec)
       MIN (3, frame->n_components);
 }
 
-/* Where the planes the components read (@used, a bit per plane) lie once
- * packed, @base, each 64-byte aligned; returns their bytes. */
-static gsize
-pack_planes (const ClhFrame *frame, const ClhScopeSpec *spec, guint *used,
-    gsize base[CLH_MAX_PLANES])
+/* The planes the components a spec reads lie in, a bit per plane. */
+static guint
+planes_read (const ClhFrame *frame, const ClhScopeSpec *spec)
 {
   const guint n = components_read (frame, spec);
-  gsize total = 0;
-  guint i;
-
-  *used = 0;
-  for (i = 0; i < n; i++)
-    *used |= 1u << frame->components[i].plane;
-  for (i = 0; i < frame->n_planes; i++) {
-    base[i] = total;
-    if (*used & (1u << i))
-      total += ROUND_UP (clh_frame_plane_span (frame, i), 64);
-  }
-  return total;
-}
-
-/* On a device that reads host memory in place, a buffer over the memory
- * the planes the spec reads lie in (CL_MEM_USE_HOST_PTR), and where each
- * plane starts in it; NULL if they lie a page or more apart, since such a
- * gap may not be mapped, or span more than 4 GiB. */
-static cl_mem
-wrap_planes (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
-    gsize base[CLH_MAX_PLANES])
-{
-  const guint n = components_read (frame, spec);
-  const guint8 *start = NULL, *end = NULL;
-  gsize covered = 0, used_bytes = 0;
   guint used = 0, i;
-  cl_mem mem;
-  cl_int ret;
 
   for (i = 0; i < n; i++)
     used |= 1u << frame->components[i].plane;
+  return used;
+}
+
+/* What one frame's operation reads. */
+typedef struct {
+  const ClhFrame *frame;
+  const ClhScopeSpec *spec;
+  /* The planes the spec reads (a bit per plane), where each starts in the
+   * buffer the kernels read, and that buffer's bytes when the planes are
+   * packed into it. */
+  guint used;
+  gsize base[CLH_MAX_PLANES];
+  gsize total;
+  /* The caller's host block the planes lie in, which the kernels read
+   * where it lies or the driver copies from; else a buffer over the
+   * planes' own memory; neither: the planes were staged. */
+  const ClhHostBlock *block;
+  cl_mem wrapped;
+  guint8 *dest;
+  gsize dest_stride;
+  guint32 *counts;
+  /* An overlay: the picture blended at (x, y) of the frame, alpha of
+   * 255, the frame's rows read back into its planes. */
+  gboolean overlay;
+  guint x;
+  guint y;
+  guint alpha;
+} Request;
+
+/* Where the planes @r reads lie once packed, @r->base, each 64-byte
+ * aligned, and their bytes, @r->total; an error past the kernels' 32-bit
+ * offsets. */
+static gboolean
+pack_planes (Request *r, GError **error)
+{
+  gsize total = 0;
+  guint i;
+
+  for (i = 0; i < r->frame->n_planes; i++) {
+    r->base[i] = total;
+    if (r->used & (1u << i))
+      total += ROUND_UP (clh_frame_plane_span (r->frame, i), 64);
+  }
+  if (total > G_MAXUINT32)
+    return invalid (error, "frame too large");
+  r->total = total;
+  return TRUE;
+}
+
+/* On a device that reads host memory in place, a buffer over the memory
+ * the planes @r reads lie in (CL_MEM_USE_HOST_PTR), and where each plane
+ * starts in it; NULL if they lie a page or more apart, since such a gap
+ * may not be mapped, or span more than 4 GiB. */
+static cl_mem
+wrap_planes (ClhScope *s, Request *r)
+{
+  const ClhFrame *frame = r->frame;
+  const guint8 *start = NULL, *end = NULL;
+  gsize covered = 0, used_bytes = 0;
+  guint i;
+  cl_mem mem;
+  cl_int ret;
+
   for (i = 0; i < frame->n_planes; i++) {
     const guint8 *a = frame->planes[i].data;
     const guint8 *b = a + clh_frame_plane_span (frame, i);
 
-    if (!(used & (1u << i)))
+    if (!(r->used & (1u << i)))
       continue;
     start = start && start < a ? start : a;
     end = end && end > b ? end : b;
@@ -557,30 +601,89 @@ wrap_planes (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
   if (ret != CL_SUCCESS)
     return NULL;
   for (i = 0; i < frame->n_planes; i++)
-    base[i] = frame->planes[i].data - start;
+    r->base[i] = frame->planes[i].data - start;
   return mem;
 }
 
-/* Copies the planes into the engine's pinned stage block (the previous
- * frame's commands were waited for: it is free). */
-static gboolean
-stage_frame (ClhScope *s, const ClhFrame *frame, const ClhScopeSpec *spec,
-    gsize base[CLH_MAX_PLANES], gsize *size, GError **error)
+/* @block, if it is of this engine's context and every plane @r reads lies
+ * in it, where the kernels reach it when they read the block in place
+ * (@in_place: 32-bit offsets); else NULL: the frame then takes the way of
+ * frames in ordinary memory. */
+static const ClhHostBlock *
+usable_block (ClhScope *s, const Request *r, const ClhHostBlock *block,
+    gboolean in_place)
 {
-  guint used;
-  const gsize total = pack_planes (frame, spec, &used, base);
+  const guint8 *data, *plane;
+  gsize size, offset, span;
+  guint p;
 
-  if (total > G_MAXUINT32)
-    return invalid (error, "frame too large");
-  if (!s->stage || clh_host_block_get_size (s->stage) < total) {
+  if (!block || clh_host_block_get_context (block) != s->ctx)
+    return NULL;
+  data = clh_host_block_get_data (block);
+  size = clh_host_block_get_size (block);
+  for (p = 0; p < r->frame->n_planes; p++) {
+    if (!(r->used & (1u << p)))
+      continue;
+    plane = r->frame->planes[p].data;
+    span = clh_frame_plane_span (r->frame, p);
+    if (plane < data || (gsize) (plane - data) > size)
+      return NULL;
+    offset = plane - data;
+    if (span > size - offset || (in_place && offset + span > G_MAXUINT32))
+      return NULL;
+  }
+  return block;
+}
+
+/* Copies the planes into the engine's pinned stage block, packed (the
+ * previous frame's commands were waited for: it is free). */
+static gboolean
+stage_frame (ClhScope *s, Request *r, GError **error)
+{
+  if (!pack_planes (r, error))
+    return FALSE;
+  if (!s->stage || clh_host_block_get_size (s->stage) < r->total) {
     g_clear_pointer (&s->stage, clh_host_block_free);
-    if (!(s->stage = clh_context_alloc_host (s->ctx, total, error)))
+    if (!(s->stage = clh_context_alloc_host (s->ctx, r->total, error)))
       return FALSE;
   }
-  clh_host_copy_planes (frame, used, clh_host_block_get_data (s->stage),
-      base);
-  *size = total;
+  clh_host_copy_planes (r->frame, r->used,
+      clh_host_block_get_data (s->stage), r->base);
   return TRUE;
+}
+
+/* Where the kernels will read @r's frame, with no host copy where the
+ * frame allows it: on a device that reads host memory in place, @block
+ * (the caller's, the frame in it) itself, or a buffer over the planes'
+ * own memory; on others, the engine's source buffer, which the driver
+ * fills from @block by DMA. Otherwise the planes are copied into the
+ * engine's stage block first. An overlay is staged on a device that reads
+ * in place: the frame is written back with reads of the buffer the blend
+ * wrote, never through a buffer over the caller's own memory. */
+static gboolean
+place_frame (ClhScope *s, Request *r, const ClhHostBlock *block,
+    GError **error)
+{
+  const gboolean in_place = clh_context_reads_host_in_place (s->ctx);
+  const guint8 *data;
+  guint p;
+
+  r->used = planes_read (r->frame, r->spec);
+  if (in_place && r->overlay)
+    return stage_frame (s, r, error);
+  r->block = usable_block (s, r, block, in_place);
+  if (r->block && in_place) {
+    data = clh_host_block_get_data (r->block);
+    for (p = 0; p < r->frame->n_planes; p++)
+      r->base[p] = (r->used & (1u << p)) ?
+          (gsize) (r->frame->planes[p].data - data) : 0;
+    return TRUE;
+  }
+  if (r->block)
+    return pack_planes (r, error);
+  if (in_place && (r->wrapped = wrap_planes (s, r)))
+    return TRUE;
+  return stage_frame (s, r, error);
 }
 
 static void
@@ -611,28 +714,34 @@ frame_params (const ClhFrame *frame, const ClhScopeSpec *spec,
     f->matrix[c] = (guint32) matrix[c];
 }
 
-/* What one frame's operation reads. */
-typedef struct {
-  const ClhFrame *frame;
-  const ClhScopeSpec *spec;
-  gsize base[CLH_MAX_PLANES];
-  gsize total;
-  cl_mem wrapped;
-  guint8 *dest;
-  gsize dest_stride;
-  guint32 *counts;
-  /* An overlay: the picture blended at (x, y) of the frame, alpha of
-   * 255, the frame's rows read back into its planes. */
-  gboolean overlay;
-  guint x;
-  guint y;
-  guint alpha;
-} Request;
+/* Each plane @r reads, from the caller's pinned block into the source
+ * buffer at its packed place: the driver copies it by DMA from where it
+ * lies, as it copies the stage block. A write rather than lending the
+ * block to the device (clh_host_block_lend()): the block stays mapped, so
+ * the frame stays readable by the host all along (another element may
+ * read the same buffer meanwhile), and a driver that keeps a pinned
+ * buffer's contents in device memory (NVIDIA's: its OpenCL Best Practices
+ * Guide, "Pinned Memory", writes from the mapped pointer instead) would
+ * copy the whole block to the device on the unmap and back on the map.
+ * The writes do not block: the caller's frame stays as it is until the
+ * frame's commands are waited for, and is the caller's again then. */
+static gboolean
+write_planes (ClhScope *s, const Request *r, GError **error)
+{
+  guint p;
 
-/* The frame's buffer: its own memory, wrapped, on a device that reads host
- * memory in place where the planes lie close together; else the stage
- * block itself on such a device, or the engine's source buffer, filled
- * from it. */
+  for (p = 0; p < r->frame->n_planes; p++)
+    if ((r->used & (1u << p)) && !write_buffer (s, s->src, r->base[p],
+            r->frame->planes[p].data, clh_frame_plane_span (r->frame, p),
+            error))
+      return FALSE;
+  return TRUE;
+}
+
+/* The buffer the kernels read the frame from: the caller's block or a
+ * buffer over the frame's memory, on a device that reads host memory in
+ * place, or the stage block there; on others the engine's source buffer,
+ * filled from the caller's block or from the stage block. */
 static gboolean
 upload_frame (ClhScope *s, const Request *r, cl_mem *src, GError **error)
 {
@@ -641,7 +750,7 @@ upload_frame (ClhScope *s, const Request *r, cl_mem *src, GError **error)
     return TRUE;
   }
   if (clh_context_reads_host_in_place (s->ctx)) {
-    *src = clh_host_block_get_mem (s->stage);
+    *src = clh_host_block_get_mem (r->block ? r->block : s->stage);
     return TRUE;
   }
   if (!s->src || s->src_size < r->total) {
@@ -650,7 +759,9 @@ upload_frame (ClhScope *s, const Request *r, cl_mem *src, GError **error)
     s->src_size = r->total;
   }
   *src = s->src;
-  return write_buffer (s, s->src, clh_host_block_get_data (s->stage),
+  if (r->block)
+    return write_planes (s, r, error);
+  return write_buffer (s, s->src, 0, clh_host_block_get_data (s->stage),
       r->total, error);
 }
 
@@ -960,6 +1071,10 @@ clh_scope_set_tuning (ClhScope *scope, const ClhScopeTuning *tuning)
  * @scope: a scope engine
  * @frame: a valid frame of any format the model describes
  * @spec: the picture, valid for @frame (clh_scope_spec_is_valid())
+ * @block: (nullable): the host block @frame's planes lie in, from
+ *   clh_context_alloc_host() on the engine's context (a buffer pool's
+ *   memory), or %NULL; a block of another context, or one the planes the
+ *   spec reads do not all lie in, is not used
  * @dest: (out caller-allocates): `spec->height` rows of `spec->width` RGBA
  *   pixels, @dest_stride bytes apart
  * @dest_stride: bytes from one row of @dest to the next, at least
@@ -975,15 +1090,23 @@ clh_scope_set_tuning (ClhScope *scope, const ClhScopeTuning *tuning)
  * count through clh_scope_thresholds(), a histogram's bars from its peak;
  * the trace, its colour scaled by the level, lies under the graticule of
  * clh_scope_draw_graticule(), each channel `(trace (255 - alpha) +
- * graticule alpha + 127) / 255`, alpha 255. @frame is the caller's again
- * when this returns.
+ * graticule alpha + 127) / 255`, alpha 255.
+ *
+ * A frame in @block reaches the device without a host copy: the driver
+ * copies its planes by DMA from the pinned block, or, on a device that
+ * reads host memory in place, the kernels read the block itself. On such
+ * a device a frame in ordinary memory is read in place too, where its
+ * planes lie close together; elsewhere the engine first copies it into a
+ * pinned block of its own. The block stays mapped for the host
+ * throughout: @frame may be read while this runs, and is the caller's
+ * again when it returns.
  *
  * Returns: %TRUE with @dest (and @counts) written, %FALSE on error
  */
 gboolean
 clh_scope_draw (ClhScope *scope, const ClhFrame *frame,
-    const ClhScopeSpec *spec, guint8 *dest, gsize dest_stride,
-    guint32 *counts, GError **error)
+    const ClhScopeSpec *spec, const ClhHostBlock *block, guint8 *dest,
+    gsize dest_stride, guint32 *counts, GError **error)
 {
   GError *why = NULL;
   Request r = { frame, spec };
@@ -1002,11 +1125,7 @@ clh_scope_draw (ClhScope *scope, const ClhFrame *frame,
   r.dest = dest;
   r.dest_stride = dest_stride;
   r.counts = counts;
-  /* Read where it lies when the device can: no copy. */
-  if (clh_context_reads_host_in_place (scope->ctx))
-    r.wrapped = wrap_planes (scope, frame, spec, r.base);
-  if (!r.wrapped && !stage_frame (scope, frame, spec, r.base, &r.total,
-          error))
+  if (!place_frame (scope, &r, block, error))
     return FALSE;
   ok = run_op (scope, &r, error);
   g_clear_pointer (&r.wrapped, clReleaseMemObject);
@@ -1032,6 +1151,8 @@ subsampling_mask (const ClhFrame *frame, const ClhScopeSpec *spec,
  * @scope: a scope engine
  * @frame: a valid frame whose planes are writable
  * @spec: the picture, valid for @frame (clh_scope_spec_is_valid())
+ * @block: (nullable): the host block @frame's planes lie in, as
+ *   clh_scope_draw() takes it
  * @x: the picture's left column in the frame
  * @y: its top row
  * @alpha: its opacity, 0..255
@@ -1049,12 +1170,17 @@ subsampling_mask (const ClhFrame *frame, const ClhScopeSpec *spec,
  * inside the frame, its corner and size multiples of the largest
  * subsampled sample (2 or 4 pixels) of those components.
  *
+ * A frame in @block is copied to the device and its rows back by DMA,
+ * with no host copy; others, and every frame on a device that reads host
+ * memory in place, are first copied into a pinned block of the engine's.
+ *
  * Returns: %TRUE with @frame written, %FALSE on error (@frame may then be
  *   partly written)
  */
 gboolean
 clh_scope_overlay (ClhScope *scope, const ClhFrame *frame,
-    const ClhScopeSpec *spec, guint x, guint y, guint alpha, GError **error)
+    const ClhScopeSpec *spec, const ClhHostBlock *block, guint x, guint y,
+    guint alpha, GError **error)
 {
   GError *why = NULL;
   Request r = { frame, spec };
@@ -1080,9 +1206,5 @@ clh_scope_overlay (ClhScope *scope, const ClhFrame *frame,
   r.x = x;
   r.y = y;
   r.alpha = alpha;
-  /* Staged even where the device reads host memory in place: the frame is
-   * written back with reads of its buffer, never through a mapping of the
-   * caller's own memory. */
-  return stage_frame (scope, frame, spec, r.base, &r.total, error)
-      && run_op (scope, &r, error);
+  return place_frame (scope, &r, block, error) && run_op (scope, &r, error);
 }

@@ -40,12 +40,12 @@ void clh_scope_free (ClhScope *scope);
 
 void clh_scope_set_tuning (ClhScope *scope, const ClhScopeTuning *tuning);
 gboolean clh_scope_draw (ClhScope *scope, const ClhFrame *frame,
-    const ClhScopeSpec *spec, guint8 *dest, gsize dest_stride,
-    guint32 *counts, GError **error);
+    const ClhScopeSpec *spec, const ClhHostBlock *block, guint8 *dest,
+    gsize dest_stride, guint32 *counts, GError **error);
 
 gboolean clh_scope_overlay (ClhScope *scope, const ClhFrame *frame,
-    const ClhScopeSpec *spec, guint x, guint y, guint alpha,
-    GError **error);
+    const ClhScopeSpec *spec, const ClhHostBlock *block, guint x, guint y,
+    guint alpha, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClhScope, clh_scope_free)
 

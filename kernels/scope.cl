@@ -118,6 +118,37 @@ scope_row (global const uchar *src, const ClhScopeFrameParams *f, uint c,
  * value bin @row of the tile's @n columns (a waveform's). */
 #define TILE_CELL(row, col, n) ((row) * (n) + (col))
 
+/* count_waveform's 8-bit rows for a work-group of one work-item counting
+ * one copy (a CPU device's launch): each sample's load, bin and
+ * increment, with nothing else in the loop. */
+static void
+count_waveform_serial (global const uchar *src, const ClhScopeFrameParams *f,
+    const ClhScopeJob *j, const ScopeTile *t, local uint *sub)
+{
+  const uint c = j->channel, n = t->b1 - t->b0, b0 = t->b0;
+  const uint ps = f->pixel_strides[c], shift = f->shifts[c];
+  const uint mask = f->mask, vshift = j->shift, col_mul = j->col_mul;
+  const uint x0 = t->x0, x1 = t->x1, y1 = t->y1;
+
+  /* The common case, a plane of whole bytes into 256 value bins. */
+  const bool bytes = ps == 1 && shift == 0 && mask == 255 && vshift == 0;
+
+  for (uint y = t->y0; y < y1; y++) {
+    global const uchar *row = scope_row (src, f, c, y);
+
+    if (bytes && col_mul)
+      for (uint x = x0; x < x1; x++)
+        sub[row[x] * n + scope_mul_hi (x, col_mul) - b0] += 1;
+    else if (col_mul)
+      for (uint x = x0; x < x1; x++)
+        sub[(((row[x * ps] >> shift) & mask) >> vshift) * n
+            + scope_mul_hi (x, col_mul) - b0] += 1;
+    else
+      for (uint x = x0; x < x1; x++)
+        sub[(((row[x * ps] >> shift) & mask) >> vshift) * n + x - b0] += 1;
+  }
+}
+
 /* A waveform's samples of the tile: value-major in local memory, so that
  * neighbouring work-items (neighbouring columns) count into neighbouring
  * banks. 8-bit components, the common case, are read a row at a time. */
@@ -128,6 +159,11 @@ count_waveform (global const uchar *src, const ClhScopeFrameParams *f,
   const uint n = t->b1 - t->b0, c = j->channel;
   const uint copy_mask = j->n_copies - 1, cells = n * j->rows;
 
+  if (c != CLH_ABI_SCOPE_LUMA && f->sample == CLH_ABI_SAMPLE_8
+      && get_local_size (0) == 1 && j->n_copies == 1) {
+    count_waveform_serial (src, f, j, t, sub);
+    return;
+  }
   if (c != CLH_ABI_SCOPE_LUMA && f->sample == CLH_ABI_SAMPLE_8) {
     const uint ps = f->pixel_strides[c], mask = f->mask;
     const uint shift = f->shifts[c];
@@ -155,6 +191,31 @@ count_waveform (global const uchar *src, const ClhScopeFrameParams *f,
     }
 }
 
+/* count_vectorscope's 8-bit rows for a work-group of one work-item
+ * counting one copy, as count_waveform_serial counts a waveform's. */
+static void
+count_vectorscope_serial (global const uchar *src,
+    const ClhScopeFrameParams *f, const ClhScopeJob *j, const ScopeTile *t,
+    local uint *sub)
+{
+  const uint n = t->b1 - t->b0, b0 = t->b0, cols = j->cols;
+  const uint vshift = j->shift;
+  const uint ps1 = f->pixel_strides[1], ps2 = f->pixel_strides[2];
+  const uint x0 = t->x0, x1 = t->x1, y1 = t->y1;
+
+  for (uint y = t->y0; y < y1; y++) {
+    global const uchar *cb = scope_row (src, f, 1, y);
+    global const uchar *cr = scope_row (src, f, 2, y);
+
+    for (uint x = x0; x < x1; x++) {
+      const uint row = (cr[x * ps2] >> vshift) - b0;
+
+      if (row < n)
+        sub[row * cols + (cb[x * ps1] >> vshift)] += 1;
+    }
+  }
+}
+
 static void
 count_vectorscope (global const uchar *src, const ClhScopeFrameParams *f,
     const ClhScopeJob *j, const ScopeTile *t, local uint *sub)
@@ -162,6 +223,11 @@ count_vectorscope (global const uchar *src, const ClhScopeFrameParams *f,
   const uint n = t->b1 - t->b0, mid = (f->mask + 1) >> 1;
   const uint copy_mask = j->n_copies - 1, cells = n * j->cols;
 
+  if (f->source == CLH_ABI_SCOPE_YUV && f->sample == CLH_ABI_SAMPLE_8
+      && get_local_size (0) == 1 && j->n_copies == 1) {
+    count_vectorscope_serial (src, f, j, t, sub);
+    return;
+  }
   if (f->source == CLH_ABI_SCOPE_YUV && f->sample == CLH_ABI_SAMPLE_8) {
     const uint ps1 = f->pixel_strides[1], ps2 = f->pixel_strides[2];
 
@@ -211,21 +277,6 @@ count_histogram (global const uchar *src, const ClhScopeFrameParams *f,
       if (bin < n)
         scope_increment (&sub[(x & copy_mask) * n + bin]);
     }
-}
-
-/* Where counter @i of the tile's local copy goes in the plot's counters
- * (rows x cols, row-major): a waveform's copy is value-major over the
- * tile's columns. */
-static uint
-tile_counter (const ClhScopeJob *j, const ScopeTile *t, uint i)
-{
-  const uint n = t->b1 - t->b0;
-
-  if (j->kind == CLH_ABI_SCOPE_WAVEFORM)
-    return (i / n) * j->cols + t->b0 + i % n;
-  if (j->kind == CLH_ABI_SCOPE_VECTORSCOPE)
-    return t->b0 * j->cols + i;
-  return t->b0 + i;
 }
 
 /* The job of work-group g: the last whose first group is <= g. */
@@ -306,17 +357,37 @@ scope_count (global const uchar *src, const ClhScopeCountParams p,
     count_histogram (src, &p.frame, &j, &t, sub);
 
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (uint i = get_local_id (0); i < n; i += get_local_size (0)) {
-    uint sum = 0;
 
-    for (uint k = 0; k < j.n_copies; k++)
-      sum += sub[k * n + i];
+  /* Counter i of a copy goes to the plot's counters (rows x cols,
+   * row-major) at row r, column b0 + k: a waveform's copy is value-major
+   * over its tile's columns (r = i / tn, k = i % tn), a vectorscope's is
+   * whole rows from row b0, a histogram's a run from bin b0 (r = 0, k =
+   * i). Each work-item follows r and k from counter to counter, with no
+   * division per counter. */
+  const uint ls = get_local_size (0), cols = j.cols;
+  const uint tn = j.kind == CLH_ABI_SCOPE_WAVEFORM ? t.b1 - t.b0 : n;
+  const uint at = j.kind == CLH_ABI_SCOPE_VECTORSCOPE ? t.b0 * cols : t.b0;
+  const uint r_step = ls / tn, k_step = ls % tn;
+  uint r = get_local_id (0) / tn, k = get_local_id (0) % tn;
+
+  for (uint i = get_local_id (0); i < n; i += ls) {
+    global uint *counter = dst + at + r * cols + k;
+    uint sum = sub[i];
+
+    for (uint c = 1; c < j.n_copies; c++)
+      sum += sub[c * n + i];
     /* The group's counters are its alone when its tile has one slice:
      * stored, zeros too; else added to. */
     if (j.n_slices == 1)
-      dst[tile_counter (&j, &t, i)] = sum;
+      *counter = sum;
     else if (sum)
-      atomic_add (&dst[tile_counter (&j, &t, i)], sum);
+      atomic_add (counter, sum);
+    r += r_step;
+    k += k_step;
+    if (k >= tn) {
+      k -= tn;
+      r++;
+    }
   }
 }
 
@@ -468,43 +539,92 @@ scope_row_plots (global const ClhScopePlotParams *plots, uint n_plots,
   return n;
 }
 
-/* The trace of plot row @r at its plot's column entry @entry: colour
- * scaled by level, 0x00BBGGRR. */
+/* @colour (0x00BBGGRR) scaled by @level of 255, each channel rounded. */
 static uint
-scope_trace (const ScopeRow *r, uint entry, global const uint *counts,
-    global const uint *bars, global const uint *thresholds,
-    global const uchar *direct)
+scope_scale (uint colour, uint level)
 {
-  const uint bin = entry & CLH_ABI_SCOPE_COLUMN_BIN;
-  uint level, colour = r->colour, out = 0;
+  uint out = 0;
 
-  if (r->kind == CLH_ABI_SCOPE_HISTOGRAM) {
-    level = r->up < bars[r->bars + bin] ? 255 : 0;
-  } else {
-    const uint count = counts[r->counts + bin];
-    const uint table = r->table + (entry >> CLH_ABI_SCOPE_COLUMN_TABLE);
-
-    /* Most cells are empty. */
-    if (count == 0)
-      return 0;
-    level = scope_level (thresholds + table * CLH_ABI_SCOPE_LEVELS,
-        direct + table * CLH_ABI_SCOPE_DIRECT, count);
-    if (r->kind == CLH_ABI_SCOPE_VECTORSCOPE)
-      colour = scope_chroma_colour (bin, r->bin, r->cols);
-  }
   for (uint k = 0; k < 24; k += 8)
     out |= ((((colour >> k) & 255) * level + 127) / 255) << k;
   return out;
 }
 
+/* The opaque picture pixel of @trace (0x00BBGGRR) under the graticule
+ * layer's pixel @g: each channel (trace (255 - alpha) + graticule alpha
+ * + 127) / 255. */
+static uchar4
+scope_pixel (uint trace, uchar4 g)
+{
+#ifdef __ENDIAN_LITTLE__
+  uchar4 o = as_uchar4 (trace | 0xff000000u);
+#else
+  uchar4 o = (uchar4) ((uchar) trace, (uchar) (trace >> 8),
+      (uchar) (trace >> 16), 255);
+#endif
+  const uint a = g.w;
+
+  /* Most pixels have no graticule. */
+  if (a)
+    o.xyz = convert_uchar3 ((convert_uint3 (o.xyz) * (255 - a)
+            + convert_uint3 (g.xyz) * a + 127) / 255);
+  return o;
+}
+
+/* Pixels [x0, x1) of picture row @y, which lie in plot row @r: its trace
+ * at each column entry (the colour scaled by the cell's level; a
+ * histogram's bar full or nothing) under the graticule. */
+static void
+scope_draw_run (const ScopeRow *r, uint x0, uint x1, uint y,
+    global const uint *counts, global const uint *bars,
+    global const uint *columns, global const uint *thresholds,
+    global const uchar *direct, global const uchar4 *layer,
+    const ClhScopeDrawParams *d, global uchar *out)
+{
+  global const uint *entries = columns + r->columns - r->x0;
+  global const uchar4 *g = layer + y * d->width;
+  global uchar4 *o = (global uchar4 *) (out + y * d->pitch);
+
+  if (r->kind == CLH_ABI_SCOPE_HISTOGRAM) {
+    global const uint *bar = bars + r->bars;
+
+    for (uint x = x0; x < x1; x++)
+      o[x] = scope_pixel (r->up < bar[entries[x] & CLH_ABI_SCOPE_COLUMN_BIN]
+          ? r->colour : 0, g[x]);
+    return;
+  }
+
+  global const uint *cells = counts + r->counts;
+  global const uint *tables = thresholds + r->table * CLH_ABI_SCOPE_LEVELS;
+  global const uchar *levels = direct + r->table * CLH_ABI_SCOPE_DIRECT;
+  const uint vectorscope = r->kind == CLH_ABI_SCOPE_VECTORSCOPE;
+
+  for (uint x = x0; x < x1; x++) {
+    const uint entry = entries[x];
+    const uint bin = entry & CLH_ABI_SCOPE_COLUMN_BIN;
+    const uint count = cells[bin];
+    uint trace = 0;
+
+    /* Most cells are empty. */
+    if (count) {
+      const uint table = entry >> CLH_ABI_SCOPE_COLUMN_TABLE;
+      const uint level = scope_level (tables + table * CLH_ABI_SCOPE_LEVELS,
+          levels + table * CLH_ABI_SCOPE_DIRECT, count);
+
+      trace = scope_scale (vectorscope ? scope_chroma_colour (bin, r->bin,
+              r->cols) : r->colour, level);
+    }
+    o[x] = scope_pixel (trace, g[x]);
+  }
+}
+
 /*
  * The picture: work-item (i, y) composes pixels [i * span, (i + 1) * span)
- * of row y: the trace of the plot each lies in (black outside plots)
- * under the graticule layer, each channel (trace (255 - alpha) +
- * graticule alpha + 127) / 255, opaque. A plot's column table gives each
- * of its columns its bin across and, for a waveform, which of its two
- * threshold tables (CLH_ABI_SCOPE_COLUMN_*); scope_bars has made a
- * histogram's bars.
+ * of row y, a run of pixels at a time: those of a plot (scope_draw_run)
+ * and those between plots (black), under the graticule layer, opaque. A
+ * plot's column table gives each of its columns its bin across and, for
+ * a waveform, which of its two threshold tables (CLH_ABI_SCOPE_COLUMN_*);
+ * scope_bars has made a histogram's bars.
  */
 kernel void
 scope_draw (global const uint *counts, global const uint *bars,
@@ -522,25 +642,23 @@ scope_draw (global const uint *counts, global const uint *bars,
   const uint n = scope_row_plots (plots, d.n_plots, y, rows);
   const uint x1 = min (d.width, x0 + d.span);
 
-  for (uint x = x0; x < x1; x++) {
-    const uchar4 g = layer[y * d.width + x];
-    const uint a = g.w;
-    uint trace = 0;
-
+  for (uint x = x0; x < x1;) {
     while (k < n && x >= rows[k].x1)
       k++;
-    if (k < n && x >= rows[k].x0)
-      trace = scope_trace (&rows[k], columns[rows[k].columns + x
-              - rows[k].x0], counts, bars, thresholds, direct);
+    if (k < n && x >= rows[k].x0) {
+      const uint end = min (x1, rows[k].x1);
 
-    uchar4 o = (uchar4) ((uchar) trace, (uchar) (trace >> 8),
-        (uchar) (trace >> 16), 255);
+      scope_draw_run (&rows[k], x, end, y, counts, bars, columns,
+          thresholds, direct, layer, &d, out);
+      x = end;
+    } else {
+      const uint end = k < n ? min (x1, rows[k].x0) : x1;
+      global const uchar4 *g = layer + y * d.width;
+      global uchar4 *o = (global uchar4 *) (out + y * d.pitch);
 
-    /* Most pixels have no graticule. */
-    if (a)
-      o.xyz = convert_uchar3 ((convert_uint3 (o.xyz) * (255 - a)
-              + convert_uint3 (g.xyz) * a + 127) / 255);
-    *(global uchar4 *) (out + y * d.pitch + x * 4) = o;
+      for (; x < end; x++)
+        o[x] = scope_pixel (0, g[x]);
+    }
   }
 }
 

@@ -15,6 +15,10 @@
  *                           so the driver really fails and writes a log
  *   CLFAULT_NDRANGE_OK=N    the first N clEnqueueNDRangeKernel calls run,
  *                           later ones return CL_OUT_OF_RESOURCES
+ *   CLFAULT_DISCRETE=1      the device says its memory is not the host's
+ *                           (CL_DEVICE_HOST_UNIFIED_MEMORY false), so that
+ *                           the engine takes a GPU's transfers on a CPU
+ *                           device: pinned blocks, copies to and from them
  */
 #define _GNU_SOURCE
 #define CL_TARGET_OPENCL_VERSION 120
@@ -173,9 +177,15 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetDeviceInfo (cl_device_id device, cl_device_info param, size_t size,
     void *value, size_t *size_ret)
 {
+  cl_int ret;
+
   if (call_fails ("clGetDeviceInfo"))
     return CL_OUT_OF_RESOURCES;
-  return REAL (clGetDeviceInfo) (device, param, size, value, size_ret);
+  ret = REAL (clGetDeviceInfo) (device, param, size, value, size_ret);
+  if (ret == CL_SUCCESS && param == CL_DEVICE_HOST_UNIFIED_MEMORY && value
+      && size >= sizeof (cl_bool) && getenv ("CLFAULT_DISCRETE"))
+    *(cl_bool *) value = CL_FALSE;
+  return ret;
 }
 
 /* Contexts, queues, programs and kernels. */

@@ -7,6 +7,8 @@
  * and full range, three matrices, the device's own launch and a GPU's;
  * the threshold tables against the reference's brightness formula; the
  * picture blended into frames of each format, every byte of every plane;
+ * frames in a host block of the context (a buffer pool's memory), read
+ * and blended without a host copy, and blocks the engine must not use;
  * requests the engine refuses. */
 #include <string.h>
 
@@ -141,10 +143,11 @@ assert_counts_equal (const guint32 *got, const guint32 *want,
           what, i, got[i], want[i]);
 }
 
-/* The engine's picture and counts of @frame equal the reference's. */
+/* The engine's picture and counts of @frame, which lies in @block (or
+ * not, NULL), equal the reference's. */
 static void
-check_scope (const ClhFrame *frame, const ClhScopeSpec *spec,
-    const gchar *what)
+check_scope_in (const ClhFrame *frame, const ClhHostBlock *block,
+    const ClhScopeSpec *spec, const gchar *what)
 {
   const gsize stride = (gsize) spec->width * 4 + 12;
   ClhScopeLayout layout, reference;
@@ -159,8 +162,8 @@ check_scope (const ClhFrame *frame, const ClhScopeSpec *spec,
   want = g_malloc0 (stride * spec->height);
   counts = g_new (guint32, layout.n_counts);
   expected = g_new (guint32, layout.n_counts);
-  g_assert_true (clh_scope_draw (scope, frame, spec, got, stride, counts,
-          &err));
+  g_assert_true (clh_scope_draw (scope, frame, spec, block, got, stride,
+          counts, &err));
   g_assert_no_error (err);
   clh_reference_scope_counts (frame, spec, &reference, expected);
   assert_counts_equal (counts, expected, &layout, what);
@@ -170,6 +173,13 @@ check_scope (const ClhFrame *frame, const ClhScopeSpec *spec,
   g_free (want);
   g_free (counts);
   g_free (expected);
+}
+
+static void
+check_scope (const ClhFrame *frame, const ClhScopeSpec *spec,
+    const gchar *what)
+{
+  check_scope_in (frame, NULL, spec, what);
 }
 
 static void
@@ -210,7 +220,7 @@ test_format (gconstpointer data)
 static void
 test_large (void)
 {
-  const gchar *const formats[] = { "I420", "RGBx", "P010_10LE" };
+  const gchar *const formats[] = { "I420", "RGBx", "P010_10LE", "YUY2" };
   const ClhTestContent contents[] = { CLH_TEST_RANDOM, CLH_TEST_MAX };
   guint f, c, t;
 
@@ -228,6 +238,12 @@ test_large (void)
         spec_for (&pictures[c], tf->klass, &spec);
         spec.width = 1080;
         spec.height = 200;
+        check_scope (&tf->frame, &spec, what);
+        /* The bench's waveform: 256 value bins, a bin for every 2.5
+         * columns. */
+        spec_for (&pictures[5], tf->klass, &spec);
+        spec.width = 768;
+        spec.height = 256;
         check_scope (&tf->frame, &spec, what);
         g_free (what);
         clh_test_frame_free (tf);
@@ -356,7 +372,7 @@ test_overlay (gconstpointer data)
       spec_for (&pictures[k % 2 ? 2 : 0], got->klass, &spec);
       spec.width = 64;
       spec.height = 32;
-      g_assert_true (clh_scope_overlay (scope, &got->frame, &spec, x, y,
+      g_assert_true (clh_scope_overlay (scope, &got->frame, &spec, NULL, x, y,
               alphas[k], &err));
       g_assert_no_error (err);
       clh_reference_scope_layout (&spec, &want->frame, &layout);
@@ -378,6 +394,212 @@ test_overlay (gconstpointer data)
   clh_scope_set_tuning (scope, NULL);
 }
 
+/* Where frame_in_block() puts plane @p of @tf, and the block's size. */
+static gsize
+block_layout (const ClhTestFrame *tf, gsize offsets[CLH_MAX_PLANES])
+{
+  gsize size = 128;
+  guint p;
+
+  for (p = 0; p < tf->frame.n_planes; p++) {
+    offsets[p] = size;
+    size += tf->frame.planes[p].stride * clh_frame_plane_rows (&tf->frame, p)
+        + 64 + 8 * p;
+  }
+  return size;
+}
+
+/* A host block of @ctx holding a copy of @tf's planes, as a buffer pool's
+ * memory holds a frame: the first plane 128 bytes in, each after a gap
+ * (not all at multiples of 64), the gaps 0x5a; @frame points into it. */
+static ClhHostBlock *
+frame_in_block (ClhContext *ctx, const ClhTestFrame *tf, ClhFrame *frame)
+{
+  gsize offsets[CLH_MAX_PLANES];
+  const gsize size = block_layout (tf, offsets);
+  ClhHostBlock *block;
+  GError *err = NULL;
+  guint8 *data;
+  guint p;
+
+  block = clh_context_alloc_host (ctx, size, &err);
+  g_assert_no_error (err);
+  data = clh_host_block_get_data (block);
+  memset (data, 0x5a, size);
+  *frame = tf->frame;
+  for (p = 0; p < tf->frame.n_planes; p++) {
+    memcpy (data + offsets[p], tf->memory[p], tf->frame.planes[p].stride
+        * clh_frame_plane_rows (&tf->frame, p));
+    frame->planes[p].data = data + offsets[p];
+  }
+  return block;
+}
+
+/* @block, laid out by frame_in_block() for @tf's format, holds @want's
+ * planes byte for byte, padding included, and its gaps are untouched. */
+static void
+assert_block_holds (const ClhHostBlock *block, const ClhTestFrame *want,
+    const gchar *what)
+{
+  gsize offsets[CLH_MAX_PLANES], at = 0, i;
+  const gsize size = block_layout (want, offsets);
+  const guint8 *data = clh_host_block_get_data (block);
+  guint p;
+
+  for (p = 0; p <= want->frame.n_planes; p++) {
+    const gsize end = p < want->frame.n_planes ? offsets[p] : size;
+
+    for (i = at; i < end; i++)
+      if (data[i] != 0x5a)
+        g_error ("%s: byte %" G_GSIZE_FORMAT " between planes is %u", what,
+            i, data[i]);
+    if (p == want->frame.n_planes)
+      break;
+    at = offsets[p] + want->frame.planes[p].stride
+        * clh_frame_plane_rows (&want->frame, p);
+    for (i = offsets[p]; i < at; i++)
+      if (data[i] != want->memory[p][i - offsets[p]])
+        g_error ("%s: plane %u byte %" G_GSIZE_FORMAT " is %u, the "
+            "reference's %u", what, p, i - offsets[p], data[i],
+            want->memory[p][i - offsets[p]]);
+  }
+}
+
+/* Frames in a host block of the engine's context, as from a buffer pool,
+ * of each layout, at odd sizes and the bench's: the picture and counts
+ * against the reference, with each launch; the frame in the block is the
+ * host's, unchanged, afterwards. */
+static void
+test_host_block (void)
+{
+  static const struct {
+    const gchar *format;
+    guint width, height, extra;
+  } cases[] = {
+    {"I420", 1920, 1080, 0}, {"I420", 37, 23, 13}, {"NV12", 64, 48, 5},
+    {"YV12", 65, 33, 0}, {"Y41B", 64, 9, 3}, {"YUY2", 41, 17, 2},
+    {"RGBA", 50, 31, 0}, {"BGR", 33, 20, 1}, {"GRAY8", 30, 7, 9},
+    {"GRAY16_BE", 30, 7, 0}, {"P010_10LE", 66, 40, 4},
+    {"Y444_16LE", 19, 12, 0},
+  };
+  guint i, t, k;
+
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+    clh_scope_set_tuning (scope, &tunings[t]);
+    for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+      ClhTestFrame *tf = clh_test_frame_new (cases[i].format,
+          cases[i].width, cases[i].height, cases[i].extra,
+          i % 2 ? CLH_TEST_GRADIENT : CLH_TEST_RANDOM, i);
+      ClhFrame frame;
+      ClhHostBlock *block = frame_in_block (context, tf, &frame);
+
+      /* The bench's size once, with the first picture. */
+      for (k = 0; k < (cases[i].width > 1000 ? 1 : 3); k++) {
+        ClhScopeSpec spec;
+        gchar *what = g_strdup_printf ("%s %ux%u (+%u) in a host block, "
+            "picture %u, tuning %u", cases[i].format, cases[i].width,
+            cases[i].height, cases[i].extra, k, t);
+
+        spec_for (&pictures[k], tf->klass, &spec);
+        check_scope_in (&frame, block, &spec, what);
+        assert_block_holds (block, tf, what);
+        g_free (what);
+      }
+      clh_host_block_free (block);
+      clh_test_frame_free (tf);
+    }
+  }
+  clh_scope_set_tuning (scope, NULL);
+}
+
+/* Blocks the engine must not read the frame from, which it reads as a
+ * frame in ordinary memory: one of another context, one the frame does
+ * not lie in, one holding only the frame's first plane. */
+static void
+test_host_block_unused (void)
+{
+  ClhContext *other;
+  ClhTestFrame *tf = clh_test_frame_new ("I420", 64, 48, 7,
+      CLH_TEST_RANDOM, 3);
+  ClhFrame frame, split;
+  ClhHostBlock *foreign, *block;
+  ClhScopeSpec spec;
+  GError *err = NULL;
+
+  other = clh_context_new (g_getenv ("CLH_TEST_DEVICE"), &err);
+  g_assert_no_error (err);
+  spec_for (&pictures[0], tf->klass, &spec);
+  foreign = frame_in_block (other, tf, &frame);
+  check_scope_in (&frame, foreign, &spec, "a block of another context");
+  assert_block_holds (foreign, tf, "a block of another context");
+  block = frame_in_block (context, tf, &frame);
+  check_scope_in (&tf->frame, block, &spec, "a block the frame is not in");
+  split = frame;
+  split.planes[1] = tf->frame.planes[1];
+  split.planes[2] = tf->frame.planes[2];
+  check_scope_in (&split, block, &spec, "a block holding the luma only");
+  assert_block_holds (block, tf, "a block holding the luma only");
+  clh_host_block_free (block);
+  clh_host_block_free (foreign);
+  clh_context_unref (other);
+  clh_test_frame_free (tf);
+}
+
+/* The picture blended into frames in a host block: every byte of every
+ * plane against the reference's blend, the gaps between planes
+ * untouched, with each launch. */
+static void
+test_overlay_host_block (void)
+{
+  const gchar *const formats[] = { "I420", "NV12", "YUY2", "RGBx",
+    "P010_10LE", "GRAY8"
+  };
+  guint f, t;
+
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+    clh_scope_set_tuning (scope, &tunings[t]);
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+      ClhTestFrame *tf = clh_test_frame_new (formats[f], 101, 67, f,
+          CLH_TEST_RANDOM, f);
+      ClhTestFrame *want = clh_test_frame_new (formats[f], 101, 67, f,
+          CLH_TEST_RANDOM, f);
+      const guint x = 36, y = f % 2 ? 0 : 32, alpha = 40 * f + 30;
+      ClhFrame frame;
+      ClhHostBlock *block = frame_in_block (context, tf, &frame);
+      ClhScopeSpec spec;
+      ClhScopeLayout layout;
+      guint32 *counts;
+      guint8 *picture;
+      GError *err = NULL;
+      gchar *what = g_strdup_printf ("%s in a host block, overlay at (%u, "
+          "%u), alpha %u, tuning %u", formats[f], x, y, alpha, t);
+
+      spec_for (&pictures[f % 2 ? 2 : 0], tf->klass, &spec);
+      spec.width = 64;
+      spec.height = 32;
+      g_assert_true (clh_scope_overlay (scope, &frame, &spec, block, x, y,
+              alpha, &err));
+      g_assert_no_error (err);
+      clh_reference_scope_layout (&spec, &want->frame, &layout);
+      counts = g_new (guint32, layout.n_counts);
+      picture = g_malloc ((gsize) spec.width * 4 * spec.height);
+      clh_reference_scope_counts (&want->frame, &spec, &layout, counts);
+      clh_reference_scope_picture (&spec, &layout, counts, picture,
+          (gsize) spec.width * 4);
+      clh_reference_scope_overlay (&want->frame, &spec, picture, x, y,
+          alpha);
+      assert_block_holds (block, want, what);
+      g_free (what);
+      g_free (picture);
+      g_free (counts);
+      clh_host_block_free (block);
+      clh_test_frame_free (tf);
+      clh_test_frame_free (want);
+    }
+  }
+  clh_scope_set_tuning (scope, NULL);
+}
+
 /* Overlays the engine refuses: outside the frame, off the chroma grid. */
 static void
 test_overlay_invalid (void)
@@ -390,17 +612,17 @@ test_overlay_invalid (void)
   spec_for (&pictures[0], tf->klass, &spec);
   spec.width = 64;
   spec.height = 32;
-  g_assert_false (clh_scope_overlay (scope, &tf->frame, &spec, 40, 0, 255,
+  g_assert_false (clh_scope_overlay (scope, &tf->frame, &spec, NULL, 40, 0, 255,
           &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
   g_assert_nonnull (strstr (err->message, "inside the frame"));
   g_clear_error (&err);
-  g_assert_false (clh_scope_overlay (scope, &tf->frame, &spec, 1, 2, 255,
+  g_assert_false (clh_scope_overlay (scope, &tf->frame, &spec, NULL, 1, 2, 255,
           &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
   g_assert_nonnull (strstr (err->message, "subsampling"));
   g_clear_error (&err);
-  g_assert_false (clh_scope_overlay (scope, &tf->frame, &spec, 0, 0, 256,
+  g_assert_false (clh_scope_overlay (scope, &tf->frame, &spec, NULL, 0, 0, 256,
           &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
   g_clear_error (&err);
@@ -422,7 +644,7 @@ test_invalid (void)
   spec_for (&pictures[0], tf->klass, &spec);
   bad = spec;
   bad.kinds = 0;
-  g_assert_false (clh_scope_draw (scope, &tf->frame, &bad, dest, 4 * 384,
+  g_assert_false (clh_scope_draw (scope, &tf->frame, &bad, NULL, dest, 4 * 384,
           NULL, &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
   g_assert_nonnull (strstr (err->message, "waveform"));
@@ -430,23 +652,23 @@ test_invalid (void)
   bad = spec;
   bad.width = 20;
   bad.kinds = CLH_SCOPE_ALL_KINDS;
-  g_assert_false (clh_scope_draw (scope, &tf->frame, &bad, dest, 4 * 20,
+  g_assert_false (clh_scope_draw (scope, &tf->frame, &bad, NULL, dest, 4 * 20,
           NULL, &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
   g_assert_nonnull (strstr (err->message, "too small"));
   g_clear_error (&err);
   bad = spec;
   bad.intensity = 0.0;
-  g_assert_false (clh_scope_draw (scope, &tf->frame, &bad, dest, 4 * 384,
+  g_assert_false (clh_scope_draw (scope, &tf->frame, &bad, NULL, dest, 4 * 384,
           NULL, &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
   g_clear_error (&err);
-  g_assert_false (clh_scope_draw (scope, &gray->frame, &spec, dest, 4 * 384,
+  g_assert_false (clh_scope_draw (scope, &gray->frame, &spec, NULL, dest, 4 * 384,
           NULL, &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
   g_assert_nonnull (strstr (err->message, "three components"));
   g_clear_error (&err);
-  g_assert_false (clh_scope_draw (scope, &tf->frame, &spec, dest, 4 * 383,
+  g_assert_false (clh_scope_draw (scope, &tf->frame, &spec, NULL, dest, 4 * 383,
           NULL, &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
   g_clear_error (&err);
@@ -484,6 +706,9 @@ main (int argc, char **argv)
   g_test_add_func ("/scope/large", test_large);
   g_test_add_func ("/scope/changes", test_changes);
   g_test_add_func ("/scope/thresholds", test_thresholds);
+  g_test_add_func ("/scope/host-block", test_host_block);
+  g_test_add_func ("/scope/host-block-unused", test_host_block_unused);
+  g_test_add_func ("/scope/overlay-host-block", test_overlay_host_block);
   g_test_add_func ("/scope/invalid", test_invalid);
   g_test_add_func ("/scope/overlay-invalid", test_overlay_invalid);
   ret = g_test_run ();

@@ -115,3 +115,31 @@ gst_cl_buffer_pool_propose (GstElement *element, GstQuery *query,
   gst_object_unref (pool);
 }
 
+/**
+ * gst_cl_buffer_pool_propose_allocation:
+ * @element: the element answering @query, which reads frames with an
+ *   engine
+ * @query: an allocation query from upstream
+ * @allocator: (nullable): the element's #GstClHostAllocator (%NULL: no
+ *   device open, no pool)
+ * @min_buffers: frames the element holds at once, plus one
+ *
+ * What such an element answers upstream: #GstVideoMeta, whose offsets and
+ * strides the engines read, and, when upstream asks for a pool and none
+ * is proposed yet (by downstream, for an element in place), a pool of
+ * @allocator's host memory (gst_cl_buffer_pool_propose()), from which
+ * frames reach the device without a host copy.
+ */
+void
+gst_cl_buffer_pool_propose_allocation (GstElement *element, GstQuery *query,
+    GstAllocator *allocator, guint min_buffers)
+{
+  GstCaps *caps;
+  gboolean need_pool;
+
+  if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (need_pool && allocator && gst_query_get_n_allocation_pools (query) == 0)
+    gst_cl_buffer_pool_propose (element, query, caps, allocator, min_buffers);
+}

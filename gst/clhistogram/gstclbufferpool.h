@@ -12,5 +12,7 @@ G_DECLARE_FINAL_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST, CL_BUFFER_POOL,
 GstBufferPool *gst_cl_buffer_pool_new (void);
 void gst_cl_buffer_pool_propose (GstElement *element, GstQuery *query,
     GstCaps *caps, GstAllocator *allocator, guint min_buffers);
+void gst_cl_buffer_pool_propose_allocation (GstElement *element,
+    GstQuery *query, GstAllocator *allocator, guint min_buffers);
 
 G_END_DECLS

@@ -553,23 +553,6 @@ open_device (GstClHistogram *self)
   return TRUE;
 }
 
-/* The host block of a buffer in our pool's memory (or that of another
- * element on our context), which the engine reads without a host copy;
- * NULL for any other memory, which takes the engine's copy path. */
-static const ClhHostBlock *
-frame_block (GstClHistogram *self, GstBuffer *buffer)
-{
-  GstMemory *mem;
-
-  if (gst_buffer_n_memory (buffer) != 1)
-    return NULL;
-  mem = gst_buffer_peek_memory (buffer, 0);
-  if (!gst_is_cl_host_memory (mem)
-      || gst_cl_host_allocator_get_context (mem->allocator) != self->context)
-    return NULL;
-  return gst_cl_host_memory_get_block (mem);
-}
-
 /* The rectangles of @pending's regions, for the engine, and how many:
  * those of its request or, for a crop counted as a region, the crop (as
  * the full frame's, if counted) and the request's shifted into it. */
@@ -618,7 +601,7 @@ submit_frame (GstClHistogram *self, GstClPendingFrame *pending)
       settings->regions, settings->roi_meta, pending->buffer, request->width,
       request->height, gst_cl_histogram_request_max_regions (request));
 
-  block = frame_block (self, pending->buffer);
+  block = gst_cl_host_memory_buffer_block (pending->buffer, self->context);
   GST_LOG_OBJECT (self, "%s: %" GST_PTR_FORMAT, block ?
       "our host memory, no host copy" : "other memory, copy path",
       pending->buffer);
@@ -1265,31 +1248,19 @@ gst_cl_histogram_propose_allocation (GstBaseTransform *trans,
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
   GstAllocator *allocator = NULL;
-  GstCaps *caps;
-  gboolean need_pool;
 
   /* In place, downstream sees our input buffers: it proposes first. */
   if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
           decide_query, query))
     GST_DEBUG_OBJECT (self, "downstream answered no allocation query");
 
-  /* We read GstVideoMeta's offsets and strides. */
-  if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
-    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-
-  gst_query_parse_allocation (query, &caps, &need_pool);
-  if (!need_pool || gst_query_get_n_allocation_pools (query) > 0)
-    return TRUE;
-
   GST_OBJECT_LOCK (self);
   if (self->allocator)
     allocator = gst_object_ref (self->allocator);
   GST_OBJECT_UNLOCK (self);
-  if (allocator) {
-    gst_cl_buffer_pool_propose (GST_ELEMENT (self), query, caps, allocator,
-        wanted_in_flight (self) + 1);
-    gst_object_unref (allocator);
-  }
+  gst_cl_buffer_pool_propose_allocation (GST_ELEMENT (self), query,
+      allocator, wanted_in_flight (self) + 1);
+  gst_clear_object (&allocator);
   return TRUE;
 }
 

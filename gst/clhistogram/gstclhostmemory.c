@@ -251,3 +251,29 @@ gst_cl_host_memory_get_block (GstMemory *mem)
     return NULL;
   return ((GstClHostMemory *) mem)->block;
 }
+
+/**
+ * gst_cl_host_memory_buffer_block:
+ * @buffer: a buffer
+ * @context: the device context of the engine that reads @buffer
+ *
+ * The block an engine reads @buffer's frame from without a host copy:
+ * that of its one memory, when it came from a #GstClHostAllocator on
+ * @context (the pool an element proposed, or another element's on the
+ * same device).
+ *
+ * Returns: (transfer none) (nullable): the host block, %NULL for any other
+ *   buffer (which takes the engine's copy path)
+ */
+ClhHostBlock *
+gst_cl_host_memory_buffer_block (GstBuffer *buffer, ClhContext *context)
+{
+  GstMemory *mem;
+
+  if (!context || gst_buffer_n_memory (buffer) != 1)
+    return NULL;
+  mem = gst_buffer_peek_memory (buffer, 0);
+  if (gst_cl_host_allocator_get_context (mem->allocator) != context)
+    return NULL;
+  return gst_cl_host_memory_get_block (mem);
+}

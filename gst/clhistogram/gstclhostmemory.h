@@ -24,5 +24,7 @@ ClhContext *gst_cl_host_allocator_get_context (GstAllocator *allocator);
 
 gboolean gst_is_cl_host_memory (GstMemory *mem);
 ClhHostBlock *gst_cl_host_memory_get_block (GstMemory *mem);
+ClhHostBlock *gst_cl_host_memory_buffer_block (GstBuffer *buffer,
+    ClhContext *context);
 
 G_END_DECLS

@@ -23,6 +23,11 @@
  * vectorscope one), as FFmpeg's waveform and vectorscope filters size
  * theirs. Each output buffer carries its input's timestamps.
  *
+ * When upstream asks, the element proposes a pool of host memory the
+ * device reads without a host copy (pinned memory the driver copies from
+ * by DMA, on a GPU), with #GstVideoMeta, as clhistogram does; on a GPU,
+ * frames in other memory are first copied into the element's own.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc ! clscope ! videoconvert ! autovideosink

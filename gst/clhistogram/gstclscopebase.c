@@ -5,11 +5,15 @@
  * (gstclcontext.c) with a scope engine of the element's own on it from
  * NULL->READY to READY->NULL; the scope properties (`scopes`, `scale`,
  * `graticule`, `intensity`); the negotiated input format, what its
- * components are, its range and matrix; frames mapped for the engine with
- * their GstVideoMeta checked, and the errors of a drawing that fails.
+ * components are, its range and matrix; the pool of host memory proposed
+ * upstream (gstclbufferpool.c), whose frames the engine reads without a
+ * host copy; frames mapped for the engine with their GstVideoMeta checked,
+ * and the errors of a drawing that fails.
  */
 #include "gstclscopebase.h"
+#include "gstclbufferpool.h"
 #include "gstclcontext.h"
+#include "gstclhostmemory.h"
 #include "gstclutils.h"
 
 #include <math.h>
@@ -42,8 +46,10 @@ typedef struct {
   GstClScopeScale scale;
   GstClScopeGraticule graticule;
   gdouble intensity;
-  /* From NULL->READY to READY->NULL. */
+  /* From NULL->READY to READY->NULL: our engine, and the allocator of
+   * the pool we propose (under the object lock). */
   ClhScope *engine;
+  GstAllocator *allocator;
   /* Streaming thread: the input caps, their planes and components, what
    * the components are, the range and the matrix (Kr, Kb in 1/10000). */
   GstVideoInfo info;
@@ -224,6 +230,23 @@ engine_error (GstClScopeBase *self, GError *err)
   return GST_FLOW_ERROR;
 }
 
+/* The host block of a frame in our pool (or another element's on our
+ * device), which the engine reads without a host copy; NULL for others. */
+static const ClhHostBlock *
+frame_block (GstClScopeBase *self, GstBuffer *buffer)
+{
+  GstClScopeBasePrivate *priv = PRIV (self);
+  const ClhHostBlock *block;
+
+  /* Only compared: our engine's context, held from NULL->READY on. */
+  GST_OBJECT_LOCK (self);
+  block = gst_cl_host_memory_buffer_block (buffer, priv->context);
+  GST_OBJECT_UNLOCK (self);
+  GST_LOG_OBJECT (self, "%s: %" GST_PTR_FORMAT, block ?
+      "our host memory, no host copy" : "other memory, copy path", buffer);
+  return block;
+}
+
 /* Draws @spec's picture of @inbuf into @dest; GST_FLOW_ERROR after
  * posting an element error. */
 GstFlowReturn
@@ -245,8 +268,8 @@ gst_cl_scope_base_draw (GstClScopeBase *self, GstBuffer *inbuf,
    * corner. */
   frame.width = GST_VIDEO_INFO_WIDTH (&priv->info);
   frame.height = GST_VIDEO_INFO_HEIGHT (&priv->info);
-  ok = clh_scope_draw (priv->engine, &frame, spec, dest, dest_stride, NULL,
-      &err);
+  ok = clh_scope_draw (priv->engine, &frame, spec, frame_block (self,
+          inbuf), dest, dest_stride, NULL, &err);
   gst_cl_frame_map_clear (&map);
   return ok ? GST_FLOW_OK : engine_error (self, err);
 }
@@ -271,7 +294,8 @@ gst_cl_scope_base_overlay (GstClScopeBase *self, GstBuffer *buffer,
   }
   frame.width = GST_VIDEO_INFO_WIDTH (&priv->info);
   frame.height = GST_VIDEO_INFO_HEIGHT (&priv->info);
-  ok = clh_scope_overlay (priv->engine, &frame, spec, x, y, alpha, &err);
+  ok = clh_scope_overlay (priv->engine, &frame, spec, frame_block (self,
+          buffer), x, y, alpha, &err);
   gst_cl_frame_map_clear (&map);
   return ok ? GST_FLOW_OK : engine_error (self, err);
 }
@@ -280,14 +304,17 @@ static void
 close_device (GstClScopeBase *self)
 {
   GstClScopeBasePrivate *priv = PRIV (self);
+  GstAllocator *allocator;
   ClhContext *context;
 
   g_clear_pointer (&priv->engine, clh_scope_free);
   GST_OBJECT_LOCK (self);
   g_clear_pointer (&priv->device_name, g_free);
+  allocator = g_steal_pointer (&priv->allocator);
   context = g_steal_pointer (&priv->context);
   GST_OBJECT_UNLOCK (self);
-  /* The last reference may close the device: not under the lock. */
+  /* The last references may close the device: not under the lock. */
+  gst_clear_object (&allocator);
   g_clear_pointer (&context, gst_cl_context_handle_unref);
 }
 
@@ -325,6 +352,7 @@ open_device (GstClScopeBase *self)
   priv->engine = engine;
   GST_OBJECT_LOCK (self);
   priv->device_name = g_strdup (clh_context_get_device_name (context));
+  priv->allocator = gst_cl_host_allocator_new (context);
   GST_OBJECT_UNLOCK (self);
   gst_cl_context_handle_unref (context);
   g_free (device_spec);
@@ -389,6 +417,28 @@ gst_cl_scope_base_query (GstBaseTransform *trans, GstPadDirection direction,
   }
   return GST_BASE_TRANSFORM_CLASS (gst_cl_scope_base_parent_class)->query
       (trans, direction, query);
+}
+
+/* Upstream may allocate its frames in our pool: the engine reads them
+ * without a host copy. One frame is drawn at a time. */
+static gboolean
+gst_cl_scope_base_propose_allocation (GstBaseTransform *trans,
+    GstQuery *decide_query, GstQuery *query)
+{
+  GstClScopeBasePrivate *priv = PRIV (GST_CL_SCOPE_BASE (trans));
+  GstAllocator *allocator = NULL;
+
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cl_scope_base_parent_class)
+      ->propose_allocation (trans, decide_query, query))
+    GST_DEBUG_OBJECT (trans, "downstream answered no allocation query");
+  GST_OBJECT_LOCK (trans);
+  if (priv->allocator)
+    allocator = gst_object_ref (priv->allocator);
+  GST_OBJECT_UNLOCK (trans);
+  gst_cl_buffer_pool_propose_allocation (GST_ELEMENT (trans), query,
+      allocator, 2);
+  gst_clear_object (&allocator);
+  return TRUE;
 }
 
 /* Kr and Kb of @info's matrix, in 1/10000: its own for YUV caps that name
@@ -554,6 +604,8 @@ gst_cl_scope_base_class_init (GstClScopeBaseClass *klass)
       GST_DEBUG_FUNCPTR (gst_cl_scope_base_set_context);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_scope_base_query);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_scope_base_set_caps);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_scope_base_propose_allocation);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_SCOPE_BASE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_SCOPE_KINDS, 0);

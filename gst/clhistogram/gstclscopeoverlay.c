@@ -14,7 +14,10 @@
  * opacity #GstClScopeOverlay:alpha into R, G, B or Y, Cb, Cr (alpha and
  * padding bytes stay), each subsampled chroma sample taking the mean
  * colour of the pixels it covers, converted with the caps' matrix and
- * range at the frame's depth. Every format clhistogram reads.
+ * range at the frame's depth. Every format clhistogram reads. As
+ * clscope, it proposes a pool of host memory upstream: a frame from it
+ * goes to the device and its covered rows come back by DMA, with no host
+ * copy.
  *
  * ## Example launch line
  * |[

@@ -10,8 +10,10 @@
  * buffer, a device that does not exist, caps it does not read); a
  * pipeline into compositor; the overlay on every format, every byte of
  * the frame against the reference's blend, its corners, sizes and
- * opacities; and, in their own environments, no OpenCL, a kernel build
- * failure and an OpenCL failure while streaming. */
+ * opacities; the pool of host memory both propose upstream, frames from
+ * it drawn and blended without a host copy, and frames in other memory
+ * when upstream does not use it; and, in their own environments, no
+ * OpenCL, a kernel build failure and an OpenCL failure while streaming. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
@@ -243,6 +245,124 @@ out_info_of (GstHarness *h, GstVideoInfo *out_info)
   gst_caps_unref (caps);
 }
 
+/* The pool the element proposes for @caps_str, asked as upstream asks:
+ * GstVideoMeta, host memory of the device (ClHostMemory) aligned to at
+ * least 64 bytes, at least two buffers; active. */
+static GstBufferPool *
+proposed_pool (GstHarness *h, const gchar *caps_str)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *pool = NULL;
+  GstAllocationParams params;
+  GstAllocator *allocator = NULL;
+  GstStructure *config;
+  guint size, min, max;
+
+  fail_unless (gst_pad_peer_query (h->srcpad, query));
+  fail_unless (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
+          NULL), "no GstVideoMeta in the answer");
+  fail_unless_equals_int (gst_query_get_n_allocation_pools (query), 1);
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  fail_unless (pool != NULL);
+  fail_unless (min >= 2, "min %u buffers", min);
+  config = gst_buffer_pool_get_config (pool);
+  fail_unless (gst_buffer_pool_config_get_allocator (config, &allocator,
+          &params));
+  fail_unless (allocator != NULL);
+  fail_unless_equals_string (allocator->mem_type, "ClHostMemory");
+  fail_unless (params.align + 1 >= 64, "align mask %" G_GSIZE_FORMAT,
+      params.align);
+  fail_unless (gst_buffer_pool_config_has_option (config,
+          GST_BUFFER_POOL_OPTION_VIDEO_META));
+  gst_structure_free (config);
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  gst_query_unref (query);
+  gst_caps_unref (caps);
+  return pool;
+}
+
+/* A buffer of @pool holding @plain's frame (caps @info), as upstream
+ * fills the pool's buffers, every row whole (the bytes a packed format's
+ * odd last pixel shares with a sample beyond it are read too); takes
+ * @plain. */
+static GstBuffer *
+pool_frame_new (GstBufferPool *pool, const GstVideoInfo *info,
+    GstBuffer *plain)
+{
+  GstBuffer *buffer = NULL;
+  GstVideoFrame src, dst;
+  guint p;
+  gint y;
+
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buffer,
+          NULL), GST_FLOW_OK);
+  fail_unless_equals_int (gst_buffer_n_memory (buffer), 1);
+  fail_unless (gst_memory_is_type (gst_buffer_peek_memory (buffer, 0),
+          "ClHostMemory"), "pool memory of another type");
+  fail_unless (gst_video_frame_map (&src, info, plain, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&dst, info, buffer, GST_MAP_WRITE));
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    const gint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, p,
+        GST_VIDEO_INFO_HEIGHT (info));
+    const gint a = GST_VIDEO_FRAME_PLANE_STRIDE (&src, p);
+    const gint b = GST_VIDEO_FRAME_PLANE_STRIDE (&dst, p);
+
+    for (y = 0; y < rows; y++)
+      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&dst, p) + (gsize) y * b,
+          (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&src, p)
+          + (gsize) y * a, MIN (a, b));
+  }
+  gst_video_frame_unmap (&dst);
+  gst_video_frame_unmap (&src);
+  GST_BUFFER_PTS (buffer) = GST_BUFFER_PTS (plain);
+  GST_BUFFER_DURATION (buffer) = GST_BUFFER_DURATION (plain);
+  gst_buffer_unref (plain);
+  return buffer;
+}
+
+/* The frames the scope elements said they read from their host memory
+ * (no host copy) and from other memory. */
+static gint host_path_frames, copy_path_frames;
+
+static void
+count_paths (GstDebugCategory *category, GstDebugLevel level,
+    const gchar *file, const gchar *function, gint line, GObject *object,
+    GstDebugMessage *message, gpointer user_data)
+{
+  const gchar *text = gst_debug_message_get (message);
+
+  if (!g_str_equal (gst_debug_category_get_name (category), "clscopebase")
+      || !text)
+    return;
+  if (strstr (text, "no host copy"))
+    g_atomic_int_inc (&host_path_frames);
+  else if (strstr (text, "copy path"))
+    g_atomic_int_inc (&copy_path_frames);
+}
+
+/* Counts the paths from now on, and prints nothing. */
+static void
+count_paths_start (void)
+{
+  host_path_frames = copy_path_frames = 0;
+  gst_debug_set_threshold_for_name ("clscopebase", GST_LEVEL_LOG);
+  gst_debug_remove_log_function (gst_debug_log_default);
+  gst_debug_add_log_function (count_paths, NULL, NULL);
+}
+
+static void
+count_paths_stop (gint host_frames, gint copy_frames)
+{
+  gst_debug_remove_log_function (count_paths);
+  gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
+  gst_debug_unset_threshold_for_name ("clscopebase");
+  fail_unless_equals_int (g_atomic_int_get (&host_path_frames),
+      host_frames);
+  fail_unless_equals_int (g_atomic_int_get (&copy_path_frames),
+      copy_frames);
+}
+
 /* One frame of @format through a harness, its picture against the
  * reference; @padded: in padded GstVideoMeta planes. */
 static void
@@ -284,6 +404,113 @@ check_format (const gchar *format, gint width, gint height,
   g_free (caps);
   clh_check_harness_teardown (h, bus);
 }
+
+/* Frames in the pool clscope proposes, as upstream allocates them: each
+ * picture against the reference, and the same as that of the same frame
+ * in other memory, which upstream may still send (it need not use the
+ * pool); the element reads the first without a host copy. */
+GST_START_TEST (test_pool_path)
+{
+  static const struct {
+    const gchar *format;
+    gint width, height;
+  } cases[] = {
+    {"I420", 640, 360}, {"I420", 101, 67}, {"NV12", 64, 48},
+    {"YUY2", 41, 17}, {"RGBA", 50, 30}, {"P010_10LE", 66, 40},
+    {"GRAY8", 33, 20},
+  };
+  guint i;
+
+  count_paths_start ();
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstBus *bus;
+    GstHarness *h = harness_new (&bus);
+    gchar *caps = input_caps (cases[i].format, cases[i].width,
+        cases[i].height, NULL);
+    GstVideoInfo info, out_info;
+    GstBufferPool *pool;
+    GstBuffer *in, *plain, *out_pool, *out_plain;
+    GstMapInfo a, b;
+    gboolean yuv;
+    gchar *what = g_strdup_printf ("%s %dx%d from the pool",
+        cases[i].format, cases[i].width, cases[i].height);
+
+    gst_harness_set_src_caps_str (h, caps);
+    gst_harness_set_sink_caps_str (h, "video/x-raw,width=384,height=128");
+    gst_video_info_set_format (&info,
+        gst_video_format_from_string (cases[i].format), cases[i].width,
+        cases[i].height);
+    yuv = GST_VIDEO_INFO_IS_YUV (&info);
+    if (yuv)
+      gst_video_colorimetry_from_string (&info.colorimetry, "bt709");
+    pool = proposed_pool (h, caps);
+    plain = frame_new (&info, i);
+    in = pool_frame_new (pool, &info, gst_buffer_copy_deep (plain));
+    out_pool = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+    out_plain = gst_harness_push_and_pull (h, gst_buffer_ref (plain));
+    fail_unless (out_pool != NULL && out_plain != NULL);
+    out_info_of (h, &out_info);
+    assert_picture (in, &info, out_pool, &out_info, &defaults,
+        yuv ? BT709_KR : BT601_KR, yuv ? BT709_KB : BT601_KB, what);
+    assert_picture (plain, &info, out_plain, &out_info, &defaults,
+        yuv ? BT709_KR : BT601_KR, yuv ? BT709_KB : BT601_KB, what);
+    gst_buffer_map (out_pool, &a, GST_MAP_READ);
+    gst_buffer_map (out_plain, &b, GST_MAP_READ);
+    fail_unless (a.size == b.size && memcmp (a.data, b.data, a.size) == 0,
+        "%s: the picture differs from that of the frame in other memory",
+        what);
+    gst_buffer_unmap (out_plain, &b);
+    gst_buffer_unmap (out_pool, &a);
+    gst_buffer_unref (out_pool);
+    gst_buffer_unref (out_plain);
+    gst_buffer_unref (in);
+    gst_buffer_unref (plain);
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+    g_free (what);
+    g_free (caps);
+    clh_check_harness_teardown (h, bus);
+  }
+  count_paths_stop (G_N_ELEMENTS (cases), G_N_ELEMENTS (cases));
+}
+GST_END_TEST;
+
+/* What both elements answer an allocation query that asks for no pool,
+ * or that already holds one: GstVideoMeta, and no pool of theirs. */
+GST_START_TEST (test_pool_not_proposed)
+{
+  const gchar *const factories[] = { "clscope", "clscopeoverlay" };
+  gchar *caps_str = input_caps ("I420", 64, 48, NULL);
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstBufferPool *pool = NULL;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (factories); i++) {
+    GstBus *bus;
+    GstHarness *h = harness_of (factories[i], &bus);
+    GstQuery *query;
+
+    gst_harness_set_src_caps_str (h, caps_str);
+    query = gst_query_new_allocation (caps, FALSE);
+    fail_unless (gst_pad_peer_query (h->srcpad, query));
+    fail_unless (gst_query_find_allocation_meta (query,
+            GST_VIDEO_META_API_TYPE, NULL));
+    fail_unless_equals_int (gst_query_get_n_allocation_pools (query), 0);
+    gst_query_unref (query);
+    query = gst_query_new_allocation (caps, TRUE);
+    gst_query_add_allocation_pool (query, NULL, 4608, 3, 0);
+    fail_unless (gst_pad_peer_query (h->srcpad, query));
+    fail_unless_equals_int (gst_query_get_n_allocation_pools (query), 1);
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+    fail_unless (pool == NULL, "%s replaced the pool proposed",
+        factories[i]);
+    gst_query_unref (query);
+    clh_check_harness_teardown (h, bus);
+  }
+  gst_caps_unref (caps);
+  g_free (caps_str);
+}
+GST_END_TEST;
 
 GST_START_TEST (test_each_format)
 {
@@ -638,16 +865,18 @@ overlay_rect (gint width, gint height, gdouble size, guint shares,
 }
 
 /* One frame through clscopeoverlay against the reference's picture
- * blended into a copy of it by the reference: every byte of the buffer. */
+ * blended into a copy of it by the reference: every byte of the buffer;
+ * @from_pool: the frame in the pool the element proposes. */
 static void
-check_overlay (const gchar *format, gint width, gint height,
+check_overlay_full (const gchar *format, gint width, gint height,
     const gchar *corner, gdouble size, gdouble alpha, const Props *props,
-    guint shares)
+    guint shares, gboolean from_pool)
 {
   GstBus *bus;
   GstHarness *h = harness_of ("clscopeoverlay", &bus);
   gchar *caps = input_caps (format, width, height, NULL);
   GstVideoInfo info;
+  GstBufferPool *pool = NULL;
   GstBuffer *in, *want, *out;
   ClhFrame frame = { 0 };
   ClhFormatClass klass;
@@ -669,6 +898,10 @@ check_overlay (const gchar *format, gint width, gint height,
   if (GST_VIDEO_INFO_IS_YUV (&info))
     gst_video_colorimetry_from_string (&info.colorimetry, "bt709");
   in = frame_new (&info, 9);
+  if (from_pool) {
+    pool = proposed_pool (h, caps);
+    in = pool_frame_new (pool, &info, in);
+  }
   want = gst_buffer_copy_deep (in);
   out = gst_harness_push_and_pull (h, in);
   fail_unless (out != NULL);
@@ -715,8 +948,21 @@ check_overlay (const gchar *format, gint width, gint height,
   g_free (counts);
   gst_buffer_unref (want);
   gst_buffer_unref (out);
+  if (pool) {
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+  }
   g_free (caps);
   clh_check_harness_teardown (h, bus);
+}
+
+static void
+check_overlay (const gchar *format, gint width, gint height,
+    const gchar *corner, gdouble size, gdouble alpha, const Props *props,
+    guint shares)
+{
+  check_overlay_full (format, width, height, corner, size, alpha, props,
+      shares, FALSE);
 }
 
 GST_START_TEST (test_overlay_each_format)
@@ -746,6 +992,29 @@ GST_START_TEST (test_overlay_properties)
   check_overlay ("P010_10LE", 320, 180, "bottom-right", 50.0, 0.0,
       &histogram, 2);
   check_overlay ("YUY2", 333, 200, "top-right", 60.0, 0.9, &all, 8);
+}
+GST_END_TEST;
+
+/* Frames in the pool clscopeoverlay proposes, blended without a host
+ * copy: every byte against the reference's blend. */
+GST_START_TEST (test_overlay_pool_path)
+{
+  const Props all = { CLH_SCOPE_ALL_KINDS, CLH_SCOPE_LOG,
+    CLH_SCOPE_GRATICULE_CODES, 0.2
+  };
+
+  count_paths_start ();
+  check_overlay_full ("I420", 160, 120, "top-right", 40.0, 0.8, &defaults,
+      3, TRUE);
+  check_overlay_full ("NV12", 642, 360, "bottom-right", 25.0, 1.0,
+      &defaults, 3, TRUE);
+  check_overlay_full ("RGBA", 640, 480, "top-left", 90.0, 0.3, &all, 8,
+      TRUE);
+  check_overlay_full ("P010_10LE", 320, 180, "bottom-left", 50.0, 0.6,
+      &defaults, 3, TRUE);
+  check_overlay_full ("YUY2", 333, 200, "top-right", 60.0, 0.9, &all, 8,
+      TRUE);
+  count_paths_stop (5, 0);
 }
 GST_END_TEST;
 
@@ -864,9 +1133,12 @@ clscope_suite (void)
   tcase_add_test (tc, test_caps_refused);
   tcase_add_loop_test (tc, test_vtest_frames, 0, 4);
   tcase_add_test (tc, test_into_compositor);
+  tcase_add_test (tc, test_pool_path);
+  tcase_add_test (tc, test_pool_not_proposed);
   tcase_add_loop_test (tc, test_overlay_each_format, 0,
       G_N_ELEMENTS (formats));
   tcase_add_test (tc, test_overlay_properties);
+  tcase_add_test (tc, test_overlay_pool_path);
   tcase_add_test (tc, test_overlay_too_small);
 
   env = tcase_create ("environment");
