@@ -207,8 +207,8 @@ bench_size (ClhScope *scope, ClhContext *ctx, const ClhScopeSpec *spec,
       const ClhFrame f = i420_frame (block ? clh_host_block_get_data (block)
           : data + size * (k % n_data), width, height);
 
-      if (!clh_scope_draw (scope, &f, spec, block, picture, stride,
-              picture_block, NULL, &err)) {
+      if (!clh_scope_draw (scope, &f, spec, block, picture, stride, NULL,
+              &err)) {
         g_printerr ("%s\n", err->message);
         exit (1);
       }

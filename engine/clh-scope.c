@@ -539,9 +539,6 @@ typedef struct {
   cl_mem wrapped;
   guint8 *dest;
   gsize dest_stride;
-  /* The caller's host block @dest lies in, read back into by DMA, or
-   * NULL: ordinary memory. */
-  const ClhHostBlock *dest_block;
   guint32 *counts;
   /* An overlay: the picture blended at (x, y) of the frame, alpha of
    * 255, the frame's rows read back into its planes. */
@@ -636,26 +633,6 @@ usable_block (ClhScope *s, const Request *r, const ClhHostBlock *block,
       return NULL;
   }
   return block;
-}
-
-/* @block, if it is of this engine's context and the picture's rows @r
- * writes (from @r->dest, @r->dest_stride apart) lie in it; else NULL. */
-static const ClhHostBlock *
-usable_dest_block (ClhScope *s, const Request *r, const ClhHostBlock *block)
-{
-  const guint8 *data;
-  gsize size, offset, span;
-
-  if (!block || clh_host_block_get_context (block) != s->ctx)
-    return NULL;
-  data = clh_host_block_get_data (block);
-  size = clh_host_block_get_size (block);
-  span = (gsize) (r->spec->height - 1) * r->dest_stride
-      + (gsize) r->spec->width * 4;
-  if (r->dest < data || (gsize) (r->dest - data) > size)
-    return NULL;
-  offset = r->dest - data;
-  return span <= size - offset ? block : NULL;
 }
 
 /* Copies the planes into the engine's pinned stage block, packed (the
@@ -992,10 +969,9 @@ draw_op (ClhScope *s, const Request *r, cl_event *done, GError **error)
   if (r->overlay)
     return enqueue_blend (s, r, src, error)
         && read_back_planes (s, r, src, done, error);
-  /* Into the caller's pinned block (@r->dest_block) the driver copies by
-   * DMA at the bus's speed; into pageable memory it copies through a
-   * pinned buffer of its own, at a fraction of it. On a device that reads
-   * host memory in place either is a copy in host memory. */
+  /* Into pinned memory (a host block of the context, as clscope's pool
+   * gives) the driver copies by DMA at the bus's speed; into pageable
+   * memory through a pinned buffer of its own, at a fraction of it. */
   ret = clEnqueueReadBufferRect (s->queue, s->out_mem, CL_FALSE, origin,
       origin, region, region[0], 0, r->dest_stride, 0, r->dest, 0, NULL,
       r->counts ? NULL : done);
@@ -1106,10 +1082,6 @@ clh_scope_set_tuning (ClhScope *scope, const ClhScopeTuning *tuning)
  *   pixels, @dest_stride bytes apart
  * @dest_stride: bytes from one row of @dest to the next, at least
  *   `4 * spec->width`
- * @dest_block: (nullable): the host block @dest lies in, from
- *   clh_context_alloc_host() on the engine's context (a buffer pool's
- *   memory), or %NULL; a block of another context, or one the picture's
- *   rows do not all lie in, is not used
  * @counts: (out caller-allocates) (nullable): the layout's `n_counts`
  *   counters (clh_scope_layout()), or %NULL not to read them back
  * @error: %CLH_ENGINE_ERROR_INVALID for a frame or spec the engine cannot
@@ -1132,19 +1104,17 @@ clh_scope_set_tuning (ClhScope *scope, const ClhScopeTuning *tuning)
  * throughout: @frame may be read while this runs, and is the caller's
  * again when it returns.
  *
- * A picture into @dest_block is read back by DMA straight into the pinned
- * block, at the bus's speed; into ordinary (pageable) memory the driver
- * copies it through a pinned buffer of its own, at a fraction of that
- * (docs/performance.md, "Scopes"). On a device that reads host memory in
- * place both are a copy in host memory.
+ * @dest in pinned memory (a block from clh_context_alloc_host(), as
+ * clscope's pool gives) is read back by DMA at the bus's speed; ordinary
+ * (pageable) memory goes through the driver's own pinned buffer, at a
+ * fraction of it (docs/performance.md, "Scopes").
  *
  * Returns: %TRUE with @dest (and @counts) written, %FALSE on error
  */
 gboolean
 clh_scope_draw (ClhScope *scope, const ClhFrame *frame,
     const ClhScopeSpec *spec, const ClhHostBlock *block, guint8 *dest,
-    gsize dest_stride, const ClhHostBlock *dest_block, guint32 *counts,
-    GError **error)
+    gsize dest_stride, guint32 *counts, GError **error)
 {
   GError *why = NULL;
   Request r = { frame, spec };
@@ -1162,7 +1132,6 @@ clh_scope_draw (ClhScope *scope, const ClhFrame *frame,
     return invalid (error, "destination rows shorter than the picture's");
   r.dest = dest;
   r.dest_stride = dest_stride;
-  r.dest_block = usable_dest_block (scope, &r, dest_block);
   r.counts = counts;
   if (!place_frame (scope, &r, block, error))
     return FALSE;

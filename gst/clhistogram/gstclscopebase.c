@@ -247,23 +247,6 @@ frame_block (GstClScopeBase *self, GstBuffer *buffer)
   return block;
 }
 
-/* The host block of an output picture in our pool (or another element's
- * on our device), which the engine reads the picture back into by DMA;
- * NULL for others. */
-static const ClhHostBlock *
-picture_block (GstClScopeBase *self, GstBuffer *buffer)
-{
-  GstClScopeBasePrivate *priv = PRIV (self);
-  const ClhHostBlock *block;
-
-  GST_OBJECT_LOCK (self);
-  block = gst_cl_host_memory_buffer_block (buffer, priv->context);
-  GST_OBJECT_UNLOCK (self);
-  GST_LOG_OBJECT (self, "picture into %s: %" GST_PTR_FORMAT, block ?
-      "our host memory, by DMA" : "other memory", buffer);
-  return block;
-}
-
 /**
  * gst_cl_scope_base_ref_allocator:
  * @self: a scope element
@@ -307,8 +290,7 @@ gst_cl_scope_base_draw (GstClScopeBase *self, GstBuffer *inbuf,
   frame.width = GST_VIDEO_INFO_WIDTH (&priv->info);
   frame.height = GST_VIDEO_INFO_HEIGHT (&priv->info);
   ok = clh_scope_draw (priv->engine, &frame, spec, frame_block (self,
-          inbuf), dest, dest_stride, picture_block (self, outbuf), NULL,
-      &err);
+          inbuf), dest, dest_stride, NULL, &err);
   gst_cl_frame_map_clear (&map);
   return ok ? GST_FLOW_OK : engine_error (self, err);
 }
