@@ -13,8 +13,10 @@
  * pinned stage block first. With --pinned they are placed, before the
  * timing, each in a host block of the context (clh_context_alloc_host()),
  * as frames from the pool clscope proposes: the path a pipeline whose
- * upstream allocates from that pool takes, with no host copy. Each line
- * says which path it timed.
+ * upstream allocates from that pool takes, with no host copy; the picture
+ * too is then read back into a host block, as into clscope's own pool of
+ * pictures (the driver's DMA into pinned memory), where without --pinned
+ * it goes into malloc'd memory. Each line says which path it timed.
  *
  *   build/bench/clh-scope-bench [--device SPEC] [--scopes waveform,...]
  *       [--picture WxH] [--frames N] [--repeats R] [--input FILE]
@@ -119,10 +121,12 @@ static const gchar *
 path_of (ClhContext *ctx, gboolean pinned)
 {
   if (clh_context_reads_host_in_place (ctx))
-    return pinned ? "host blocks, read in place" :
-        "malloc'd memory, read in place";
-  return pinned ? "host blocks (clscope's pool), DMA from them, no host copy"
-      : "malloc'd memory, host copy into the pinned stage block, then DMA";
+    return pinned ? "host blocks, read in place; picture into a host block"
+        : "malloc'd memory, read in place; picture into malloc'd memory";
+  return pinned ? "host blocks (clscope's pool), DMA from them, no host "
+      "copy; picture by DMA into a host block (clscope's pool)" :
+      "malloc'd memory, host copy into the pinned stage block, then DMA; "
+      "picture into malloc'd (pageable) memory";
 }
 
 /* A host block of @ctx per frame of @data, each holding a copy of it. */
@@ -155,7 +159,9 @@ bench_size (ClhScope *scope, ClhContext *ctx, const ClhScopeSpec *spec,
   const gchar *device = clh_context_get_device_name (ctx);
   const gsize size = i420_size (width, height);
   const gsize stride = (gsize) spec->width * 4;
-  g_autofree guint8 *picture = g_malloc (stride * spec->height);
+  g_autofree guint8 *own_picture = NULL;
+  ClhHostBlock *picture_block = NULL;
+  guint8 *picture;
   g_autofree guint8 *data = NULL;
   g_autoptr (GArray) fps = g_array_new (FALSE, FALSE, sizeof (gdouble));
   g_autoptr (GArray) cpu = g_array_new (FALSE, FALSE, sizeof (gdouble));
@@ -180,8 +186,17 @@ bench_size (ClhScope *scope, ClhContext *ctx, const ClhScopeSpec *spec,
     n_data = 8;
     data = make_frames (width, height, n_data);
   }
-  if (pinned)
+  if (pinned) {
     blocks = pin_frames (ctx, data, size, n_data);
+    picture_block = clh_context_alloc_host (ctx, stride * spec->height, &err);
+    if (!picture_block) {
+      g_printerr ("%s\n", err->message);
+      exit (1);
+    }
+    picture = clh_host_block_get_data (picture_block);
+  } else {
+    picture = own_picture = g_malloc (stride * spec->height);
+  }
   for (r = 0; r < repeats + 1; r++) {
     const gdouble t0 = clh_bench_now_us (), c0 = clh_bench_cpu_us ();
     gdouble rate, cpu_ms;
@@ -220,6 +235,7 @@ bench_size (ClhScope *scope, ClhContext *ctx, const ClhScopeSpec *spec,
       "\"repeats\": %u, \"path\": \"%s\"}\n", width, height, spec->width,
       spec->height, spec->kinds, device, med, best, cpu_med, n_frames,
       repeats, pinned ? "pinned" : "malloc");
+  clh_host_block_free (picture_block);
 }
 
 int
@@ -242,7 +258,8 @@ main (int argc, char **argv)
     {"input", 0, 0, G_OPTION_ARG_FILENAME, &input,
         "Raw I420 frames of the (one) size", "FILE"},
     {"pinned", 0, 0, G_OPTION_ARG_NONE, &pinned,
-        "Frames in host blocks of the device, as from clscope's pool", NULL},
+        "Frames and the picture in host blocks of the device, as from "
+        "clscope's pools", NULL},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &sizes, NULL,
         "SIZE..."},
     {NULL},

@@ -969,6 +969,9 @@ draw_op (ClhScope *s, const Request *r, cl_event *done, GError **error)
   if (r->overlay)
     return enqueue_blend (s, r, src, error)
         && read_back_planes (s, r, src, done, error);
+  /* Into pinned memory (a host block of the context, as clscope's pool
+   * gives) the driver copies by DMA at the bus's speed; into pageable
+   * memory through a pinned buffer of its own, at a fraction of it. */
   ret = clEnqueueReadBufferRect (s->queue, s->out_mem, CL_FALSE, origin,
       origin, region, region[0], 0, r->dest_stride, 0, r->dest, 0, NULL,
       r->counts ? NULL : done);
@@ -1100,6 +1103,11 @@ clh_scope_set_tuning (ClhScope *scope, const ClhScopeTuning *tuning)
  * pinned block of its own. The block stays mapped for the host
  * throughout: @frame may be read while this runs, and is the caller's
  * again when it returns.
+ *
+ * @dest in pinned memory (a block from clh_context_alloc_host(), as
+ * clscope's pool gives) is read back by DMA at the bus's speed; ordinary
+ * (pageable) memory goes through the driver's own pinned buffer, at a
+ * fraction of it (docs/performance.md, "Scopes").
  *
  * Returns: %TRUE with @dest (and @counts) written, %FALSE on error
  */

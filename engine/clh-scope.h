@@ -41,7 +41,8 @@ void clh_scope_free (ClhScope *scope);
 void clh_scope_set_tuning (ClhScope *scope, const ClhScopeTuning *tuning);
 gboolean clh_scope_draw (ClhScope *scope, const ClhFrame *frame,
     const ClhScopeSpec *spec, const ClhHostBlock *block, guint8 *dest,
-    gsize dest_stride, guint32 *counts, GError **error);
+    gsize dest_stride, guint32 *counts,
+    GError **error);
 
 gboolean clh_scope_overlay (ClhScope *scope, const ClhFrame *frame,
     const ClhScopeSpec *spec, const ClhHostBlock *block, guint x, guint y,

@@ -512,6 +512,128 @@ test_host_block (void)
   clh_scope_set_tuning (scope, NULL);
 }
 
+/* The engine's picture of @frame (in @block, or not) read back into a host
+ * block of @ctx, @offset bytes in, its rows 12 bytes longer than the
+ * picture's and the block's other bytes 0x5a: the picture equals the
+ * reference's, and the bytes before, after and between its rows are
+ * untouched. With @elsewhere the picture goes into ordinary memory and
+ * the block, which it does not lie in, is passed all the same. */
+static void
+check_picture_in_block (ClhContext *ctx, const ClhFrame *frame,
+    const ClhHostBlock *block, const ClhScopeSpec *spec, gsize offset,
+    gboolean elsewhere, const gchar *what)
+{
+  const gsize stride = (gsize) spec->width * 4 + 12;
+  const gsize size = offset + stride * spec->height + 64;
+  const gsize row = (gsize) spec->width * 4;
+  ClhHostBlock *dest_block;
+  ClhScopeLayout layout;
+  guint8 *data, *dest, *want, *own = NULL;
+  guint32 *counts;
+  GError *err = NULL;
+  gsize i;
+
+  dest_block = clh_context_alloc_host (ctx, size, &err);
+  g_assert_no_error (err);
+  data = clh_host_block_get_data (dest_block);
+  memset (data, 0x5a, size);
+  dest = elsewhere ? (own = g_malloc0 (size)) + offset : data + offset;
+  g_assert_true (clh_scope_draw (scope, frame, spec, block, dest, stride,
+          NULL, &err));
+  g_assert_no_error (err);
+  clh_reference_scope_layout (spec, frame, &layout);
+  counts = g_new (guint32, layout.n_counts);
+  clh_reference_scope_counts (frame, spec, &layout, counts);
+  want = g_malloc0 (stride * spec->height);
+  clh_reference_scope_picture (spec, &layout, counts, want, stride);
+  assert_pictures_equal (dest, want, spec->width, spec->height, stride, what);
+  for (i = 0; i < size; i++) {
+    const gboolean in_picture = !elsewhere && i >= offset
+        && i < offset + stride * spec->height && (i - offset) % stride < row;
+
+    if (!in_picture && data[i] != 0x5a)
+      g_error ("%s: byte %" G_GSIZE_FORMAT " of the block, outside the "
+          "picture, is %u", what, i, data[i]);
+  }
+  g_free (want);
+  g_free (counts);
+  g_free (own);
+  clh_host_block_free (dest_block);
+}
+
+/* Pictures read back into pinned memory, a host block of the engine's
+ * context as clscope's pool gives: frames in a host block and in ordinary
+ * memory, at odd sizes and the bench's (a 4K frame into FFmpeg's 4096x256
+ * picture), the picture at the block's start and further in, with each
+ * launch; and into a block of another context and into ordinary memory.
+ * The rows' gaps stay untouched. */
+static void
+test_picture_host_block (void)
+{
+  static const struct {
+    const gchar *format;
+    guint width, height, extra, picture, picture_width;
+  } cases[] = {
+    {"I420", 3840, 2160, 0, 0, 4096}, {"I420", 1920, 1080, 0, 5, 768},
+    {"I420", 37, 23, 13, 0, 0}, {"NV12", 64, 48, 5, 1, 0},
+    {"RGBA", 50, 31, 0, 2, 0}, {"GRAY8", 30, 7, 9, 4, 0},
+    {"P010_10LE", 66, 40, 4, 3, 0},
+  };
+  ClhContext *other;
+  GError *err = NULL;
+  guint i, t;
+
+  for (t = 0; t < G_N_ELEMENTS (tunings); t++) {
+    clh_scope_set_tuning (scope, &tunings[t]);
+    for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+      ClhTestFrame *tf;
+      ClhHostBlock *block;
+      ClhFrame frame;
+      ClhScopeSpec spec;
+      gchar *what;
+
+      /* The 4K frame once, with the device's own launch. */
+      if (t > 0 && cases[i].width > 2000)
+        continue;
+      tf = clh_test_frame_new (cases[i].format, cases[i].width,
+          cases[i].height, cases[i].extra, CLH_TEST_RANDOM, i);
+      block = frame_in_block (context, tf, &frame);
+      spec_for (&pictures[cases[i].picture], tf->klass, &spec);
+      if (cases[i].picture_width) {
+        spec.width = cases[i].picture_width;
+        spec.height = 256;
+      }
+      what = g_strdup_printf ("%s %ux%u (+%u), picture %ux%u into a host "
+          "block, tuning %u", cases[i].format, cases[i].width,
+          cases[i].height, cases[i].extra, spec.width, spec.height, t);
+      check_picture_in_block (context, &frame, block, &spec, 0, FALSE, what);
+      assert_block_holds (block, tf, what);
+      check_picture_in_block (context, &tf->frame, NULL, &spec, 4 * 37,
+          FALSE, what);
+      g_free (what);
+      clh_host_block_free (block);
+      clh_test_frame_free (tf);
+    }
+  }
+  clh_scope_set_tuning (scope, NULL);
+
+  other = clh_context_new (g_getenv ("CLH_TEST_DEVICE"), &err);
+  g_assert_no_error (err);
+  {
+    ClhTestFrame *tf = clh_test_frame_new ("I420", 64, 48, 7,
+        CLH_TEST_RANDOM, 3);
+    ClhScopeSpec spec;
+
+    spec_for (&pictures[0], tf->klass, &spec);
+    check_picture_in_block (other, &tf->frame, NULL, &spec, 64, FALSE,
+        "a picture into a block of another context");
+    check_picture_in_block (context, &tf->frame, NULL, &spec, 64, TRUE,
+        "a picture into memory outside the block passed");
+    clh_test_frame_free (tf);
+  }
+  clh_context_unref (other);
+}
+
 /* Blocks the engine must not read the frame from, which it reads as a
  * frame in ordinary memory: one of another context, one the frame does
  * not lie in, one holding only the frame's first plane. */
@@ -709,6 +831,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scope/host-block", test_host_block);
   g_test_add_func ("/scope/host-block-unused", test_host_block_unused);
   g_test_add_func ("/scope/overlay-host-block", test_overlay_host_block);
+  g_test_add_func ("/scope/picture-host-block", test_picture_host_block);
   g_test_add_func ("/scope/invalid", test_invalid);
   g_test_add_func ("/scope/overlay-invalid", test_overlay_invalid);
   ret = g_test_run ();

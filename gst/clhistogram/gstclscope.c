@@ -26,7 +26,9 @@
  * When upstream asks, the element proposes a pool of host memory the
  * device reads without a host copy (pinned memory the driver copies from
  * by DMA, on a GPU), with #GstVideoMeta, as clhistogram does; on a GPU,
- * frames in other memory are first copied into the element's own.
+ * frames in other memory are first copied into the element's own. When
+ * downstream proposes no pool, the pictures too come from such a pool,
+ * and are read back from the device into it by DMA.
  *
  * ## Example launch lines
  * |[
@@ -40,6 +42,8 @@
  * ]| the video with its parade beside it.
  */
 #include "gstclscope.h"
+#include "gstclbufferpool.h"
+#include "gstclhostmemory.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_scope_debug);
 #define GST_CAT_DEFAULT gst_cl_scope_debug
@@ -142,6 +146,42 @@ gst_cl_scope_transform_size (GstBaseTransform *trans,
   return TRUE;
 }
 
+/* The pool of our host memory for the pictures, when downstream proposes
+ * no pool of its own: the engine reads a picture back into it by DMA,
+ * where into other memory the driver copies it through a pinned buffer
+ * of its own, at a fraction of the speed. A pool downstream proposes is
+ * kept (it may be memory it displays from). */
+static gboolean
+gst_cl_scope_decide_allocation (GstBaseTransform *trans, GstQuery *query)
+{
+  GstAllocator *allocator =
+      gst_cl_scope_base_ref_allocator (GST_CL_SCOPE_BASE (trans));
+  GstAllocationParams params;
+  GstCaps *caps;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (allocator && gst_query_get_n_allocation_pools (query) == 0) {
+    gst_cl_buffer_pool_propose (GST_ELEMENT (trans), query, caps, allocator,
+        2);
+    /* The base class configures the first pool with the first allocator:
+     * ours, with the device's alignment. */
+    if (gst_query_get_n_allocation_pools (query) > 0
+        && gst_query_get_n_allocation_params (query) > 0) {
+      gst_query_parse_nth_allocation_param (query, 0, NULL, &params);
+      params.align = MAX (params.align,
+          clh_context_get_alignment (gst_cl_host_allocator_get_context
+              (allocator)) - 1);
+      gst_query_set_nth_allocation_param (query, 0, allocator, &params);
+    }
+  }
+  GST_DEBUG_OBJECT (trans, "pictures in %s", allocator
+      && gst_query_get_n_allocation_pools (query) > 0 ? "the first pool of "
+      "the query" : "a pool of system memory");
+  gst_clear_object (&allocator);
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+      query);
+}
+
 static gboolean
 gst_cl_scope_set_caps (GstBaseTransform *trans, GstCaps *incaps,
     GstCaps *outcaps)
@@ -170,7 +210,7 @@ gst_cl_scope_transform (GstBaseTransform *trans, GstBuffer *inbuf,
         ("Could not map the output picture for writing."), (NULL));
     return GST_FLOW_ERROR;
   }
-  ret = gst_cl_scope_base_draw (base, inbuf, &spec,
+  ret = gst_cl_scope_base_draw (base, inbuf, &spec, outbuf,
       GST_VIDEO_FRAME_PLANE_DATA (&out, 0),
       GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0));
   gst_video_frame_unmap (&out);
@@ -195,6 +235,8 @@ gst_cl_scope_class_init (GstClScopeClass *klass)
   trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cl_scope_fixate_caps);
   trans_class->transform_size =
       GST_DEBUG_FUNCPTR (gst_cl_scope_transform_size);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_scope_decide_allocation);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_scope_set_caps);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_scope_transform);
   trans_class->passthrough_on_same_caps = FALSE;

@@ -247,11 +247,32 @@ frame_block (GstClScopeBase *self, GstBuffer *buffer)
   return block;
 }
 
-/* Draws @spec's picture of @inbuf into @dest; GST_FLOW_ERROR after
- * posting an element error. */
+/**
+ * gst_cl_scope_base_ref_allocator:
+ * @self: a scope element
+ *
+ * Returns: (transfer full) (nullable): the allocator of host memory on our
+ *   device, %NULL when no device is open
+ */
+GstAllocator *
+gst_cl_scope_base_ref_allocator (GstClScopeBase *self)
+{
+  GstClScopeBasePrivate *priv = PRIV (self);
+  GstAllocator *allocator = NULL;
+
+  GST_OBJECT_LOCK (self);
+  if (priv->allocator)
+    allocator = gst_object_ref (priv->allocator);
+  GST_OBJECT_UNLOCK (self);
+  return allocator;
+}
+
+/* Draws @spec's picture of @inbuf into @dest, which lies in @outbuf's
+ * memory; GST_FLOW_ERROR after posting an element error. */
 GstFlowReturn
 gst_cl_scope_base_draw (GstClScopeBase *self, GstBuffer *inbuf,
-    const ClhScopeSpec *spec, guint8 *dest, gsize dest_stride)
+    const ClhScopeSpec *spec, GstBuffer *outbuf, guint8 *dest,
+    gsize dest_stride)
 {
   GstClScopeBasePrivate *priv = PRIV (self);
   GstClFrameMap map;

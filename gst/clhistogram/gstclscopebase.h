@@ -84,9 +84,10 @@ guint gst_cl_scope_base_natural_width (GstClScopeBase *self, GstCaps *caps,
     guint height);
 gboolean gst_cl_scope_base_spec (GstClScopeBase *self, guint width,
     guint height, ClhScopeSpec *spec);
+GstAllocator *gst_cl_scope_base_ref_allocator (GstClScopeBase *self);
 GstFlowReturn gst_cl_scope_base_draw (GstClScopeBase *self,
-    GstBuffer *inbuf, const ClhScopeSpec *spec, guint8 *dest,
-    gsize dest_stride);
+    GstBuffer *inbuf, const ClhScopeSpec *spec, GstBuffer *outbuf,
+    guint8 *dest, gsize dest_stride);
 
 GstFlowReturn gst_cl_scope_base_overlay (GstClScopeBase *self,
     GstBuffer *buffer, const ClhScopeSpec *spec, guint x, guint y,

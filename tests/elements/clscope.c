@@ -475,6 +475,85 @@ GST_START_TEST (test_pool_path)
 }
 GST_END_TEST;
 
+/* Pictures when downstream proposes no pool (the harness proposes none;
+ * the second time only its allocator, system memory): each output buffer
+ * comes from clscope's pool of host memory (ClHostMemory, one memory, a
+ * pool's), into which the engine reads the picture back by DMA, and each
+ * picture equals the reference's, of frames in other memory and in the
+ * pool clscope proposes upstream. */
+GST_START_TEST (test_picture_pool)
+{
+  static const struct {
+    const gchar *format;
+    gint width, height;
+    const gchar *sink_caps;
+  } cases[] = {
+    {"I420", 640, 360, "video/x-raw,width=384,height=128"},
+    {"NV12", 64, 48, "video/x-raw,width=403,height=97"},
+    {"RGBA", 50, 30, "video/x-raw"},
+  };
+  guint i, k;
+
+  for (i = 0; i < 2 * G_N_ELEMENTS (cases); i++) {
+    const guint c = i % G_N_ELEMENTS (cases);
+    GstBus *bus;
+    GstHarness *h = harness_new (&bus);
+    gchar *caps = input_caps (cases[c].format, cases[c].width,
+        cases[c].height, NULL);
+    GstVideoInfo info, out_info;
+    GstBufferPool *pool;
+    gboolean yuv;
+    gchar *what = g_strdup_printf ("%s %dx%d into %s, downstream %s",
+        cases[c].format, cases[c].width, cases[c].height, cases[c].sink_caps,
+        i < G_N_ELEMENTS (cases) ? "proposing nothing" :
+        "proposing system memory");
+
+    if (i >= G_N_ELEMENTS (cases)) {
+      GstAllocationParams params;
+
+      gst_allocation_params_init (&params);
+      params.align = 15;
+      gst_harness_set_propose_allocator (h, gst_allocator_find (NULL),
+          &params);
+    }
+    gst_harness_set_src_caps_str (h, caps);
+    gst_harness_set_sink_caps_str (h, cases[c].sink_caps);
+    gst_video_info_set_format (&info,
+        gst_video_format_from_string (cases[c].format), cases[c].width,
+        cases[c].height);
+    yuv = GST_VIDEO_INFO_IS_YUV (&info);
+    if (yuv)
+      gst_video_colorimetry_from_string (&info.colorimetry, "bt709");
+    pool = proposed_pool (h, caps);
+    for (k = 0; k < 4; k++) {
+      GstBuffer *plain = frame_new (&info, 3 * i + k);
+      GstBuffer *in = k % 2 ? pool_frame_new (pool, &info,
+          gst_buffer_copy_deep (plain)) : gst_buffer_ref (plain);
+      GstBuffer *out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+
+      fail_unless (out != NULL, "%s: no picture", what);
+      fail_unless_equals_int (gst_buffer_n_memory (out), 1);
+      fail_unless (gst_memory_is_type (gst_buffer_peek_memory (out, 0),
+              "ClHostMemory"), "%s: the picture is not in clscope's host "
+          "memory", what);
+      fail_unless (out->pool != NULL, "%s: the picture is not a pool's",
+          what);
+      out_info_of (h, &out_info);
+      assert_picture (in, &info, out, &out_info, &defaults,
+          yuv ? BT709_KR : BT601_KR, yuv ? BT709_KB : BT601_KB, what);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in);
+      gst_buffer_unref (plain);
+    }
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+    g_free (what);
+    g_free (caps);
+    clh_check_harness_teardown (h, bus);
+  }
+}
+GST_END_TEST;
+
 /* What both elements answer an allocation query that asks for no pool,
  * or that already holds one: GstVideoMeta, and no pool of theirs. */
 GST_START_TEST (test_pool_not_proposed)
@@ -1134,6 +1213,7 @@ clscope_suite (void)
   tcase_add_loop_test (tc, test_vtest_frames, 0, 4);
   tcase_add_test (tc, test_into_compositor);
   tcase_add_test (tc, test_pool_path);
+  tcase_add_test (tc, test_picture_pool);
   tcase_add_test (tc, test_pool_not_proposed);
   tcase_add_loop_test (tc, test_overlay_each_format, 0,
       G_N_ELEMENTS (formats));
