@@ -74,6 +74,16 @@ test_helpers (void)
   check_all (2);
 }
 
+/* As many helpers as may be set: four large ranges then take the most
+ * chunks a copy can have. */
+static void
+test_most_helpers (void)
+{
+  clh_host_copy_set_helpers (8);
+  g_assert_true (clh_host_copy_has_helpers ());
+  check_all (3);
+}
+
 static gpointer
 copier (gpointer seed)
 {
@@ -100,6 +110,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/host-copy/alone", test_alone);
   g_test_add_func ("/host-copy/helpers", test_helpers);
+  g_test_add_func ("/host-copy/most-helpers", test_most_helpers);
   g_test_add_func ("/host-copy/threads", test_threads);
   return g_test_run ();
 }

@@ -21,7 +21,11 @@
  * than 256 KiB and 3 (measured: see docs/performance.md, "Why the defaults
  * are what they are"). */
 #define MIN_CHUNK (128 * 1024)
-#define MAX_CHUNKS 16
+/* clh_host_copy_set_helpers()'s most helpers. */
+#define MAX_HELPERS 8
+/* A range is split in at most one chunk per thread (the helpers and the
+ * caller), so that every range of a copy has room for all its chunks. */
+#define MAX_CHUNKS (CLH_HOST_COPY_MAX * (MAX_HELPERS + 1))
 
 typedef struct {
   guint8 *dst;
@@ -104,7 +108,7 @@ helpers (guint *n)
 void
 clh_host_copy_set_helpers (guint n)
 {
-  g_return_if_fail (n <= 8);
+  g_return_if_fail (n <= MAX_HELPERS);
   g_mutex_lock (&pool_lock);
   n_helpers = (gint) n;
   if (helper_pool && n > 0)
@@ -112,7 +116,8 @@ clh_host_copy_set_helpers (guint n)
   g_mutex_unlock (&pool_lock);
 }
 
-/* Splits @n bytes from @src into chunks of the job, at most @most. */
+/* Splits @n bytes from @src into chunks of the job, at most @most (one
+ * per thread, at most MAX_HELPERS + 1). */
 static void
 add_chunks (CopyJob *job, guint8 *dst, const guint8 *src, gsize n,
     guint most)
@@ -121,7 +126,8 @@ add_chunks (CopyJob *job, guint8 *dst, const guint8 *src, gsize n,
   const gsize each = (n + k - 1) / k;
   gsize at;
 
-  for (at = 0; at < n && job->n_chunks < MAX_CHUNKS; at += each) {
+  g_assert (job->n_chunks + k <= MAX_CHUNKS);
+  for (at = 0; at < n; at += each) {
     Chunk *c = &job->chunks[job->n_chunks++];
 
     c->dst = dst + at;
