@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "gstclcontext.h"
 #include "gstclhistogram.h"
 #include "gsthistogramoverlay.h"
 #include "gstclbackproject.h"
@@ -18,6 +19,12 @@ plugin_init (GstPlugin *plugin)
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_histogram_debug, "clhistogram", 0,
       "OpenCL image histogram");
+  /* The context handle's GType registers a GstValueTable
+   * (gst_value_register()), which GStreamer does not guard against a
+   * gst_value_deserialize() on another thread, e.g. an application's
+   * gst_util_set_object_arg() while the first element opens its device:
+   * register it now, while the plugin loads. */
+  g_type_ensure (GST_TYPE_CL_CONTEXT_HANDLE);
   ok = GST_ELEMENT_REGISTER (clhistogram, plugin);
 
   ok &= GST_ELEMENT_REGISTER (histogramoverlay, plugin);
