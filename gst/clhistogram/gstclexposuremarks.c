@@ -377,38 +377,12 @@ close_device (GstClExposureMarks *self)
 static gboolean
 open_device (GstClExposureMarks *self)
 {
-  GError *err = NULL;
-  ClhContext *context = NULL;
-  ClhMarks *engine = NULL;
-  gchar *device_spec;
-
-  GST_OBJECT_LOCK (self);
-  device_spec = g_strdup (self->device);
-  GST_OBJECT_UNLOCK (self);
-  if (gst_cl_ensure_element_context (GST_ELEMENT (self), device_spec,
-          &self->context, &err)) {
-    GST_OBJECT_LOCK (self);
-    context = gst_cl_context_handle_ref (self->context);
-    GST_OBJECT_UNLOCK (self);
-    engine = clh_marks_new (context, &err);
-  }
-  if (!engine) {
-    gst_cl_post_open_error (GST_ELEMENT (self), device_spec, err);
-    g_clear_error (&err);
-    g_clear_pointer (&context, gst_cl_context_handle_unref);
+  self->engine = gst_cl_open_engine (GST_ELEMENT (self), &self->device,
+      &self->context, (GstClEngineNew) clh_marks_new, &self->device_name,
+      "marking");
+  if (!self->engine)
     close_device (self);
-    g_free (device_spec);
-    return FALSE;
-  }
-  GST_INFO_OBJECT (self, "marking on OpenCL device %s",
-      clh_context_get_device_name (context));
-  self->engine = engine;
-  GST_OBJECT_LOCK (self);
-  self->device_name = g_strdup (clh_context_get_device_name (context));
-  GST_OBJECT_UNLOCK (self);
-  gst_cl_context_handle_unref (context);
-  g_free (device_spec);
-  return TRUE;
+  return self->engine != NULL;
 }
 
 static GstStateChangeReturn

@@ -345,38 +345,17 @@ static gboolean
 open_device (GstClScopeBase *self)
 {
   GstClScopeBasePrivate *priv = PRIV (self);
-  GError *err = NULL;
-  ClhContext *context = NULL;
-  ClhScope *engine = NULL;
-  gchar *device_spec;
 
-  GST_OBJECT_LOCK (self);
-  device_spec = g_strdup (priv->device);
-  GST_OBJECT_UNLOCK (self);
-  if (gst_cl_ensure_element_context (GST_ELEMENT (self), device_spec,
-          &priv->context, &err)) {
-    GST_OBJECT_LOCK (self);
-    context = gst_cl_context_handle_ref (priv->context);
-    GST_OBJECT_UNLOCK (self);
-    engine = clh_scope_new (context, &err);
-  }
-  if (!engine) {
-    gst_cl_post_open_error (GST_ELEMENT (self), device_spec, err);
-    g_clear_error (&err);
-    g_clear_pointer (&context, gst_cl_context_handle_unref);
+  priv->engine = gst_cl_open_engine (GST_ELEMENT (self), &priv->device,
+      &priv->context, (GstClEngineNew) clh_scope_new, &priv->device_name,
+      "drawing scopes");
+  if (!priv->engine) {
     close_device (self);
-    g_free (device_spec);
     return FALSE;
   }
-  GST_INFO_OBJECT (self, "drawing scopes on OpenCL device %s",
-      clh_context_get_device_name (context));
-  priv->engine = engine;
   GST_OBJECT_LOCK (self);
-  priv->device_name = g_strdup (clh_context_get_device_name (context));
-  priv->allocator = gst_cl_host_allocator_new (context);
+  priv->allocator = gst_cl_host_allocator_new (priv->context);
   GST_OBJECT_UNLOCK (self);
-  gst_cl_context_handle_unref (context);
-  g_free (device_spec);
   return TRUE;
 }
 

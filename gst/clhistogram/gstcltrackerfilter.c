@@ -133,38 +133,13 @@ static gboolean
 open_device (GstClTrackerFilter *self)
 {
   GstClTrackerFilterPrivate *priv = PRIV (self);
-  GError *err = NULL;
-  ClhContext *context = NULL;
-  ClhTracker *tracker = NULL;
-  gchar *device_spec;
 
-  GST_OBJECT_LOCK (self);
-  device_spec = g_strdup (priv->device);
-  GST_OBJECT_UNLOCK (self);
-  if (gst_cl_ensure_element_context (GST_ELEMENT (self), device_spec,
-          &priv->context, &err)) {
-    GST_OBJECT_LOCK (self);
-    context = gst_cl_context_handle_ref (priv->context);
-    GST_OBJECT_UNLOCK (self);
-    tracker = clh_tracker_new (context, &err);
-  }
-  if (!tracker) {
-    gst_cl_post_open_error (GST_ELEMENT (self), device_spec, err);
-    g_clear_error (&err);
-    g_clear_pointer (&context, gst_cl_context_handle_unref);
+  priv->tracker = gst_cl_open_engine (GST_ELEMENT (self), &priv->device,
+      &priv->context, (GstClEngineNew) clh_tracker_new, &priv->device_name,
+      "tracking");
+  if (!priv->tracker)
     close_device (self);
-    g_free (device_spec);
-    return FALSE;
-  }
-  GST_INFO_OBJECT (self, "tracking on OpenCL device %s",
-      clh_context_get_device_name (context));
-  priv->tracker = tracker;
-  GST_OBJECT_LOCK (self);
-  priv->device_name = g_strdup (clh_context_get_device_name (context));
-  GST_OBJECT_UNLOCK (self);
-  gst_cl_context_handle_unref (context);
-  g_free (device_spec);
-  return TRUE;
+  return priv->tracker != NULL;
 }
 
 static GstStateChangeReturn

@@ -98,3 +98,56 @@ gst_cl_post_open_error (GstElement *self, const gchar *device_spec,
       break;
   }
 }
+
+/**
+ * gst_cl_open_engine:
+ * @element: the element opening its device (NULL to READY)
+ * @device: the element's `device` property, read under @element's object
+ *   lock
+ * @context: (inout): the element's context slot, under the object lock:
+ *   filled by gst_cl_ensure_element_context() (shared through
+ *   `gst.opencl.context`)
+ * @engine_new: makes the element's own engine on the context
+ * @device_name: (out): the device's name for `device-name`, set under the
+ *   object lock
+ * @what: what the engine does, for the log ("tracking", ...)
+ *
+ * The shared device context and the element's engine on it.
+ *
+ * Returns: (transfer full) (nullable): the engine; NULL after posting an
+ *   element error that says what to do (gst_cl_post_open_error()), with
+ *   @context possibly filled: the caller closes its device
+ */
+gpointer
+gst_cl_open_engine (GstElement *element, gchar *const *device,
+    GstClContextHandle **context, GstClEngineNew engine_new,
+    gchar **device_name, const gchar *what)
+{
+  GError *err = NULL;
+  ClhContext *ctx = NULL;
+  gpointer engine = NULL;
+  gchar *device_spec;
+
+  GST_OBJECT_LOCK (element);
+  device_spec = g_strdup (*device);
+  GST_OBJECT_UNLOCK (element);
+  if (gst_cl_ensure_element_context (element, device_spec, context, &err)) {
+    GST_OBJECT_LOCK (element);
+    ctx = gst_cl_context_handle_ref (*context);
+    GST_OBJECT_UNLOCK (element);
+    engine = engine_new (ctx, &err);
+  }
+  if (!engine) {
+    gst_cl_post_open_error (element, device_spec, err);
+    g_clear_error (&err);
+  } else {
+    GST_INFO_OBJECT (element, "%s on OpenCL device %s", what,
+        clh_context_get_device_name (ctx));
+    GST_OBJECT_LOCK (element);
+    *device_name = g_strdup (clh_context_get_device_name (ctx));
+    GST_OBJECT_UNLOCK (element);
+  }
+  g_clear_pointer (&ctx, gst_cl_context_handle_unref);
+  g_free (device_spec);
+  return engine;
+}
