@@ -277,22 +277,10 @@ has_context (GstElement *element, ClhContext **context_ptr)
   return has;
 }
 
-/**
- * gst_cl_handle_set_context:
- * @element: the element
- * @context: the #GstContext given to it
- * @device_spec: the element's `device` property
- * @context_ptr: (inout): the element's context, under its object lock
- *
- * For an element's #GstElementClass.set_context: takes @context's device
- * context if the element has none yet and it is on the device @device_spec
- * selects. Elements on different devices do not share.
- *
- * Returns: %TRUE if @context was taken: chain up then, so that the element
- *   stores it
- */
-gboolean
-gst_cl_handle_set_context (GstElement *element, GstContext *context,
+/* Whether @element takes @context's device context: if it has none yet
+ * and the context is on the device @device_spec selects. */
+static gboolean
+take_context (GstElement *element, GstContext *context,
     const gchar *device_spec, ClhContext **context_ptr)
 {
   ClhContext *offered = gst_context_get_cl_context (context);
@@ -318,6 +306,40 @@ gst_cl_handle_set_context (GstElement *element, GstContext *context,
       "have one: ignored" : "another device: ignored",
       clh_context_get_device_name (offered));
   gst_cl_context_handle_unref (offered);
+  return taken;
+}
+
+/**
+ * gst_cl_handle_set_context:
+ * @element: the element
+ * @context: the #GstContext given to it
+ * @device: the element's `device` property, read under its object lock
+ * @context_ptr: (inout): the element's context, under its object lock
+ *
+ * For an element's #GstElementClass.set_context: takes a
+ * %GST_CL_CONTEXT_TYPE context's device context if the element has none
+ * yet and it is on the device @device selects. Elements on different
+ * devices do not share; one on another device, or while the element has
+ * one, is not its to keep: gst_element_get_context() tells what it uses.
+ *
+ * Returns: %TRUE to chain up, so that the element stores @context: a
+ *   context of another type, or one taken
+ */
+gboolean
+gst_cl_handle_set_context (GstElement *element, GstContext *context,
+    gchar *const *device, ClhContext **context_ptr)
+{
+  gchar *device_spec;
+  gboolean taken;
+
+  if (g_strcmp0 (gst_context_get_context_type (context),
+          GST_CL_CONTEXT_TYPE) != 0)
+    return TRUE;
+  GST_OBJECT_LOCK (element);
+  device_spec = g_strdup (*device);
+  GST_OBJECT_UNLOCK (element);
+  taken = take_context (element, context, device_spec, context_ptr);
+  g_free (device_spec);
   return taken;
 }
 
@@ -378,7 +400,7 @@ take_stored_context (GstElement *element, const gchar *device_spec,
 
   stored = gst_element_get_context (element, GST_CL_CONTEXT_TYPE);
   if (stored) {
-    gst_cl_handle_set_context (element, stored, device_spec, context_ptr);
+    take_context (element, stored, device_spec, context_ptr);
     gst_context_unref (stored);
   }
 }

@@ -34,7 +34,7 @@ GstContext *gst_context_new_cl_context (ClhContext *context);
 ClhContext *gst_context_get_cl_context (GstContext *context);
 
 gboolean gst_cl_handle_set_context (GstElement *element, GstContext *context,
-    const gchar *device_spec, ClhContext **context_ptr);
+    gchar *const *device, ClhContext **context_ptr);
 gboolean gst_cl_handle_context_query (GstElement *element, GstQuery *query,
     ClhContext *context);
 gboolean gst_cl_ensure_element_context (GstElement *element,

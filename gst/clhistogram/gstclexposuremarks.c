@@ -404,19 +404,8 @@ static void
 gst_cl_exposure_marks_set_context (GstElement *element, GstContext *context)
 {
   GstClExposureMarks *self = GST_CL_EXPOSURE_MARKS (element);
-  gboolean store = TRUE;
-  gchar *device_spec;
 
-  if (g_strcmp0 (gst_context_get_context_type (context),
-          GST_CL_CONTEXT_TYPE) == 0) {
-    GST_OBJECT_LOCK (element);
-    device_spec = g_strdup (self->device);
-    GST_OBJECT_UNLOCK (element);
-    store = gst_cl_handle_set_context (element, context, device_spec,
-        &self->context);
-    g_free (device_spec);
-  }
-  if (store)
+  if (gst_cl_handle_set_context (element, context, &self->device, &self->context))
     GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 

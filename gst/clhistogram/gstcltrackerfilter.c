@@ -162,21 +162,9 @@ static void
 gst_cl_tracker_filter_set_context (GstElement *element, GstContext *context)
 {
   GstClTrackerFilterPrivate *priv = PRIV (GST_CL_TRACKER_FILTER (element));
-  gboolean store = TRUE;
-  gchar *device_spec;
 
-  if (g_strcmp0 (gst_context_get_context_type (context),
-          GST_CL_CONTEXT_TYPE) == 0) {
-    GST_OBJECT_LOCK (element);
-    device_spec = g_strdup (priv->device);
-    GST_OBJECT_UNLOCK (element);
-    store = gst_cl_handle_set_context (element, context, device_spec,
-        &priv->context);
-    g_free (device_spec);
-  }
-  if (store)
-    GST_ELEMENT_CLASS (gst_cl_tracker_filter_parent_class)->set_context
-        (element, context);
+  if (gst_cl_handle_set_context (element, context, &priv->device, &priv->context))
+    GST_ELEMENT_CLASS (gst_cl_tracker_filter_parent_class)->set_context (element, context);
 }
 
 static gboolean
