@@ -1,12 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Installs what clhistogram needs to build and test on Debian 12 (as root, or
-# with sudo), fetches the sample video and configures build/.
+# Installs what clhistogram needs to build and test on Debian 12 (bookworm)
+# or Debian 13 (trixie), whichever this machine runs (as root, or with
+# sudo), fetches the sample video and configures build/. The package names
+# are the same on both releases.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC1091
+. /etc/os-release
+case "${ID:-}:${VERSION_CODENAME:-}" in
+  debian:bookworm|debian:trixie)
+    echo "setup: $PRETTY_NAME" >&2 ;;
+  *)
+    echo "setup: $PRETTY_NAME is neither Debian 12 (bookworm) nor Debian 13 (trixie);" \
+      "trying Debian's package names anyway" >&2 ;;
+esac
 echo "setup: installing packages with apt-get (a few minutes on a fresh machine)" >&2
 $sudo apt-get update -q
 $sudo apt-get install -y -q --no-install-recommends \
