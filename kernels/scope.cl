@@ -401,15 +401,21 @@ scope_log2_fixed (uint x)
   return (e << 8) | (uint) ((((ulong) x << 8) >> e) & 255);
 }
 
-/* A histogram bin's bar, rows from the bottom: height * G(count) /
- * G(peak), G the count itself or scope_log2_fixed (count + 1). */
+/* G(count), the scale a bar is drawn on: the count itself or
+ * scope_log2_fixed (count + 1). G is 0 only for a count of 0. */
 static uint
-scope_bar (uint count, uint peak, uint height, uint log)
+scope_bar_scale (uint count, uint log)
 {
-  const uint g = log ? scope_log2_fixed (count + 1) : count;
-  const uint gp = log ? scope_log2_fixed (peak + 1) : peak;
+  return log ? scope_log2_fixed (count + 1) : count;
+}
 
-  return peak ? (uint) ((ulong) g * height / gp) : 0;
+/* A histogram bin's bar, rows from the bottom: height * G(count) /
+ * G(peak), given G(peak) as @peak_scale (0: an empty plot, no bars). */
+static uint
+scope_bar (uint count, uint peak_scale, uint height, uint log)
+{
+  return peak_scale ? (uint) ((ulong) scope_bar_scale (count, log) * height
+      / peak_scale) : 0;
 }
 
 /*
@@ -438,10 +444,13 @@ scope_bars (global const uint *counts,
       scratch[lid] = max (scratch[lid], scratch[lid + s]);
     barrier (CLK_LOCAL_MEM_FENCE);
   }
-  m = scratch[0];
+  /* G(peak) once per plot, not once per bin: besides the work, PoCL 6.0
+   * with LLVM 18 (Debian 13) aborts in InstCombine ("did not reach a
+   * fixpoint") on the per-bin form (pocl/pocl issue 1608's kind). */
+  const uint peak_scale = scope_bar_scale (scratch[0], pl.log);
   for (uint i = lid; i < pl.cols; i += ls)
-    bars[pl.bars + i] = scope_bar (counts[pl.count_base + i], m, pl.height,
-        pl.log);
+    bars[pl.bars + i] = scope_bar (counts[pl.count_base + i], peak_scale,
+        pl.height, pl.log);
 }
 
 /* The level of a count: the largest l with table[l] <= count (table[0] is
