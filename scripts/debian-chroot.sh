@@ -8,7 +8,8 @@
 # kept where the machine keeps that folder), so each run starts from a
 # system with nothing installed; the .debs apt downloads are kept beside it.
 # /src holds the checkout's files (tracked, and untracked ones git does not
-# ignore) and data/; COMMAND (default: an interactive shell) runs in /src.
+# ignore) and data/, and /src/debs the folder $CLH_CHROOT_COPY names, if
+# any; COMMAND (default: an interactive shell) runs in /src.
 # The chroot is left in place for reading results out of it; the mounts
 # are undone on exit. Needs root, debootstrap and the network to Debian.
 set -eu
@@ -93,6 +94,10 @@ else
   (cd "$src" && tar --exclude='./build*' -cf - .) | tar -xf - -C "$root/src"
 fi
 [ -d "$src/data" ] && cp -a "$src/data" "$root/src/"
+if [ -n "${CLH_CHROOT_COPY:-}" ]; then
+  mkdir -p "$root/src/debs"
+  cp -a "$CLH_CHROOT_COPY"/. "$root/src/debs/"
+fi
 
 [ $# -gt 0 ] || set -- /bin/bash
 echo "debian-chroot: $release in $root: $*" >&2

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Installs clhistogram's Debian packages with apt, as a user does (their
+# recommendations too: PoCL, the CPU's OpenCL driver), on a machine that
+# has never built clhistogram, and runs against the installed files alone:
+# the README's main job (clhistogram-probe checking every frame of
+# vtest.avi against the golden reference), a gst-launch-1.0 pipeline, the
+# README's Python and C examples (tests/installed-check.sh), the tool's
+# --version and its man page. Run as root in a fresh chroot
+# (scripts/debian-ci.sh does).
+#   tests/package-test.sh DEB_DIR
+set -eu
+[ $# -eq 1 ] || { echo "usage: $0 DEB_DIR" >&2; exit 2; }
+debs=$(cd "$1" && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd)
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC1091
+. /etc/os-release
+echo "package-test: on $PRETTY_NAME"
+if [ -e "$src/build" ] || command -v meson >/dev/null; then
+  echo "package-test: this machine has a build or meson: not a user's machine"; exit 1
+fi
+
+apt-get update -q
+echo "=== apt-get install the packages"
+apt-get install -y -q "$debs"/*.deb
+# What the examples need beyond the packages: Python's gi, a C compiler, a
+# demuxer and decoder for vtest.avi.
+apt-get install -y -q --no-install-recommends python3-gi gcc libc6-dev pkgconf \
+  gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-libav
+dpkg -l 'gstreamer1.0-clhistogram' 'libgstclhistogram*' 'gir1.2-gstclhistogram*' \
+  'clhistogram-tools' 'pocl-opencl-icd' | grep '^ii'
+
+plugin_dir=$(pkg-config --variable=pluginsdir gstreamer-1.0)
+version=$(dpkg-query -W -f '${Version}' clhistogram-tools)
+
+echo "=== clhistogram-probe --version"
+clhistogram-probe --version | tee /tmp/version.txt
+grep -q "clhistogram-probe $version" /tmp/version.txt || {
+  echo "package-test: --version does not say $version"; exit 1; }
+
+echo "=== man clhistogram-probe"
+man_page=/usr/share/man/man1/clhistogram-probe.1.gz
+[ -f "$man_page" ] || { echo "package-test: $man_page is missing"; exit 1; }
+zcat "$man_page" | grep -q '^\.SH EXAMPLES' || {
+  echo "package-test: the man page has no EXAMPLES"; exit 1; }
+
+echo "=== the README's main job: every frame of vtest.avi, checked"
+clhistogram-probe --check --quiet --format GRAY8 --width 600 --height 480 \
+  --expect-frames 795 "$src/data/vtest.avi"
+
+echo "=== gst-launch-1.0 -m"
+gst-launch-1.0 -m videotestsrc num-buffers=3 ! video/x-raw,format=NV12,width=320,height=240 \
+  ! clhistogram bins=16 ! fakesink > /tmp/launch.txt
+[ "$(grep -c '(element): histogram, ' /tmp/launch.txt)" -eq 3 ] || {
+  cat /tmp/launch.txt; echo "package-test: gst-launch-1.0 -m showed no 3 histogram messages"; exit 1; }
+
+"$src/tests/installed-check.sh" "$src/README.md" "$plugin_dir" /usr/bin/clhistogram-probe \
+  /usr/bin/python3 2
+echo "package-test: OK"
