@@ -28,7 +28,7 @@ $sudo apt-get install -y -q --no-install-recommends \
   ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo \
   gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0 \
   gir1.2-gst-plugins-base-1.0 python3-gi python3-gst-1.0 python3-numpy python3-opencv \
-  libjson-glib-dev ffmpeg jq abigail-tools \
+  libjson-glib-dev ffmpeg jq abigail-tools groff-base \
   libpango1.0-dev libcairo2-dev fonts-dejavu-core
 "$root/scripts/fetch-vtest.sh"
 cd "$root"

@@ -20,7 +20,8 @@ echo "install-test: installed under $root$prefix"
 for f in "$libdir/girepository-1.0/GstClHistogram-1.0.typelib" \
   "$libdir/pkgconfig/gstreamer-clhistogram-1.0.pc" \
   "$root$prefix/include/gstreamer-1.0/gst/clhistogram/clhistogram.h" \
-  "$root$prefix/bin/clhistogram-probe"; do
+  "$root$prefix/bin/clhistogram-probe" \
+  "$root$prefix/share/man/man1/clhistogram-probe.1"; do
   [ -f "$f" ] || { echo "install-test: $f is missing"; exit 1; }
 done
 # Installed where the system looks, so that no variable is needed there.

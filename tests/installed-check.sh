@@ -45,6 +45,7 @@ cc -o "$tmp/example" "$tmp/example.c" \
 
 echo "=== installed clhistogram-probe"
 "$probe" --help > /dev/null
+"$probe" --version
 video="$(dirname "$readme")/data/vtest.avi"
 if [ -f "$video" ]; then
   if [ "$frames" -eq 0 ]; then max=""; else max="--max-frames $frames"; fi

@@ -5,11 +5,14 @@
  * also compares every frame's histogram metas with the golden reference.
  *
  *   clhistogram-probe [OPTION...] FILE-OR-URI
+ *   clhistogram-probe --version
  *
  * Exit status: 0 done; 1 the input could not be read or decoded, the
  * element failed, or --check or --expect-frames found a difference; 2 bad
  * options; 3 stdout could not be written; 128 + the signal's number when
  * SIGINT or SIGTERM stopped it at once (probe-stop.c). */
+#include <errno.h>
+#include <string.h>
 #include <unistd.h>
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
@@ -57,6 +60,7 @@ typedef struct
   gboolean no_statistics;
   gboolean check;
   gboolean quiet;
+  gboolean version;
   gint max_frames;
   gint expect_frames;
 } Options;
@@ -528,6 +532,9 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
     {"expect-frames", 0, 0, G_OPTION_ARG_INT, &opt->expect_frames,
         "Exit with status 1 unless exactly this many frames were counted",
           "N"},
+    {"version", 0, 0, G_OPTION_ARG_NONE, &opt->version,
+        "Print the probe's version, GStreamer's and the clhistogram "
+          "plugin's, and exit", NULL},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("FILE-OR-URI");
@@ -540,21 +547,92 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
       "among them), and one per exposure alert (\"message\": "
       "\"exposure\").");
   g_option_context_set_description (ctx, "Exit status: 0 done; 1 the input "
-      "could not be read or decoded, or --check or --expect-frames failed; "
+      "could not be read or decoded, or --check or --expect-frames failed;\n"
       "2 bad options; 3 stdout could not be written (closed, full, its "
-      "reader gone). Ctrl-C (or SIGTERM) ends the stream (exit status 0); "
-      "a second one, one during start-up, or a stream that has not ended "
-      "5 s later stops at once: exit status 130 (143 for SIGTERM).");
+      "reader gone).\nCtrl-C (or SIGTERM) ends the stream (exit status 0); "
+      "a second one, one during start-up,\nor a stream that has not ended "
+      "5 s later stops at once: exit status 130 (143 for SIGTERM).\n"
+      "\n"
+      "Examples:\n"
+      "  # every frame against the golden reference, as the tests check it\n"
+      "  clhistogram-probe --check --quiet --format GRAY8 --width 600 "
+      "--height 480 \\\n"
+      "      --mode luma --expect-frames 795 data/vtest.avi\n"
+      "  # a camera: 3x3 zones, an alert line when 2 % of a zone clips\n"
+      "  clhistogram-probe --zones 3x3 --alert-clipped 2 --no-counts "
+      "/dev/video0\n"
+      "  # a network stream, one line a second\n"
+      "  clhistogram-probe --interval 1000000000 --no-counts "
+      "rtsp://camera.local/stream\n"
+      "  # each frame's time, mean luma and percentiles\n"
+      "  clhistogram-probe --no-counts data/vtest.avi | jq -c "
+      "'[.pts / 1e9, .mean[0], .percentiles[0]]'\n"
+      "\n"
+      "See man clhistogram-probe for the JSON's fields and more examples.");
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
   ok = g_option_context_parse (ctx, argc, argv, error);
   g_option_context_free (ctx);
+  if (ok && opt->version)
+    return TRUE;
   if (ok && *argc != 2)
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
         *argc < 2 ? "give a video file, URI or /dev/videoN (see --help)" :
         "give one video file, URI or /dev/videoN, not %d (see --help)",
         *argc - 1);
   return ok && *argc == 2;
+}
+
+/* The probe's version, the GStreamer it runs on (and the one it was built
+ * with) and the clhistogram plugin GStreamer would load, so that a probe
+ * and a plugin of different releases show: the probe's options are the
+ * element's properties. */
+static gchar *
+version_text (void)
+{
+  GString *text = g_string_new (NULL);
+  GstPlugin *plugin = gst_registry_find_plugin (gst_registry_get (),
+      "clhistogram");
+  gchar *gst_version = gst_version_string ();
+
+  g_string_append_printf (text, "clhistogram-probe %s\n", PACKAGE_VERSION);
+  g_string_append_printf (text, "%s (built with %d.%d.%d)\n", gst_version,
+      GST_VERSION_MAJOR, GST_VERSION_MINOR, GST_VERSION_MICRO);
+  if (plugin) {
+    const gchar *filename = gst_plugin_get_filename (plugin);
+    const gchar *version = gst_plugin_get_version (plugin);
+
+    g_string_append_printf (text, "clhistogram plugin %s (%s)%s\n", version,
+        filename ? filename : "static", g_strcmp0 (version,
+            PACKAGE_VERSION) ? ": not the probe's release" : "");
+    gst_object_unref (plugin);
+  } else {
+    g_string_append (text, "clhistogram plugin: not found (GStreamer looks "
+        "in GST_PLUGIN_PATH, then its system folder)\n");
+  }
+  g_free (gst_version);
+  return g_string_free (text, FALSE);
+}
+
+/* --version: on stdout, which still is descriptor 1 and @out_fd. */
+static gint
+print_version (gint out_fd)
+{
+  gchar *text = version_text ();
+  gint error = 0;
+
+  if (out_fd < 0)
+    error = EBADF;
+  else if (probe_write_all (out_fd, text, strlen (text), &error)
+      && close (out_fd) != 0)
+    error = errno;
+  g_free (text);
+  if (error) {
+    g_printerr ("clhistogram-probe: cannot write the version on stdout: "
+        "%s\n", g_strerror (error));
+    return EXIT_OUTPUT;
+  }
+  return EXIT_DONE;
 }
 
 /* The JSON's writer, for the run; NULL with --quiet. */
@@ -639,6 +717,12 @@ main (int argc, char **argv)
     g_error_free (err);
     options_clear (&opt);
     return EXIT_USAGE;
+  }
+  if (opt.version) {
+    status = print_version (out_fd);
+    options_clear (&opt);
+    gst_deinit ();
+    return status;
   }
   probe_output_release_stdout ();
   /* Said before the input is opened rather than after a run whose lines

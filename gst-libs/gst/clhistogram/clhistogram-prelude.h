@@ -11,7 +11,7 @@
  * on Windows, default visibility elsewhere (the library is built with
  * hidden visibility), as GStreamer's own libraries mark theirs.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #ifndef GST_CLHISTOGRAM_API
 # ifdef _WIN32

@@ -46,7 +46,7 @@ static const GEnumValue histogram_modes[] = {
  *
  * Returns: the #GType of #GstHistogramMode
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GType
 gst_histogram_mode_get_type (void)
@@ -68,7 +68,7 @@ gst_histogram_mode_get_type (void)
  *   `"channels"`, `"max"`, `"hue"`, `"hue-saturation"`, `"rgb"`), as
  *   properties and messages spell it; %NULL for a value that is no mode
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const gchar *
 gst_histogram_mode_get_nick (GstHistogramMode mode)
@@ -86,7 +86,7 @@ gst_histogram_mode_get_nick (GstHistogramMode mode)
  *
  * Returns: the #GType of the boxed #GstHistogramInfo
  *
- * Since: 1.0
+ * Since: 0.1
  */
 G_DEFINE_BOXED_TYPE (GstHistogramInfo, gst_histogram_info,
     (GBoxedCopyFunc) gst_histogram_info_copy,
@@ -100,7 +100,7 @@ G_DEFINE_BOXED_TYPE (GstHistogramInfo, gst_histogram_info,
  * colour range binned over 0..255: call gst_histogram_info_set_format()
  * next.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gst_histogram_info_init (GstHistogramInfo *info)
@@ -122,7 +122,7 @@ gst_histogram_info_init (GstHistogramInfo *info)
  * Returns: (transfer full): a #GstHistogramInfo as gst_histogram_info_init()
  *   sets it; free it with gst_histogram_info_free()
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GstHistogramInfo *
 gst_histogram_info_new (void)
@@ -140,7 +140,7 @@ gst_histogram_info_new (void)
  * Returns: (transfer full): a copy of @info; free it with
  *   gst_histogram_info_free()
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GstHistogramInfo *
 gst_histogram_info_copy (const GstHistogramInfo *info)
@@ -157,7 +157,7 @@ gst_histogram_info_copy (const GstHistogramInfo *info)
  *
  * Frees @info.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gst_histogram_info_free (GstHistogramInfo *info)
@@ -182,7 +182,7 @@ gst_histogram_info_free (GstHistogramInfo *info)
  * Returns: %TRUE; %FALSE, leaving @info as it was, if the channels or the
  *   shape are out of range or the product of @shape exceeds %G_MAXUINT32
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gst_histogram_info_set_format (GstHistogramInfo *info, GstHistogramMode mode,

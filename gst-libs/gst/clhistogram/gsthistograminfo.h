@@ -29,7 +29,7 @@ G_BEGIN_DECLS
  * What a histogram counts: `clhistogram`'s `mode`, and `clbackproject`'s
  * (which takes `hue`, `hue-saturation`, `rgb` and `luma`).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum {
   GST_HISTOGRAM_MODE_LUMA,
@@ -52,7 +52,7 @@ const gchar *gst_histogram_mode_get_nick (GstHistogramMode mode);
  *
  * The most channels a #GstHistogramInfo describes.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GST_HISTOGRAM_INFO_MAX_CHANNELS 8
 
@@ -61,7 +61,7 @@ const gchar *gst_histogram_mode_get_nick (GstHistogramMode mode);
  *
  * The most dimensions a channel's histogram has (R x G x B).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GST_HISTOGRAM_INFO_MAX_DIMS 3
 
@@ -91,7 +91,7 @@ const gchar *gst_histogram_mode_get_nick (GstHistogramMode mode);
  * gst_histogram_info_set_format(); @depth, @video_range, @range_min and
  * @range_max are set directly.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct {
   GstHistogramMode mode;

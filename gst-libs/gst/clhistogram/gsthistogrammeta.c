@@ -55,7 +55,7 @@
  * Returns: (transfer full): a #GstHistogramRegion with @type interned;
  *   free it with gst_histogram_region_free()
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GstHistogramRegion *
 gst_histogram_region_new (const gchar *type, gint id, guint x, guint y,
@@ -82,7 +82,7 @@ gst_histogram_region_new (const gchar *type, gint id, guint x, guint y,
  * Returns: (transfer full): a copy of @region, its type interned; free it
  *   with gst_histogram_region_free()
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GstHistogramRegion *
 gst_histogram_region_copy (const GstHistogramRegion *region)
@@ -103,7 +103,7 @@ gst_histogram_region_copy (const GstHistogramRegion *region)
  *
  * Frees @region.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gst_histogram_region_free (GstHistogramRegion *region)
@@ -116,7 +116,7 @@ gst_histogram_region_free (GstHistogramRegion *region)
  *
  * Returns: the #GType of the boxed #GstHistogramRegion
  *
- * Since: 1.0
+ * Since: 0.1
  */
 G_DEFINE_BOXED_TYPE (GstHistogramRegion, gst_histogram_region,
     (GBoxedCopyFunc) gst_histogram_region_copy,
@@ -127,7 +127,7 @@ G_DEFINE_BOXED_TYPE (GstHistogramRegion, gst_histogram_region,
  *
  * Returns: the #GType of #GstHistogramStatisticsFlags
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GType
 gst_histogram_statistics_flags_get_type (void)
@@ -178,7 +178,7 @@ statistics_copy_into (GstHistogramStatistics *dest,
  * Returns: (transfer full): a copy of @statistics holding its own
  *   percentiles; free it with gst_histogram_statistics_free()
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GstHistogramStatistics *
 gst_histogram_statistics_copy (const GstHistogramStatistics *statistics)
@@ -199,7 +199,7 @@ gst_histogram_statistics_copy (const GstHistogramStatistics *statistics)
  *
  * Frees @statistics and its percentiles.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gst_histogram_statistics_free (GstHistogramStatistics *statistics)
@@ -215,7 +215,7 @@ gst_histogram_statistics_free (GstHistogramStatistics *statistics)
  *
  * Returns: the #GType of the boxed #GstHistogramStatistics
  *
- * Since: 1.0
+ * Since: 0.1
  */
 G_DEFINE_BOXED_TYPE (GstHistogramStatistics, gst_histogram_statistics,
     (GBoxedCopyFunc) gst_histogram_statistics_copy,
@@ -227,7 +227,7 @@ G_DEFINE_BOXED_TYPE (GstHistogramStatistics, gst_histogram_statistics,
  * Returns: the #GType of the `"GstHistogramMetaAPI"` meta API, tagged
  *   `video`, `colorspace` and `size`
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GType
 gst_histogram_meta_api_get_type (void)
@@ -309,7 +309,7 @@ histogram_meta_transform (GstBuffer *dest, GstMeta *meta, GstBuffer *buffer,
  *
  * Returns: (transfer none): the #GstMetaInfo of #GstHistogramMeta
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const GstMetaInfo *
 gst_histogram_meta_get_info (void)
@@ -362,7 +362,7 @@ info_is_valid (const GstHistogramInfo *info)
  *   or %NULL if @info is inconsistent or @n_counts is not the number of
  *   counts it describes
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GstHistogramMeta *
 gst_buffer_add_histogram_meta (GstBuffer *buffer,
@@ -405,7 +405,7 @@ gst_buffer_add_histogram_meta (GstBuffer *buffer,
  *   on @buffer (region type %GST_HISTOGRAM_REGION_FRAME), else the first,
  *   or %NULL if it has none
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GstHistogramMeta *
 gst_buffer_get_histogram_meta (GstBuffer *buffer)
@@ -430,7 +430,7 @@ gst_buffer_get_histogram_meta (GstBuffer *buffer)
  * Returns: (transfer none) (nullable): the #GstHistogramMeta of that
  *   region on @buffer, or %NULL if it has none
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GstHistogramMeta *
 gst_buffer_get_histogram_meta_for_region (GstBuffer *buffer,
@@ -461,7 +461,7 @@ gst_buffer_get_histogram_meta_for_region (GstBuffer *buffer,
  *   #GstHistogramMeta on @buffer, in the order they were added; free the
  *   list with g_list_free()
  *
- * Since: 1.0
+ * Since: 0.1
  */
 GList *
 gst_buffer_get_histogram_metas (GstBuffer *buffer)
@@ -488,7 +488,7 @@ gst_buffer_get_histogram_metas (GstBuffer *buffer)
  *   @n_bins guint32 values, bin 0 first (for 2-D and 3-D histograms
  *   flattened, the outermost dimension slowest)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const guint32 *
 gst_histogram_meta_get_counts (GstHistogramMeta *meta, guint channel,
@@ -509,7 +509,7 @@ gst_histogram_meta_get_counts (GstHistogramMeta *meta, guint channel,
  *
  * Returns: (transfer none): the channel's name (`"Y"`, `"R"`, ...)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const gchar *
 gst_histogram_meta_get_channel_name (GstHistogramMeta *meta, guint channel)
@@ -529,7 +529,7 @@ gst_histogram_meta_get_channel_name (GstHistogramMeta *meta, guint channel)
  *   binned range, and, as its `flags` say, the summary of its sample
  *   values; valid as long as @meta
  *
- * Since: 1.0
+ * Since: 0.1
  */
 const GstHistogramStatistics *
 gst_histogram_meta_get_statistics (GstHistogramMeta *meta, guint channel)
@@ -553,7 +553,7 @@ gst_histogram_meta_get_statistics (GstHistogramMeta *meta, guint channel)
  *   samples than lie outside the binned range, or lists percentiles
  *   without their points or values or with a point outside 0..100
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gst_histogram_meta_set_statistics (GstHistogramMeta *meta, guint channel,
@@ -623,7 +623,7 @@ percentile_from_bins (GstHistogramMeta *meta, guint channel, guint64 rank,
  *   when the bins are coarser than the samples (ask `clhistogram` for it
  *   with its `percentiles` property)
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gst_histogram_meta_get_percentile (GstHistogramMeta *meta, guint channel,
@@ -672,7 +672,7 @@ gst_histogram_meta_get_percentile (GstHistogramMeta *meta, guint channel,
  * property says how the frame and its zones are weighed) on @meta, which
  * should be the one gst_buffer_get_histogram_meta() returns.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 void
 gst_histogram_meta_set_metering (GstHistogramMeta *meta, gdouble value,
@@ -701,7 +701,7 @@ gst_histogram_meta_set_metering (GstHistogramMeta *meta, gdouble value,
  *
  * Returns: %TRUE if @meta has a metering value
  *
- * Since: 1.0
+ * Since: 0.1
  */
 gboolean
 gst_histogram_meta_get_metering (GstHistogramMeta *meta, gdouble *value,

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
  *
  * The region type of a histogram of the full frame (id 0).
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GST_HISTOGRAM_REGION_FRAME "frame"
 
@@ -34,7 +34,7 @@ G_BEGIN_DECLS
  * plain value: it holds no memory of its own, and may be copied by
  * assignment.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct {
   const gchar *type;
@@ -80,7 +80,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstHistogramRegion, gst_histogram_region_free)
  *
  * Which fields of a #GstHistogramStatistics hold values.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef enum {
   GST_HISTOGRAM_STATISTICS_FLAG_NONE = 0,
@@ -133,7 +133,7 @@ GType gst_histogram_statistics_flags_get_type (void);
  * the binned range. gst_histogram_meta_get_statistics() reads them;
  * gst_histogram_meta_set_statistics() records them.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct {
   GstHistogramStatisticsFlags flags;
@@ -188,7 +188,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstHistogramStatistics,
  * It survives buffer copies and is dropped by transforms that change the
  * pixels.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 typedef struct {
   GstMeta meta;
@@ -212,7 +212,7 @@ GType gst_histogram_meta_api_get_type (void);
  *
  * The #GType of the `"GstHistogramMetaAPI"` meta API.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GST_HISTOGRAM_META_API_TYPE (gst_histogram_meta_api_get_type ())
 
@@ -223,7 +223,7 @@ const GstMetaInfo *gst_histogram_meta_get_info (void);
  *
  * The #GstMetaInfo of #GstHistogramMeta.
  *
- * Since: 1.0
+ * Since: 0.1
  */
 #define GST_HISTOGRAM_META_INFO (gst_histogram_meta_get_info ())
 
