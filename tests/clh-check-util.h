@@ -24,4 +24,20 @@ int main (int argc, char **argv)                                \
   return gst_check_run_suite (s, #name, __FILE__);              \
 }
 
+/* @code sets a property to a value outside its GParamSpec's range, which
+ * GObject refuses, keeping the old value, and complains about: with a
+ * warning up to GLib 2.7x (Debian 12's 2.74), with a critical since (Debian
+ * 13's 2.84). Either passes; silence fails. Needs <gst/check/gstcheck.h>. */
+#define CLH_ASSERT_VALUE_REFUSED(code)                          \
+G_STMT_START {                                                  \
+  _gst_check_expecting_log = TRUE;                              \
+  _gst_check_raised_warning = FALSE;                            \
+  _gst_check_raised_critical = FALSE;                           \
+  code;                                                         \
+  if (!_gst_check_raised_warning && !_gst_check_raised_critical) \
+    _ck_assert_failed (__FILE__, __LINE__,                      \
+        "Expected GObject to refuse the value, got nothing", NULL); \
+  _gst_check_expecting_log = FALSE;                             \
+} G_STMT_END
+
 G_END_DECLS

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -427,24 +428,64 @@ file_contents (cl_program program, gsize *file_size, GError **error)
   return file;
 }
 
+/* Writes @size bytes of @data to @fd, through short writes and signals. */
+static gboolean
+write_all (int fd, const guint8 *data, gsize size)
+{
+  while (size > 0) {
+    const ssize_t n = write (fd, data, size);
+
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return FALSE;
+    data += n;
+    size -= (gsize) n;
+  }
+  return TRUE;
+}
+
 /* Saves @program's binary at @path, mode 0600. The file is written under a
- * new name (O_EXCL) and renamed over @path, which replaces a symbolic link
- * there rather than following it, and means another process never reads
- * half of it; the digest catches what goes wrong anyway (a full disk, a
- * crash without fsync). */
+ * new name (O_EXCL, mode 0600 whatever the umask) and renamed over @path,
+ * which replaces a symbolic link there rather than following it, and means
+ * another process never reads half of it; the digest catches what goes
+ * wrong anyway (a full disk, a crash). Not g_file_set_contents_full(): the
+ * GLib of Debian 13 (2.84) gives the new file the mode of the one it
+ * replaces, a link's target's included (0666 for /dev/zero). */
 static gboolean
 save_binary (cl_program program, const gchar *cache_dir, const gchar *path,
     GError **error)
 {
+  gchar *tmp = g_strconcat (path, ".XXXXXX", NULL);
   gsize size = 0;
   guint8 *file;
   gboolean ok;
+  int fd, saved;
 
   file = file_contents (program, &size, error);
-  if (!file)
+  if (!file) {
+    g_free (tmp);
     return FALSE;
-  ok = g_file_set_contents_full (path, (const gchar *) file, size,
-      G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+  }
+  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600);
+  ok = fd >= 0 && fchmod (fd, 0600) == 0 && write_all (fd, file, size)
+      && fsync (fd) == 0;
+  saved = errno;
+  if (fd >= 0 && close (fd) != 0 && ok) {
+    ok = FALSE;
+    saved = errno;
+  }
+  if (ok && rename (tmp, path) != 0) {
+    ok = FALSE;
+    saved = errno;
+  }
+  if (!ok) {
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+        "Cannot write %s: %s", path, g_strerror (saved));
+    if (fd >= 0)
+      unlink (tmp);
+  }
+  g_free (tmp);
   g_free (file);
   return ok;
 }
