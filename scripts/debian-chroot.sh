@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Runs a command as root in a fresh Debian chroot, with this checkout in /src.
 #   scripts/debian-chroot.sh RELEASE NAME [COMMAND [ARG...]]
+#   scripts/debian-chroot.sh --remove NAME...
 # RELEASE is a Debian codename (bookworm: Debian 12, trixie: Debian 13). The
 # chroot, $CLH_CHROOT_DIR/NAME, is a copy of a minimal debootstrap of
 # RELEASE kept in $CLH_CHROOT_CACHE (made once, from Debian's packages, and
@@ -11,8 +12,29 @@
 # ignore) and data/, and /src/debs the folder $CLH_CHROOT_COPY names, if
 # any; COMMAND (default: an interactive shell) runs in /src.
 # The chroot is left in place for reading results out of it; the mounts
-# are undone on exit. Needs root, debootstrap and the network to Debian.
+# are undone on exit; --remove deletes chroots, never through a mount.
+# Needs root, debootstrap and the network to Debian.
 set -eu
+work=${CLH_CHROOT_DIR:-/var/tmp/clhistogram/chroot}
+
+# Deletes chroot folder $1, refusing while anything is mounted inside it:
+# a bind mount of /dev or of the package cache would be emptied too.
+remove_root() {
+  if awk -v r="$1/" 'index($2, r) == 1 {found = 1} END {exit !found}' /proc/mounts; then
+    echo "debian-chroot: $1 still has mounts inside; not removing it" >&2
+    return 1
+  fi
+  rm -rf --one-file-system "$1"
+}
+
+if [ "${1:-}" = --remove ]; then
+  shift
+  for name in "$@"; do
+    case "$name" in ""|*/*|.*) echo "debian-chroot: bad NAME '$name'" >&2; exit 2 ;; esac
+    remove_root "$work/$name"
+  done
+  exit 0
+fi
 [ $# -ge 2 ] || { echo "usage: $0 RELEASE NAME [COMMAND [ARG...]]" >&2; exit 2; }
 release=$1 name=$2
 shift 2
@@ -26,7 +48,6 @@ esac
 [ "$(id -u)" -eq 0 ] || { echo "debian-chroot: run as root (debootstrap, mount, chroot)" >&2; exit 2; }
 src=$(cd "$(dirname "$0")/.." && pwd)
 cache=${CLH_CHROOT_CACHE:-/var/cache/clhistogram/chroot}
-work=${CLH_CHROOT_DIR:-/var/tmp/clhistogram/chroot}
 mirror=${CLH_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 base=$cache/$release
 archives=$cache/$release-archives
@@ -73,7 +94,7 @@ undo_mounts() {
 [ -e "$base/.clhistogram-base" ] || make_base
 mkdir -p "$work" "$archives/partial"
 undo_mounts
-rm -rf "$root"
+remove_root "$root"
 cp -a "$base" "$root"
 trap undo_mounts EXIT
 trap 'exit 130' INT TERM

@@ -9,6 +9,7 @@
 #   install      those packages installed with apt on a machine that never
 #                built clhistogram (tests/package-test.sh)
 #   scripts/debian-ci.sh [RELEASE...]      (default: bookworm trixie)
+# CLH_DEBIAN_JOBS picks jobs (default: "quick-start packages install").
 # Logs, packages and the results go to build-debian/RELEASE/; results.json
 # holds one line per job in the format of meson's testlog.json (the quick
 # suite's own testlog.json beside it), for scripts/tally.py.
@@ -18,7 +19,10 @@ releases=${*:-bookworm trixie}
 out=$root/build-debian
 work=${CLH_CHROOT_DIR:-/var/tmp/clhistogram/chroot}
 export CLH_CHROOT_DIR="$work"
+jobs=${CLH_DEBIAN_JOBS:-quick-start packages install}
 status=0
+
+wanted() { case " $jobs " in *" $1 "*) return 0 ;; esac; return 1; }
 
 record() {  # RELEASE JOB STATUS SECONDS
   result=OK
@@ -47,22 +51,23 @@ quick_start() {
 for release in $releases; do
   rm -rf "$out/$release"
   mkdir -p "$out/$release/debs"
-  if [ "$release" = trixie ]; then
+  if [ "$release" = trixie ] && wanted quick-start; then
     quick_start > "$out/$release/quick-start.sh"
     run_job "$release" quick-start "$root/scripts/debian-chroot.sh" "$release" \
       "$release-quick-start" sh -ex -c "$(cat "$out/$release/quick-start.sh")" || true
     cp "$work/$release-quick-start/src/build/meson-logs/testlog.json" \
       "$out/$release/testlog.json" 2>/dev/null || true
   fi
+  wanted packages || continue
   if run_job "$release" packages "$root/scripts/debian-chroot.sh" "$release" \
       "$release-packages" scripts/build-packages.sh /src/debs; then
     cp "$work/$release-packages/src/debs/"* "$out/$release/debs/"
-    run_job "$release" install env CLH_CHROOT_COPY="$out/$release/debs" \
+    wanted install && run_job "$release" install env CLH_CHROOT_COPY="$out/$release/debs" \
       "$root/scripts/debian-chroot.sh" "$release" "$release-install" \
       tests/package-test.sh /src/debs || true
   fi
   # The chroots are large (GStreamer, LLVM): kept only for a failure.
-  [ $status -ne 0 ] || rm -rf "$work/$release-quick-start" "$work/$release-packages" \
-    "$work/$release-install"
+  [ $status -ne 0 ] || "$root/scripts/debian-chroot.sh" --remove \
+    "$release-quick-start" "$release-packages" "$release-install"
 done
 exit $status
