@@ -84,14 +84,19 @@ EOF
 }
 
 undo_mounts() {
-  for m in dev/pts dev/shm dev sys proc var/cache/apt/archives; do
+  for m in dev/pts dev/shm dev sys proc; do
     if mountpoint -q "$root/$m" 2>/dev/null; then
       umount "$root/$m" 2>/dev/null || umount -l "$root/$m"
     fi
   done
 }
 
+# One debootstrap of a release at a time, whoever else asks for it.
+mkdir -p "$cache"
+exec 9> "$cache/$release.lock"
+flock 9
 [ -e "$base/.clhistogram-base" ] || make_base
+flock -u 9
 mkdir -p "$work" "$archives/partial"
 undo_mounts
 remove_root "$root"
@@ -103,7 +108,16 @@ mount -t sysfs sysfs "$root/sys"
 mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
 mount -t tmpfs -o mode=1777 shm "$root/dev/shm"
-mount --bind "$archives" "$root/var/cache/apt/archives"
+# The packages apt downloaded before, linked in, and those it downloads
+# now kept: a copy each way, not a shared folder, so that chroots running
+# at once never wait on each other's apt lock.
+find "$archives" -maxdepth 1 -name '*.deb' -exec cp -l -t "$root/var/cache/apt/archives" {} + 2>/dev/null \
+  || find "$archives" -maxdepth 1 -name '*.deb' -exec cp -t "$root/var/cache/apt/archives" {} +
+keep_debs() {
+  find "$root/var/cache/apt/archives" -maxdepth 1 -name '*.deb' \
+    -exec cp -n -t "$archives" {} + 2>/dev/null || true
+}
+trap 'keep_debs; undo_mounts' EXIT
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 
 mkdir -p "$root/src"

@@ -23,7 +23,8 @@ fi
 
 apt-get update -q
 echo "=== apt-get install the packages"
-apt-get install -y -q "$debs"/*.deb
+# shellcheck disable=SC2046
+apt-get install -y -q $(find "$debs" -name '*.deb' ! -name '*-dbgsym_*' | sort)
 # What the examples need beyond the packages: Python's gi, a C compiler, a
 # demuxer and decoder for vtest.avi.
 apt-get install -y -q --no-install-recommends python3-gi gcc libc6-dev pkgconf \
