@@ -148,6 +148,36 @@ enum {
 
 static guint signals[LAST_SIGNAL];
 
+/* The names of the results' fields, as quarks: a structure made from
+ * quarks skips a lookup of each name in GLib's quark table, which costs
+ * more than the field. */
+enum {
+  Q_CAMSHIFT,
+  Q_CENTER_X,
+  Q_CENTER_Y,
+  Q_WIDTH,
+  Q_HEIGHT,
+  Q_ANGLE,
+  Q_M00,
+  Q_MEAN_PROBABILITY,
+  Q_CONFIDENCE,
+  Q_LOST,
+  Q_TIMESTAMP,
+  Q_STREAM_TIME,
+  Q_RUNNING_TIME,
+  Q_DURATION,
+  Q_ID,
+  Q_WINDOW,
+  N_QUARKS,
+};
+
+static GQuark quarks[N_QUARKS];
+static const gchar *const quark_names[N_QUARKS] = {
+  "camshift", "center-x", "center-y", "width", "height", "angle", "m00",
+  "mean-probability", "confidence", "lost", "timestamp", "stream-time",
+  "running-time", "duration", "id", "window",
+};
+
 /* What the properties ask of a frame; window_serial and model_serial
  * change with the window, and with what a model is counted with. */
 typedef struct {
@@ -520,18 +550,18 @@ track_frame (GstClCamShift *self, GstBuffer *buffer,
 
 /* The box and the quality, for the meta's parameter and the message. */
 static GstStructure *
-box_structure (const gchar *name, const GstClCamShiftTrack *t)
+box_structure (GQuark name, const GstClCamShiftTrack *t)
 {
-  return gst_structure_new (name,
-      "center-x", G_TYPE_DOUBLE, t->box.center_x,
-      "center-y", G_TYPE_DOUBLE, t->box.center_y,
-      "width", G_TYPE_DOUBLE, t->box.width,
-      "height", G_TYPE_DOUBLE, t->box.height,
-      "angle", G_TYPE_DOUBLE, t->box.angle,
-      "m00", G_TYPE_UINT64, t->m00,
-      "mean-probability", G_TYPE_DOUBLE, t->mean_probability,
-      "confidence", G_TYPE_DOUBLE, t->confidence,
-      "lost", G_TYPE_BOOLEAN, t->lost, NULL);
+  return gst_structure_new_id (name,
+      quarks[Q_CENTER_X], G_TYPE_DOUBLE, t->box.center_x,
+      quarks[Q_CENTER_Y], G_TYPE_DOUBLE, t->box.center_y,
+      quarks[Q_WIDTH], G_TYPE_DOUBLE, t->box.width,
+      quarks[Q_HEIGHT], G_TYPE_DOUBLE, t->box.height,
+      quarks[Q_ANGLE], G_TYPE_DOUBLE, t->box.angle,
+      quarks[Q_M00], G_TYPE_UINT64, t->m00,
+      quarks[Q_MEAN_PROBABILITY], G_TYPE_DOUBLE, t->mean_probability,
+      quarks[Q_CONFIDENCE], G_TYPE_DOUBLE, t->confidence,
+      quarks[Q_LOST], G_TYPE_BOOLEAN, t->lost, NULL);
 }
 
 static void
@@ -544,7 +574,7 @@ attach_meta (GstBuffer *buffer, const GstClCamShiftTrack *t)
       MAX (t->window.height, 0));
   roi->id = (gint) MIN (t->id, G_MAXINT);
   gst_video_region_of_interest_meta_add_param (roi,
-      box_structure ("camshift", t));
+      box_structure (quarks[Q_CAMSHIFT], t));
 }
 
 static void
@@ -554,7 +584,7 @@ post_message (GstClCamShift *self, GstBuffer *buffer,
   const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
   const GstClockTime ts = GST_BUFFER_PTS (buffer);
   GstClockTime running = GST_CLOCK_TIME_NONE, stream = GST_CLOCK_TIME_NONE;
-  GstStructure *s = box_structure ("camshift", t);
+  GstStructure *s = box_structure (quarks[Q_CAMSHIFT], t);
   GValue window = G_VALUE_INIT;
 
   if (segment->format == GST_FORMAT_TIME) {
@@ -563,12 +593,12 @@ post_message (GstClCamShift *self, GstBuffer *buffer,
   }
   gst_value_array_init (&window, 4);
   gst_cl_rect_to_value (&t->window, &window);
-  gst_structure_set (s, "timestamp", G_TYPE_UINT64, ts,
-      "stream-time", G_TYPE_UINT64, stream,
-      "running-time", G_TYPE_UINT64, running,
-      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buffer),
-      "id", G_TYPE_UINT, t->id, NULL);
-  gst_structure_take_value (s, "window", &window);
+  gst_structure_id_set (s, quarks[Q_TIMESTAMP], G_TYPE_UINT64, ts,
+      quarks[Q_STREAM_TIME], G_TYPE_UINT64, stream,
+      quarks[Q_RUNNING_TIME], G_TYPE_UINT64, running,
+      quarks[Q_DURATION], G_TYPE_UINT64, GST_BUFFER_DURATION (buffer),
+      quarks[Q_ID], G_TYPE_UINT, t->id, NULL);
+  gst_structure_id_take_value (s, quarks[Q_WINDOW], &window);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
 }
@@ -867,7 +897,7 @@ install_properties (GObjectClass *gobject_class)
   g_object_class_install_property (gobject_class, PROP_WINDOW,
       gst_param_spec_array ("window", "Window", "The initial window "
           "<x, y, width, height> (pixels) of track 0; empty: tracks start "
-          "from ROI metas of track-type",
+          "from start-track and from ROI metas of track-type",
           g_param_spec_int ("value", "Value", "x, y, width or height",
               G_MININT, G_MAXINT, 0, G_PARAM_READWRITE |
               G_PARAM_STATIC_STRINGS), rw));
@@ -966,7 +996,10 @@ gst_cl_camshift_class_init (GstClCamShiftClass *klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  guint i;
 
+  for (i = 0; i < N_QUARKS; i++)
+    quarks[i] = g_quark_from_static_string (quark_names[i]);
   gobject_class->set_property = gst_cl_camshift_set_property;
   gobject_class->get_property = gst_cl_camshift_get_property;
   gobject_class->dispatch_properties_changed =
