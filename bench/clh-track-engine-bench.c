@@ -132,7 +132,7 @@ main (int argc, char **argv)
         g_error ("%s", err->message);
       t1 = clh_bench_now_us ();
       if (!clh_tracker_camshift (tracker, models, windows, n, &criteria,
-              boxes, &err))
+              boxes, NULL, &err))
         g_error ("%s", err->message);
       t2 = clh_bench_now_us ();
       if (!clh_tracker_backproject (tracker, &f, &spec, prob, width, &err))

@@ -888,6 +888,9 @@ camshift_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
  * @criteria: the mean-shift termination criteria
  * @boxes: (out caller-allocates) (array length=n_windows): each track's
  *   rotated box
+ * @masses: (out caller-allocates) (array length=n_windows) (optional):
+ *   each track's mass, the m00 of the moments its box was fitted to and
+ *   their window, as read back with them (no further transfer)
  * @error: %CLH_ENGINE_ERROR_INVALID (a window without pixels: width or
  *   height under 1), %CLH_ENGINE_ERROR_OPENCL
  *
@@ -900,7 +903,7 @@ camshift_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
 gboolean
 clh_tracker_camshift (ClhTracker *tracker, const gfloat *models,
     ClhRect *windows, guint n_windows, const ClhCamShiftCriteria *criteria,
-    ClhRotatedBox *boxes, GError **error)
+    ClhRotatedBox *boxes, ClhCamShiftMass *masses, GError **error)
 {
   ClhTracker *t = tracker;
   cl_int rect[4 * CLH_MAX_TRACKS];
@@ -945,6 +948,10 @@ clh_tracker_camshift (ClhTracker *tracker, const gfloat *models,
     windows[i].y = rect[4 * i + 1];
     windows[i].width = rect[4 * i + 2];
     windows[i].height = rect[4 * i + 3];
+    if (masses) {
+      masses[i].window = windows[i];
+      masses[i].m00 = m.m00;
+    }
     clh_camshift_finish (&m, &windows[i], t->width, t->height, &boxes[i]);
   }
   return TRUE;

@@ -26,7 +26,7 @@ gboolean clh_tracker_window_histograms (ClhTracker *tracker,
     GError **error);
 gboolean clh_tracker_camshift (ClhTracker *tracker, const gfloat *models,
     ClhRect *windows, guint n_windows, const ClhCamShiftCriteria *criteria,
-    ClhRotatedBox *boxes, GError **error);
+    ClhRotatedBox *boxes, ClhCamShiftMass *masses, GError **error);
 
 void clh_camshift_model_normalize (const guint32 *counts, guint bins,
     gfloat *model);

@@ -114,4 +114,21 @@ typedef struct {
   gdouble angle;
 } ClhRotatedBox;
 
+/**
+ * ClhCamShiftMass:
+ * @window: the window cv::CamShift() takes its moments in to fit the box:
+ *   the mean shift's last window widened by 10 pixels each side and cut at
+ *   the frame's edges (pixels)
+ * @m00: the probability image summed over @window, the m00 of those
+ *   moments (each pixel 0..255): what `cv2.moments (prob[y:y + h, x:x +
+ *   w])["m00"]` gives for that window
+ *
+ * How much of the target a CamShift step found: the mass behind the box.
+ * OpenCV's CamShift() returns an empty box when it is 0.
+ */
+typedef struct {
+  ClhRect window;
+  guint64 m00;
+} ClhCamShiftMass;
+
 G_END_DECLS

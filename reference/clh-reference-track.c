@@ -504,6 +504,7 @@ as_float (gdouble x)
  *   the window to search the next frame in
  * @criteria: the mean shift's stop rule
  * @box: (out): the box fitted to the probability around the target
+ * @mass: (out) (optional): the widened window and its m00
  *
  * OpenCV's cv::CamShift() (modules/video/src/camshift.cpp):
  * clh_reference_mean_shift(), the window widened by 10 pixels each side
@@ -524,7 +525,7 @@ as_float (gdouble x)
 gboolean
 clh_reference_camshift (const guint8 *prob, gsize stride, guint width,
     guint height, ClhRect *window, const ClhCamShiftCriteria *criteria,
-    ClhRotatedBox *box)
+    ClhRotatedBox *box, ClhCamShiftMass *mass)
 {
   ClhMoments m;
   gdouble m00, inv_m00, mu20, mu11, mu02, a, b, c, square, theta, cs, sn;
@@ -538,6 +539,10 @@ clh_reference_camshift (const guint8 *prob, gsize stride, guint width,
   clh_reference_mean_shift (prob, stride, width, height, window, criteria);
   widen (window, width, height);
   clh_reference_moments (prob, stride, window, &m);
+  if (mass) {
+    mass->window = *window;
+    mass->m00 = m.m00;
+  }
   if (m.m00 == 0)
     return FALSE;
 

@@ -26,6 +26,7 @@ guint clh_reference_mean_shift (const guint8 *prob, gsize stride,
     const ClhCamShiftCriteria *criteria);
 gboolean clh_reference_camshift (const guint8 *prob, gsize stride,
     guint width, guint height, ClhRect *window,
-    const ClhCamShiftCriteria *criteria, ClhRotatedBox *box);
+    const ClhCamShiftCriteria *criteria, ClhRotatedBox *box,
+    ClhCamShiftMass *mass);
 
 G_END_DECLS

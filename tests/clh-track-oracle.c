@@ -14,7 +14,8 @@
  *     stdin: FRAMES x tracks images, frame-major, one per track (each
  *     track follows its own window from frame to frame)
  *     stdout: per frame and track, "FRAME TRACK ITERATIONS X Y W H" or
- *     "FRAME TRACK X Y W H FOUND CX CY WIDTH HEIGHT ANGLE"
+ *     "FRAME TRACK X Y W H FOUND CX CY WIDTH HEIGHT ANGLE M00 MX MY MW MH"
+ *     (M00: the probability mass in the widened window MX MY MW MH)
  *
  * A frame's planes are packed, each row as long as the format needs
  * (I420 WxH: W*H bytes of Y, then (W/2)*(H/2) of U and of V). MODE is
@@ -230,6 +231,7 @@ cmd_track (gboolean camshift, gchar **argv, gint argc)
     for (t = 0; t < n_tracks; t++) {
       ClhRect *w = &windows[t];
       ClhRotatedBox box;
+      ClhCamShiftMass mass;
       gboolean found;
       guint iters;
 
@@ -242,10 +244,12 @@ cmd_track (gboolean camshift, gchar **argv, gint argc)
         continue;
       }
       found = clh_reference_camshift (prob, width, width, height, w,
-          &criteria, &box);
-      printf ("%u %u %d %d %d %d %d %.17g %.17g %.17g %.17g %.17g\n", f, t,
-          w->x, w->y, w->width, w->height, found, box.center_x,
-          box.center_y, box.width, box.height, box.angle);
+          &criteria, &box, &mass);
+      printf ("%u %u %d %d %d %d %d %.17g %.17g %.17g %.17g %.17g %"
+          G_GUINT64_FORMAT " %d %d %d %d\n", f, t, w->x, w->y, w->width,
+          w->height, found, box.center_x, box.center_y, box.width,
+          box.height, box.angle, mass.m00, mass.window.x, mass.window.y,
+          mass.window.width, mass.window.height);
     }
   g_free (prob);
   g_free (windows);

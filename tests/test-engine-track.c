@@ -167,6 +167,7 @@ run_tracks (ClhTestFrame *tf, ClhRect *start, guint n, guint steps,
   ClhRect *windows = g_memdup2 (start, n * sizeof (ClhRect));
   ClhRect *want = g_memdup2 (start, n * sizeof (ClhRect));
   ClhRotatedBox *boxes = g_new0 (ClhRotatedBox, n), want_box;
+  ClhCamShiftMass *masses = g_new0 (ClhCamShiftMass, n), want_mass;
   guint8 *prob = g_malloc ((gsize) frame->width * frame->height);
   GError *err = NULL;
   guint i, s;
@@ -185,13 +186,22 @@ run_tracks (ClhTestFrame *tf, ClhRect *start, guint n, guint steps,
   }
   for (s = 0; s < steps; s++) {
     g_assert_true (clh_tracker_camshift (tracker, models, windows, n,
-            &criteria, boxes, &err));
+            &criteria, boxes, masses, &err));
     g_assert_no_error (err);
     for (i = 0; i < n; i++) {
       spec.model = models + 16 * i;
       clh_reference_backproject (frame, &spec, prob, frame->width);
       clh_reference_camshift (prob, frame->width, frame->width,
-          frame->height, &want[i], &criteria, &want_box);
+          frame->height, &want[i], &criteria, &want_box, &want_mass);
+      if (memcmp (&masses[i].window, &want_mass.window, sizeof (ClhRect))
+          != 0 || masses[i].m00 != want_mass.m00)
+        g_error ("%s: track %u step %u: mass %" G_GUINT64_FORMAT " in "
+            "%d,%d %dx%d; the reference says %" G_GUINT64_FORMAT " in %d,%d "
+            "%dx%d", what, i, s, masses[i].m00, masses[i].window.x,
+            masses[i].window.y, masses[i].window.width,
+            masses[i].window.height, want_mass.m00, want_mass.window.x,
+            want_mass.window.y, want_mass.window.width,
+            want_mass.window.height);
       if (!is_float (boxes[i].center_x) || !is_float (boxes[i].center_y)
           || !is_float (boxes[i].width) || !is_float (boxes[i].height)
           || !is_float (boxes[i].angle))
@@ -212,6 +222,7 @@ run_tracks (ClhTestFrame *tf, ClhRect *start, guint n, guint steps,
     }
   }
   g_free (prob);
+  g_free (masses);
   g_free (boxes);
   g_free (want);
   g_free (windows);
@@ -311,7 +322,7 @@ test_invalid (void)
   spec.bins = 16;
   g_assert_true (clh_tracker_set_frame (tracker, &tf->frame, &spec, &err));
   g_assert_false (clh_tracker_camshift (tracker, model, &empty, 1, &criteria,
-          &box, &err));
+          &box, NULL, &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
   g_clear_error (&err);
   clh_test_frame_free (tf);

@@ -243,6 +243,7 @@ test_single_pixel (void)
   const ClhCamShiftCriteria eps0 = { 10, 0.0 }, once = { 1, 1.0 };
   guint8 *prob = prob_new (point, 1, 255);
   ClhRotatedBox box;
+  ClhCamShiftMass mass;
   ClhRect w = { 8, 3, 5, 5 };
 
   g_assert_cmpuint (clh_reference_mean_shift (prob, W, W, H, &w,
@@ -266,8 +267,12 @@ test_single_pixel (void)
    * around the centroid. */
   w = (ClhRect) { 8, 3, 5, 5 };
   g_assert_true (clh_reference_camshift (prob, W, W, H, &w,
-          &sample_criteria, &box));
+          &sample_criteria, &box, &mass));
   assert_rect (&w, 11, 6, 2, 2);
+  /* The mass: the pixel, in the mean shift's (10, 5, 5, 5) widened to the
+   * whole image. */
+  assert_rect (&mass.window, 0, 0, W, H);
+  g_assert_cmpuint (mass.m00, ==, 255);
   g_assert_cmpfloat (box.center_x, ==, 12.0);
   g_assert_cmpfloat (box.center_y, ==, 7.0);
   g_assert_cmpfloat (box.width, ==, 0.0);
@@ -338,7 +343,7 @@ test_empty_rect_rule (void)
 
   w = (ClhRect) { 2, 40, 4, 4 };
   g_assert_false (clh_reference_camshift (prob, W, W, H, &w,
-          &sample_criteria, &box));
+          &sample_criteria, &box, NULL));
   assert_rect (&w, 0, 0, W, H);
   g_free (prob);
 }
@@ -351,12 +356,15 @@ test_empty_prob (void)
   guint8 *prob = g_malloc0 (W * H);
   const ClhRotatedBox zero = { 0 };
   ClhRotatedBox box;
+  ClhCamShiftMass mass;
   ClhRect w = { 3, 12, 4, 5 };
 
   g_assert_false (clh_reference_camshift (prob, W, W, H, &w,
-          &sample_criteria, &box));
+          &sample_criteria, &box, &mass));
   assert_rect (&w, 0, 2, W, 18);
   g_assert_cmpmem (&box, sizeof (box), &zero, sizeof (zero));
+  assert_rect (&mass.window, 0, 2, W, 18);
+  g_assert_cmpuint (mass.m00, ==, 0);
   g_free (prob);
 }
 
@@ -367,6 +375,7 @@ test_diagonal (void)
 {
   gint points[10][2];
   ClhRotatedBox box;
+  ClhCamShiftMass mass;
   ClhRect w = { 5, 5, 10, 10 };
   guint8 *prob;
   guint i;
@@ -375,7 +384,11 @@ test_diagonal (void)
     points[i][0] = points[i][1] = 5 + i;
   prob = prob_new ((const gint (*)[2]) points, 10, 255);
   g_assert_true (clh_reference_camshift (prob, W, W, H, &w,
-          &sample_criteria, &box));
+          &sample_criteria, &box, &mass));
+  /* The mean shift stays (cvRound (4.5 - 5) = 0); widened by 10 each
+   * side, the whole image holds the ten pixels. */
+  assert_rect (&mass.window, 0, 0, W, H);
+  g_assert_cmpuint (mass.m00, ==, 2550);
   g_assert_cmpfloat_with_epsilon (box.angle, 135.0, 1e-4);
   g_assert_cmpfloat_with_epsilon (box.height, 4 * sqrt (16.5), 1e-5);
   g_assert_cmpfloat_with_epsilon (box.width, 0.0, 1e-3);

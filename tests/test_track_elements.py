@@ -30,7 +30,15 @@
     prob &= mask, CamShift (EPS | COUNT, 10, 1) on every frame, the first
     included) frame by frame on vtest.avi: the `camshift` messages and the
     `camshift` ROI metas of every output buffer, windows equal and boxes
-    equal at float precision (IoU per track printed): three pedestrians as
+    equal at float precision (IoU per track printed), each track's m00
+    equal to cv2.moments() of the probability image in the window
+    CamShift() takes its moments in (cv2.meanShift()'s, widened by 10
+    pixels a side) and its mean probability, confidence and `lost` as the
+    element documents them (min-mass 0.1, lost-frames 5: a lost track's
+    window stays; the loop stops calling CamShift for it); the results'
+    ROI metas come before upstream's, so that
+    GstVideo.buffer_get_video_region_of_interest_meta_id() returns the
+    result on a track's first frame too: three pedestrians as
     three runs of the `window` property, the same three as one run of
     upstream `track` ROI metas (with a `face` meta to ignore, a track
     restarted and one started mid-stream), a run on the decoder's own I420
@@ -38,8 +46,8 @@
     (models made again), `track-type` on frames of padded rows, windows
     partly and wholly outside the frame and larger than it, a window with
     nothing of the mask in it (an empty box, the window growing as OpenCV's
-    does) and an ROI meta of no pixels (a lost track, reported every frame
-    with an empty box). Every frame of vtest.avi unless CLH_TRACK_FRAMES
+    does until it is lost on its fifth frame, then frozen) and an ROI meta
+    of no pixels (a lost track, reported every frame with an empty box). Every frame of vtest.avi unless CLH_TRACK_FRAMES
     says fewer.
 
 Usage: test_track_elements.py CLH_TRACK_ORACLE. CLH_TEST_VIDEO names
@@ -64,7 +72,7 @@ try:
 
     gi.require_version("Gst", "1.0")
     gi.require_version("GstVideo", "1.0")
-    from gi.repository import Gst, GstVideo  # noqa: E402
+    from gi.repository import GLib, Gst, GstVideo  # noqa: E402
 except (ImportError, ValueError) as e:
     print(f"SKIP: GStreamer's Python bindings are missing ({e})")
     sys.exit(77)
@@ -856,11 +864,18 @@ _gst.gst_structure_get_name.argtypes = [ctypes.c_void_p]
 _gst.gst_structure_n_fields.argtypes = [ctypes.c_void_p]
 _gst.gst_structure_get_double.argtypes = [
     ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_double)]
+_gst.gst_structure_get_uint64.argtypes = [
+    ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint64)]
+_gst.gst_structure_get_boolean.argtypes = [
+    ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]
 _gstvideo.gst_video_region_of_interest_meta_api_get_type.restype = \
     ctypes.c_size_t
 _glib.g_quark_to_string.restype = ctypes.c_char_p
 _glib.g_quark_to_string.argtypes = [ctypes.c_uint32]
 BOX_FIELDS = ("center-x", "center-y", "width", "height", "angle")
+QUALITY_FIELDS = ("m00", "mean-probability", "confidence", "lost")
+# clcamshift's min-mass and lost-frames defaults.
+MIN_MASS, LOST_FRAMES = 0.1, 5
 
 
 class _RoiMeta(ctypes.Structure):
@@ -898,11 +913,19 @@ def roi_metas(buf):
             item = _GList.from_address(node)
             name = _gst.gst_structure_get_name(item.data).decode()
             fields = {}
-            for f in BOX_FIELDS:
+            for f in BOX_FIELDS + ("mean-probability", "confidence"):
                 d = ctypes.c_double()
                 if _gst.gst_structure_get_double(item.data, f.encode(),
                                                  ctypes.byref(d)):
                     fields[f] = d.value
+            u = ctypes.c_uint64()
+            if _gst.gst_structure_get_uint64(item.data, b"m00",
+                                             ctypes.byref(u)):
+                fields["m00"] = u.value
+            b = ctypes.c_int()
+            if _gst.gst_structure_get_boolean(item.data, b"lost",
+                                              ctypes.byref(b)):
+                fields["lost"] = bool(b.value)
             fields["n-fields"] = _gst.gst_structure_n_fields(item.data)
             params[name] = fields
             node = item.next
@@ -927,8 +950,23 @@ def iou(a, b):
     return inter / union if union > 0 else 1.0
 
 
+def opencv_mass(prob, window):
+    """cv::CamShift()'s m00 and the window it takes it in, with OpenCV's
+    own functions: cv2.meanShift() from @window, widened by 10 pixels each
+    side as camshift.cpp widens it, cv2.moments() there."""
+    h, w = prob.shape
+    _, (x, y, ww, hh) = cv2.meanShift(prob, tuple(window), CRITERIA)
+    x, y = max(x - 10, 0), max(y - 10, 0)
+    ww, hh = min(ww + 20, w - x), min(hh + 20, h - y)
+    return cv2.moments(prob[y:y + hh, x:x + ww])["m00"], (x, y, ww, hh)
+
+
 class CvTrack:
-    """One track of OpenCV's camshift.py loop."""
+    """One track of OpenCV's camshift.py loop, with clcamshift's quality
+    and lost rule on top: the mass of each step, its mean probability
+    m00 / (255 x the window's pixels), the confidence against the first
+    frame's, at most 1; LOST_FRAMES frames in a row of confidence under
+    MIN_MASS lose the track, and the loop stops calling CamShift for it."""
 
     def __init__(self, hsv, mask, window, bins=16):
         x, y, w, h = clip(window, hsv.shape[1], hsv.shape[0])
@@ -940,25 +978,42 @@ class CvTrack:
         cv2.normalize(self.hist, self.hist, 0, 255, cv2.NORM_MINMAX)
         self.window = tuple(window)
         self.box = ((0.0, 0.0), (0.0, 0.0), 0.0)
+        self.quality = (0, 0.0, 0.0)
+        self.first_mean, self.misses, self.gone = None, 0, False
 
     @property
     def lost(self):
-        return self.window[2] < 1 or self.window[3] < 1
+        return self.gone or self.window[2] < 1 or self.window[3] < 1
 
     def step(self, hsv, mask):
-        """The sample stops calling CamShift once the window is empty."""
+        """The sample stops calling CamShift once the window is empty, and
+        here once the track is lost."""
         if self.lost:
             self.box = ((0.0, 0.0), (0.0, 0.0), 0.0)
+            self.quality = (0, 0.0, 0.0)
             return
         prob = cv2.calcBackProject([hsv], [0], self.hist, [0, 180], 1)
         prob &= mask
+        m00, (_, _, mw, mh) = opencv_mass(prob, self.window)
         self.box, window = cv2.CamShift(prob, self.window, CRITERIA)
         self.window = tuple(int(v) for v in window)
+        mean = m00 / (255.0 * (mw * mh)) if mw * mh else 0.0
+        if self.first_mean is None:
+            self.first_mean = mean
+        confidence = min(mean / self.first_mean, 1.0) \
+            if self.first_mean > 0 else 0.0
+        self.misses = 0 if confidence >= MIN_MASS else self.misses + 1
+        self.quality = (int(m00), mean, confidence)
+        if self.misses >= LOST_FRAMES or self.lost:
+            self.gone = True
+            self.box = ((0.0, 0.0), (0.0, 0.0), 0.0)
+            self.quality = (0, 0.0, 0.0)
 
 
 class TrackStats:
     def __init__(self):
         self.frames = self.equal_windows = self.equal_boxes = 0
+        self.equal_quality = 0
         self.ious, self.windows = [], set()
         self.empty = self.lost = 0
 
@@ -990,11 +1045,20 @@ class CamShiftCheck:
             self.tally.fail(f"{label}: messages for tracks {sorted(by_id)}"
                             f", expected {sorted(tracks)}")
         metas = roi_metas(buf) if buf is not None else []
-        passed = metas[:len(input_metas)]
+        # The results first, then upstream's as they came.
+        passed = metas[len(metas) - len(input_metas):]
         if [(t, i, r) for t, i, r, _ in passed] != list(input_metas):
             self.tally.fail(f"{label}: the upstream ROI metas became "
                             f"{passed}, expected {list(input_metas)}")
-        ours = metas[len(input_metas):]
+        ours = metas[:len(metas) - len(input_metas)]
+        # What Python reads by id (the README's way) is the result.
+        for ident in tracks:
+            roi = GstVideo.buffer_get_video_region_of_interest_meta_id(
+                buf, ident) if buf is not None else None
+            kind = GLib.quark_to_string(roi.roi_type) if roi else None
+            if kind != "camshift":
+                self.tally.fail(f"{label}: the first ROI meta of id {ident}"
+                                f" is a {kind} meta")
         meta_by_id = {}
         for kind, ident, rect, params in ours:
             if kind != "camshift" or ident in meta_by_id:
@@ -1020,17 +1084,24 @@ class CamShiftCheck:
             box = tuple(s.get_value(f) for f in BOX_FIELDS)
             box32 = tuple(float(np.float32(v)) for v in box)
             lost = s.get_value("lost")
+            quality = tuple(s.get_value(f) for f in QUALITY_FIELDS[:3])
             st.ious.append(iou(window, cv.window))
             st.windows.add(window)
             st.equal_windows += window == cv.window
             st.equal_boxes += box32 == want_box
+            st.equal_quality += quality == cv.quality
             if window != cv.window or box32 != want_box:
                 self.tally.fail(f"{label} track {ident}: window {window} "
                                 f"box {box}, OpenCV {cv.window} "
                                 f"{want_box}")
             if lost != cv.lost:
                 self.tally.fail(f"{label} track {ident}: lost {lost}, "
-                                f"OpenCV's window {cv.window}")
+                                f"OpenCV's window {cv.window}, "
+                                f"{cv.misses} misses")
+            if quality != cv.quality:
+                self.tally.fail(f"{label} track {ident}: m00, mean "
+                                f"probability, confidence {quality}, "
+                                f"OpenCV's {cv.quality}")
             # A segment from 0: running and stream time are the pts.
             times = tuple(s.get_value(f) for f in ("running-time",
                                                    "stream-time",
@@ -1046,12 +1117,16 @@ class CamShiftCheck:
             want_rect = tuple(max(v, 0) for v in cv.window)
             meta_box = tuple(params.get("camshift", {}).get(f)
                              for f in BOX_FIELDS)
+            meta_quality = tuple(params.get("camshift", {}).get(f)
+                                 for f in QUALITY_FIELDS)
             if rect != want_rect or meta_box != box or \
-                    params.get("camshift", {}).get("n-fields") != 5 or \
+                    meta_quality != quality + (lost,) or \
+                    params.get("camshift", {}).get("n-fields") != 9 or \
                     list(params) != ["camshift"]:
                 self.tally.fail(f"{label} track {ident}: ROI meta {rect} "
                                 f"{params}, expected {want_rect} with the "
-                                f"message's box {box}")
+                                f"message's box {box} and quality "
+                                f"{quality + (lost,)}")
         self.tally.cases += 1
         self.tally.values += len(tracks)
 
@@ -1062,7 +1137,8 @@ class CamShiftCheck:
             lines.append(
                 f"  {self.name} track {ident}: {st.frames} frames, windows "
                 f"equal in {st.equal_windows}, boxes equal (float32) in "
-                f"{st.equal_boxes} ({len(st.windows)} distinct windows); "
+                f"{st.equal_boxes} ({len(st.windows)} distinct windows), "
+                f"m00 and quality in {st.equal_quality}; "
                 f"IoU min {ious.min():.3f} mean "
                 f"{ious.mean():.3f}, >= 0.95 in "
                 f"{100.0 * np.mean(ious >= 0.95):.1f}%; {st.empty} empty "
@@ -1182,11 +1258,12 @@ def part_camshift(video, n_frames):
     print("\n".join(lines))
     st = next(r for r in runs
               if r.name == "ROI metas at the edges").check.stats
-    if n < min(n_frames or 200, 200) or st[2].empty != n or st[4].lost != n:
+    if n < min(n_frames or 200, 200) or st[2].empty != n or st[4].lost != n \
+            or st[2].lost != n - (LOST_FRAMES - 1):
         tally.fail(f"{n} frames; the blank window's track had "
-                   f"{st[2].empty} empty boxes and the empty ROI's "
-                   f"{st[4].lost} lost frames: the edge cases did not test "
-                   f"what they should")
+                   f"{st[2].empty} empty boxes and {st[2].lost} lost "
+                   f"frames, and the empty ROI's {st[4].lost} lost frames: "
+                   f"the edge cases did not test what they should")
         ok = tally.report()
     return ok
 

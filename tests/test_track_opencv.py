@@ -16,7 +16,10 @@ tests/clh-track-oracle.c) against python3-opencv, bit for bit:
 (c) moments(), meanShift() and CamShift(): the sample's tracking loop on
     people of vtest.avi for 220 frames per track, the reference fed the same
     probability images; random images, windows leaving the image, a lost
-    target, several tracks at once.
+    target, several tracks at once. With each CamShift() step, its mass:
+    the m00 of cv2.moments() of the probability image in the window
+    CamShift() fits the box in (cv2.meanShift()'s window widened by 10
+    pixels each side within the image), exactly, and that window.
 
 Usage: test_track_opencv.py CLH_TRACK_ORACLE. CLH_TEST_VIDEO names
 vtest.avi (else data/vtest.avi). Exits 77 (skipped) without cv2."""
@@ -375,18 +378,22 @@ def iou(a, b):
 
 
 class TrackTally(Tally):
-    """Frames of tracks compared: windows, boxes, IoU of the windows."""
+    """Frames of tracks compared: windows, boxes, masses, IoU of the
+    windows."""
 
     def __init__(self):
         super().__init__()
         self.frames = self.equal = self.boxes = self.lost = 0
+        self.masses = 0
         self.ious = []
 
-    def add(self, label, ref, cv_window, cv_box):
+    def add(self, label, ref, cv_window, cv_box, cv_mass):
         window = tuple(int(v) for v in ref[2:6])
         found = ref[6] == "1"
         # Exact doubles: the box must hold float values, as RotatedRect.
         box = tuple(float(v) for v in ref[7:12])
+        # m00 of 8-bit values is an integer sum, exact in OpenCV's double.
+        mass = (float(int(ref[12])), tuple(int(v) for v in ref[13:17]))
         (cx, cy), (bw, bh), angle = cv_box
         want = tuple(float(v) for v in (cx, cy, bw, bh, angle))
         self.frames += 1
@@ -395,20 +402,37 @@ class TrackTally(Tally):
             self.equal += 1
         if box == want:
             self.boxes += 1
+        if mass == cv_mass:
+            self.masses += 1
         if not found:
             self.lost += 1
         if window != tuple(cv_window) or box != want or \
-                (not found and want != (0,) * 5):
-            self.failures.append(f"{label}: window {window} box {box}, "
-                                 f"OpenCV {tuple(cv_window)} {want}")
+                (not found and want != (0,) * 5) or mass != cv_mass or \
+                found != (cv_mass[0] != 0):
+            self.failures.append(f"{label}: window {window} box {box} mass "
+                                 f"{mass}, OpenCV {tuple(cv_window)} {want} "
+                                 f"{cv_mass}")
 
     def summary(self, what):
         ious = np.array(self.ious)
         return (f"{what}: {self.frames} frames, windows equal in "
                 f"{self.equal}, boxes (5 float32 fields) equal in "
-                f"{self.boxes}, {len(self.failures)} differing; IoU "
+                f"{self.boxes}, masses (m00 and window) equal in "
+                f"{self.masses}, {len(self.failures)} differing; IoU "
                 f"min {ious.min():.3f} mean {ious.mean():.3f}; "
                 f"{self.lost} frames with nothing in the window")
+
+
+def opencv_mass(prob, window, crit):
+    """cv::CamShift()'s m00 and the window it takes it in, with OpenCV's
+    own functions: cv2.meanShift() from @window, that window widened by
+    TOLERANCE (10) each side as camshift.cpp widens it (the corner kept in
+    the image, the far sides cut at its edges), cv2.moments() there."""
+    h, w = prob.shape
+    _, (x, y, ww, hh) = cv2.meanShift(prob, tuple(window), crit)
+    x, y = max(x - 10, 0), max(y - 10, 0)
+    ww, hh = min(ww + 20, w - x), min(hh + 20, h - y)
+    return cv2.moments(prob[y:y + hh, x:x + ww])["m00"], (x, y, ww, hh)
 
 
 EPS_COUNT = cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT
@@ -450,10 +474,11 @@ class VtestGroup:
         for t, hist in enumerate(self.hists):
             prob = cv2.calcBackProject([hsv], [0], hist, [0, 180], 1)
             prob &= mask
+            mass = opencv_mass(prob, self.cv_windows[t], CRITERIA)
             box, self.cv_windows[t] = cv2.CamShift(prob, self.cv_windows[t],
                                                    CRITERIA)
             self.proc.stdin.write(prob.tobytes())
-            row.append((tuple(self.cv_windows[t]), box))
+            row.append((tuple(self.cv_windows[t]), box, mass))
         self.results.append(row)
         return len(self.results) == self.length
 
@@ -464,9 +489,9 @@ class VtestGroup:
         lines = iter(line.split() for line in
                      self.out.read().decode().splitlines())
         for f, row in enumerate(self.results):
-            for t, (cv_window, box) in enumerate(row):
+            for t, (cv_window, box, mass) in enumerate(row):
                 tally.add(f"vtest frame {start + 1 + f} track {t}",
-                          next(lines), cv_window, box)
+                          next(lines), cv_window, box, mass)
         self.out.close()
         return [len({r[t][0] for r in self.results})
                 for t in range(len(self.windows))]
@@ -628,14 +653,15 @@ def part_random(rng):
         for frame in probs:
             row = []
             for t, prob in enumerate(frame):
+                mass = opencv_mass(prob, cv_windows[t], crit)
                 box, cv_windows[t] = cv2.CamShift(prob, cv_windows[t], crit)
-                row.append((tuple(cv_windows[t]), box))
+                row.append((tuple(cv_windows[t]), box, mass))
             expected.append(row)
         lines = run_tracks("camshift", w, h, crit, tracks, probs)
         for f, row in enumerate(expected):
-            for t, (win, box) in enumerate(row):
+            for t, (win, box, mass) in enumerate(row):
                 tally.add(f"random CamShift {crit} frame {f} track {t}",
-                          lines[f * len(tracks) + t], win, box)
+                          lines[f * len(tracks) + t], win, box, mass)
     # Single random images: uniform noise, sparse points, from any window.
     windows = [(int(rng.integers(-20, w)), int(rng.integers(-20, h)),
                 int(rng.integers(1, 50)), int(rng.integers(1, 50)))
@@ -650,8 +676,10 @@ def part_random(rng):
     probs += sparse_probs
     lines = run_tracks("camshift", w, h, CRITERIA, windows, [probs])
     for t, (win, prob) in enumerate(zip(windows, probs)):
+        mass = opencv_mass(prob, win, CRITERIA)
         box, cv_win = cv2.CamShift(prob, win, CRITERIA)
-        tally.add(f"random image {t} from {win}", lines[t], cv_win, box)
+        tally.add(f"random image {t} from {win}", lines[t], cv_win, box,
+                  mass)
     print(tally.summary(f"camshift random ({len(tracks)} tracks x "
                         f"{n_frames} frames x 2 criteria, {len(windows)} "
                         f"single images, {len(sparse_windows)} of them "

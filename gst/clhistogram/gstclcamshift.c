@@ -11,9 +11,10 @@
  * six moments a track into the box and the next window as cv2.CamShift()
  * does. The frame passes unchanged.
  *
- * A track starts from #GstClCamShift:window (id 0), or, while that is
+ * A track starts from #GstClCamShift:window (id 0), from the
+ * #GstClCamShift::start-track action signal, or, while the window is
  * unset, from each #GstVideoRegionOfInterestMeta whose type is
- * #GstClCamShift:track-type, with the meta's id; a later such meta of the
+ * #GstClCamShift:track-type, with the meta's id; a later start of the
  * same id starts the track again. Its model is the hue histogram of its
  * first window on that frame, of the pixels inside the mask
  * (#GstClCamShift:min-saturation, #GstClCamShift:min-value,
@@ -27,11 +28,64 @@
  * pixels left is lost: it is reported, with an empty box, and no longer
  * searched (as OpenCV's sample stops calling CamShift).
  *
+ * ## Action signals
+ *
+ * An application starts and ends tracks from any thread (a pad probe, a
+ * bus handler, Python's main loop) with three action signals:
+ *
+ * * `start-track (guint id, gint x, gint y, gint width, gint height)`:
+ *   start track @id (or start it again) from the window `<x, y, width,
+ *   height>` (pixels; read as the window property's, cut to ±65536; a
+ *   width or height under 1 makes a track lost from its start)
+ * * `stop-track (guint id)`: end track @id: no more metas nor messages
+ * * `clear-tracks ()`: end every track, the window property's too
+ *
+ * Each is queued and applies at the start of the next frame the element
+ * takes (from a probe on its sink pad: that very frame; made while the
+ * element is stopped: the first frame it takes), in the order made, after
+ * a new #GstClCamShift:window and before the frame's ROI metas. In
+ * Python: `camshift.emit ("start-track", 0, x, y, w, h)`.
+ *
+ * ## Track quality
+ *
+ * Every step measures how much of its target a track still finds, from
+ * the moments CamShift fits the box to (no further work on the device):
+ *
+ * * `m00`: the probability mass, the back-projection (0..255 a pixel)
+ *   summed over the window cv::CamShift() takes its moments in (the mean
+ *   shift's last window widened by 10 pixels each side, cut at the
+ *   frame): `cv2.moments (prob[window])["m00"]`, an exact integer
+ * * `mean-probability`: `m00 / (255 × that window's pixels)`, 0..1
+ * * `confidence`: the mean probability as a fraction of the track's first
+ *   (on the frame its model was made on), at most 1: `min
+ *   (mean-probability / first mean-probability, 1)`; 1 on that frame, 0
+ *   when there was nothing to find (an empty model: a window on black,
+ *   grey or unsaturated pixels)
+ *
+ * A frame whose confidence is under #GstClCamShift:min-mass is a miss;
+ * #GstClCamShift:lost-frames misses in a row make the track lost. A lost
+ * track is no longer searched: its window stays as the step that lost it
+ * left it, and every frame reports it with `lost` set, an empty box and
+ * `m00`, `mean-probability` and `confidence` 0, until it is started again
+ * (#GstClCamShift::start-track, a `track` meta, a new
+ * #GstClCamShift:window, or new bins or mask, which restart every track).
+ * Until then a track follows cv2.CamShift() exactly: with nothing in its
+ * window it grows by 10 pixels a side a frame, as OpenCV's does.
+ *
  * Every frame gets one #GstVideoRegionOfInterestMeta per track, of type
  * `camshift`, whose rectangle is the search window cv2.CamShift() returns
  * (the next frame's) and whose `camshift` parameter structure holds the
- * rotated box; with #GstClCamShift:post-messages, a `camshift` element
- * message per track has:
+ * rotated box (#gdouble `center-x`, `center-y`, `width`, `height`,
+ * `angle`) and the quality (#guint64 `m00`, #gdouble `mean-probability`,
+ * `confidence`, #gboolean `lost`). These metas come first among the
+ * buffer's ROI metas, the first frame of a track included: those from
+ * upstream follow them unchanged, so that
+ * gst_buffer_get_video_region_of_interest_meta_id() (in Python
+ * `GstVideo.buffer_get_video_region_of_interest_meta_id`) finds the
+ * result, not the `track` meta that started it; a meta's type is a
+ * #GQuark, `GLib.quark_to_string (meta.roi_type)` in Python. With
+ * #GstClCamShift:post-messages, a `camshift` element message per track
+ * has:
  *
  * * #guint64 `timestamp`, `stream-time`, `running-time`, `duration`: the
  *   frame's (ns, or %GST_CLOCK_TIME_NONE)
@@ -40,7 +94,10 @@
  *   window (pixels)
  * * #gdouble `center-x`, `center-y`, `width`, `height`: the rotated box
  *   (pixels), `angle`: its angle (degrees), as OpenCV's RotatedRect
- * * #gboolean `lost`: the track's window has no pixels
+ * * #guint64 `m00`, #gdouble `mean-probability`, `confidence`: the
+ *   track's quality (above)
+ * * #gboolean `lost`: the track is lost (above), or its window has no
+ *   pixels
  *
  * ## Example launch line
  * |[
@@ -64,6 +121,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_camshift_debug);
 #define DEFAULT_MAX_ITERATIONS 10
 #define DEFAULT_EPSILON 1.0
 #define DEFAULT_POST_MESSAGES TRUE
+#define DEFAULT_MIN_MASS 0.1
+#define DEFAULT_LOST_FRAMES 5
 
 enum {
   PROP_0,
@@ -76,6 +135,47 @@ enum {
   PROP_MAX_ITERATIONS,
   PROP_EPSILON,
   PROP_POST_MESSAGES,
+  PROP_MIN_MASS,
+  PROP_LOST_FRAMES,
+};
+
+enum {
+  SIGNAL_START_TRACK,
+  SIGNAL_STOP_TRACK,
+  SIGNAL_CLEAR_TRACKS,
+  LAST_SIGNAL,
+};
+
+static guint signals[LAST_SIGNAL];
+
+/* The names of the results' fields, as quarks: a structure made from
+ * quarks skips a lookup of each name in GLib's quark table, which costs
+ * more than the field. */
+enum {
+  Q_CAMSHIFT,
+  Q_CENTER_X,
+  Q_CENTER_Y,
+  Q_WIDTH,
+  Q_HEIGHT,
+  Q_ANGLE,
+  Q_M00,
+  Q_MEAN_PROBABILITY,
+  Q_CONFIDENCE,
+  Q_LOST,
+  Q_TIMESTAMP,
+  Q_STREAM_TIME,
+  Q_RUNNING_TIME,
+  Q_DURATION,
+  Q_ID,
+  Q_WINDOW,
+  N_QUARKS,
+};
+
+static GQuark quarks[N_QUARKS];
+static const gchar *const quark_names[N_QUARKS] = {
+  "camshift", "center-x", "center-y", "width", "height", "angle", "m00",
+  "mean-probability", "confidence", "lost", "timestamp", "stream-time",
+  "running-time", "duration", "id", "window",
 };
 
 /* What the properties ask of a frame; window_serial and model_serial
@@ -90,6 +190,8 @@ typedef struct {
   guint max_value;
   ClhCamShiftCriteria criteria;
   gboolean post_messages;
+  gdouble min_mass;
+  guint lost_frames;
   guint window_serial;
   guint model_serial;
 } GstClCamShiftSettings;
@@ -100,8 +202,28 @@ typedef struct {
   ClhRect window;
   ClhRotatedBox box;
   gboolean lost;
+  /* This frame's quality (0 while lost), the mean probability on the
+   * frame the model was made on, and the misses in a row. */
+  guint64 m00;
+  gdouble mean_probability;
+  gdouble confidence;
+  gdouble first_mean;
+  guint misses;
   gfloat model[MAX_BINS];
 } GstClCamShiftTrack;
+
+/* What an action signal asks, queued until the next frame. */
+typedef enum {
+  REQUEST_START,
+  REQUEST_STOP,
+  REQUEST_CLEAR,
+} GstClCamShiftRequestType;
+
+typedef struct {
+  GstClCamShiftRequestType type;
+  guint id;
+  ClhRect window;
+} GstClCamShiftRequest;
 
 struct _GstClCamShift {
   GstClTrackerFilter parent;
@@ -112,10 +234,16 @@ struct _GstClCamShift {
    * them whole once a g_object_set() has stored them all. */
   GstClCamShiftSettings settings;
   GstClCamShiftSettings applied;
+  /* Under the object lock: the action signals' requests (in order) since
+   * the last frame took them. */
+  GArray *requests;
 
   /* Streaming thread: the tracks (GstClCamShiftTrack) and the serials
    * their windows and models were made with. */
   GArray *tracks;
+  /* The requests this frame applies, swapped with requests: both keep
+   * their allocation. */
+  GArray *applying;
   guint window_serial;
   guint model_serial;
   gboolean warned_too_many;
@@ -193,9 +321,57 @@ track_for_id (GstClCamShift *self, guint id)
       self->tracks->len - 1);
 }
 
+/* Ends the track of @id, if any; the later tracks' fresh marks move with
+ * them. */
+static void
+remove_track (GstClCamShift *self, guint id, gboolean *fresh)
+{
+  guint i;
+
+  for (i = 0; i < self->tracks->len; i++)
+    if (g_array_index (self->tracks, GstClCamShiftTrack, i).id == id)
+      break;
+  if (i == self->tracks->len)
+    return;
+  g_array_remove_index (self->tracks, i);
+  memmove (fresh + i, fresh + i + 1, (self->tracks->len - i) *
+      sizeof (gboolean));
+  fresh[self->tracks->len] = FALSE;
+}
+
+/* The action signals' requests since the last frame, in order. */
+static void
+apply_requests (GstClCamShift *self, gboolean *fresh)
+{
+  GstClCamShiftTrack *t;
+  guint i;
+
+  for (i = 0; i < self->applying->len; i++) {
+    const GstClCamShiftRequest *r = &g_array_index (self->applying,
+        GstClCamShiftRequest, i);
+
+    switch (r->type) {
+      case REQUEST_START:
+        if (!(t = track_for_id (self, r->id)))
+          break;
+        t->window = r->window;
+        fresh[t - (GstClCamShiftTrack *) self->tracks->data] = TRUE;
+        break;
+      case REQUEST_STOP:
+        remove_track (self, r->id, fresh);
+        break;
+      case REQUEST_CLEAR:
+        g_array_set_size (self->tracks, 0);
+        memset (fresh, 0, CLH_MAX_TRACKS * sizeof (gboolean));
+        break;
+    }
+  }
+  g_array_set_size (self->applying, 0);
+}
+
 /* Marks the tracks that start on this frame (fresh[i]) at their starting
- * windows: the window property's, the ROI metas', or every track when
- * the models' settings changed. */
+ * windows: the window property's, the action signals', the ROI metas', or
+ * every track when the models' settings changed. */
 static void
 start_tracks (GstClCamShift *self, GstBuffer *buffer,
     const GstClCamShiftSettings *s, gboolean *fresh)
@@ -209,7 +385,9 @@ start_tracks (GstClCamShift *self, GstBuffer *buffer,
     g_array_set_size (self->tracks, 0);
     t = track_for_id (self, 0);
     t->window = s->window;
-  } else if (!s->window_set) {
+  }
+  apply_requests (self, fresh);
+  if (!s->window_set) {
     while ((roi = (GstVideoRegionOfInterestMeta *)
             gst_buffer_iterate_meta_filtered (buffer, &state,
                 GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
@@ -244,6 +422,9 @@ make_models (GstClCamShift *self, ClhTracker *tracker, const gboolean *fresh,
 
     if (!fresh[i])
       continue;
+    t->m00 = 0;
+    t->mean_probability = t->confidence = t->first_mean = 0.0;
+    t->misses = 0;
     t->lost = t->window.width < 1 || t->window.height < 1;
     if (t->lost)
       continue;
@@ -261,13 +442,49 @@ make_models (GstClCamShift *self, ClhTracker *tracker, const gboolean *fresh,
   return ok;
 }
 
+/* A lost track: no box, no quality; its window stays. */
+static void
+lose_track (GstClCamShiftTrack *t)
+{
+  t->lost = TRUE;
+  t->box = (ClhRotatedBox) { 0 };
+  t->m00 = 0;
+  t->mean_probability = t->confidence = 0.0;
+}
+
+/* The track's quality from its step's @mass (the SECTION's formulas);
+ * @first: the frame its model was made on. Lost after lost-frames misses
+ * in a row. */
+static void
+measure_track (GstClCamShiftTrack *t, const ClhCamShiftMass *mass,
+    gboolean first, const GstClCamShiftSettings *s)
+{
+  const gdouble area = (gdouble) mass->window.width * mass->window.height;
+
+  t->m00 = mass->m00;
+  t->mean_probability = area > 0 ? (gdouble) mass->m00 / (255.0 * area) :
+      0.0;
+  if (first)
+    t->first_mean = t->mean_probability;
+  t->confidence = t->first_mean > 0 ?
+      MIN (t->mean_probability / t->first_mean, 1.0) : 0.0;
+  if (t->confidence >= s->min_mass)
+    t->misses = 0;
+  else if (t->misses < G_MAXUINT)
+    t->misses++;
+  if (t->misses >= s->lost_frames || t->window.width < 1
+      || t->window.height < 1)
+    lose_track (t);
+}
+
 /* One CamShift step of every track not lost, in one submission. */
 static gboolean
 step_tracks (GstClCamShift *self, ClhTracker *tracker,
-    const GstClCamShiftSettings *s, GError **error)
+    const GstClCamShiftSettings *s, const gboolean *fresh, GError **error)
 {
   ClhRect windows[CLH_MAX_TRACKS];
   ClhRotatedBox boxes[CLH_MAX_TRACKS];
+  ClhCamShiftMass masses[CLH_MAX_TRACKS];
   guint index[CLH_MAX_TRACKS], n = 0, i;
   gfloat *models = g_new (gfloat, (gsize) self->tracks->len * s->bins);
   gboolean ok;
@@ -285,14 +502,14 @@ step_tracks (GstClCamShift *self, ClhTracker *tracker,
     index[n++] = i;
   }
   ok = n == 0 || clh_tracker_camshift (tracker, models, windows, n,
-      &s->criteria, boxes, error);
+      &s->criteria, boxes, masses, error);
   for (i = 0; ok && i < n; i++) {
     GstClCamShiftTrack *t = &g_array_index (self->tracks,
         GstClCamShiftTrack, index[i]);
 
     t->window = windows[i];
     t->box = boxes[i];
-    t->lost = t->window.width < 1 || t->window.height < 1;
+    measure_track (t, &masses[i], fresh[index[i]], s);
   }
   g_free (models);
   return ok;
@@ -326,20 +543,25 @@ track_frame (GstClCamShift *self, GstBuffer *buffer,
     return GST_FLOW_ERROR;
   ok = clh_tracker_set_frame (tracker, &frame, &spec, &err)
       && make_models (self, tracker, fresh, s->bins, &err)
-      && step_tracks (self, tracker, s, &err);
+      && step_tracks (self, tracker, s, fresh, &err);
   gst_cl_frame_map_clear (&map);
   return ok ? GST_FLOW_OK : gst_cl_tracker_filter_engine_error (filter, err);
 }
 
+/* The box and the quality, for the meta's parameter and the message. */
 static GstStructure *
-box_structure (const gchar *name, const GstClCamShiftTrack *t)
+box_structure (GQuark name, const GstClCamShiftTrack *t)
 {
-  return gst_structure_new (name,
-      "center-x", G_TYPE_DOUBLE, t->box.center_x,
-      "center-y", G_TYPE_DOUBLE, t->box.center_y,
-      "width", G_TYPE_DOUBLE, t->box.width,
-      "height", G_TYPE_DOUBLE, t->box.height,
-      "angle", G_TYPE_DOUBLE, t->box.angle, NULL);
+  return gst_structure_new_id (name,
+      quarks[Q_CENTER_X], G_TYPE_DOUBLE, t->box.center_x,
+      quarks[Q_CENTER_Y], G_TYPE_DOUBLE, t->box.center_y,
+      quarks[Q_WIDTH], G_TYPE_DOUBLE, t->box.width,
+      quarks[Q_HEIGHT], G_TYPE_DOUBLE, t->box.height,
+      quarks[Q_ANGLE], G_TYPE_DOUBLE, t->box.angle,
+      quarks[Q_M00], G_TYPE_UINT64, t->m00,
+      quarks[Q_MEAN_PROBABILITY], G_TYPE_DOUBLE, t->mean_probability,
+      quarks[Q_CONFIDENCE], G_TYPE_DOUBLE, t->confidence,
+      quarks[Q_LOST], G_TYPE_BOOLEAN, t->lost, NULL);
 }
 
 static void
@@ -352,7 +574,7 @@ attach_meta (GstBuffer *buffer, const GstClCamShiftTrack *t)
       MAX (t->window.height, 0));
   roi->id = (gint) MIN (t->id, G_MAXINT);
   gst_video_region_of_interest_meta_add_param (roi,
-      box_structure ("camshift", t));
+      box_structure (quarks[Q_CAMSHIFT], t));
 }
 
 static void
@@ -362,7 +584,7 @@ post_message (GstClCamShift *self, GstBuffer *buffer,
   const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
   const GstClockTime ts = GST_BUFFER_PTS (buffer);
   GstClockTime running = GST_CLOCK_TIME_NONE, stream = GST_CLOCK_TIME_NONE;
-  GstStructure *s = box_structure ("camshift", t);
+  GstStructure *s = box_structure (quarks[Q_CAMSHIFT], t);
   GValue window = G_VALUE_INIT;
 
   if (segment->format == GST_FORMAT_TIME) {
@@ -371,14 +593,53 @@ post_message (GstClCamShift *self, GstBuffer *buffer,
   }
   gst_value_array_init (&window, 4);
   gst_cl_rect_to_value (&t->window, &window);
-  gst_structure_set (s, "timestamp", G_TYPE_UINT64, ts,
-      "stream-time", G_TYPE_UINT64, stream,
-      "running-time", G_TYPE_UINT64, running,
-      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buffer),
-      "id", G_TYPE_UINT, t->id, "lost", G_TYPE_BOOLEAN, t->lost, NULL);
-  gst_structure_take_value (s, "window", &window);
+  gst_structure_id_set (s, quarks[Q_TIMESTAMP], G_TYPE_UINT64, ts,
+      quarks[Q_STREAM_TIME], G_TYPE_UINT64, stream,
+      quarks[Q_RUNNING_TIME], G_TYPE_UINT64, running,
+      quarks[Q_DURATION], G_TYPE_UINT64, GST_BUFFER_DURATION (buffer),
+      quarks[Q_ID], G_TYPE_UINT, t->id, NULL);
+  gst_structure_id_take_value (s, quarks[Q_WINDOW], &window);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
+}
+
+/* The buffer's ROI metas. */
+static guint
+count_rois (GstBuffer *buffer)
+{
+  gpointer state = NULL;
+  guint n = 0;
+
+  while (gst_buffer_iterate_meta_filtered (buffer, &state,
+          GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))
+    n++;
+  return n;
+}
+
+/* Moves the buffer's first @n ROI metas, upstream's, behind the tracks'
+ * own, which a GstBuffer lists after them (it adds metas at the end of its
+ * list): gst_buffer_get_video_region_of_interest_meta_id() returns the
+ * first meta of an id, which on a track's first frame would otherwise be
+ * the `track` meta that started it. Each is copied to the end through its
+ * own transform function, as GstBuffer copies metas, then removed; a
+ * locked meta stays where it is. */
+static void
+put_results_first (GstBuffer *buffer, guint n)
+{
+  GstMetaTransformCopy copy = { FALSE, 0, -1 };
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    GstMeta *meta = gst_buffer_get_meta (buffer,
+        GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE);
+
+    if (!meta || GST_META_FLAG_IS_SET (meta, GST_META_FLAG_LOCKED)
+        || !meta->info->transform_func
+        || !meta->info->transform_func (buffer, meta, buffer,
+            _gst_meta_transform_copy, &copy))
+      return;
+    gst_buffer_remove_meta (buffer, meta);
+  }
 }
 
 static GstFlowReturn
@@ -387,13 +648,19 @@ gst_cl_camshift_transform_ip (GstBaseTransform *trans, GstBuffer *buffer)
   GstClCamShift *self = GST_CL_CAMSHIFT (trans);
   GstClCamShiftSettings s;
   GstFlowReturn ret;
-  guint i;
+  GArray *requests;
+  guint i, upstream;
 
   GST_OBJECT_LOCK (self);
   s = self->applied;
+  requests = self->requests;
+  self->requests = self->applying;
+  self->applying = requests;
   GST_OBJECT_UNLOCK (self);
 
   ret = track_frame (self, buffer, &s);
+  upstream = ret == GST_FLOW_OK && self->tracks->len ? count_rois (buffer) :
+      0;
   for (i = 0; ret == GST_FLOW_OK && i < self->tracks->len; i++) {
     const GstClCamShiftTrack *t = &g_array_index (self->tracks,
         GstClCamShiftTrack, i);
@@ -402,7 +669,51 @@ gst_cl_camshift_transform_ip (GstBaseTransform *trans, GstBuffer *buffer)
     if (s.post_messages)
       post_message (self, buffer, t);
   }
+  put_results_first (buffer, upstream);
   return ret;
+}
+
+/* Queues @r for the next frame; callable from any thread. */
+static void
+queue_request (GstClCamShift *self, const GstClCamShiftRequest *r)
+{
+  GST_OBJECT_LOCK (self);
+  /* Nothing before a clear would outlive it. */
+  if (r->type == REQUEST_CLEAR)
+    g_array_set_size (self->requests, 0);
+  g_array_append_vals (self->requests, r, 1);
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_camshift_start_track (GstClCamShift *self, guint id, gint x, gint y,
+    gint width, gint height)
+{
+  const GstClCamShiftRequest r = { REQUEST_START, id,
+    bounded_window (x, y, width, height)
+  };
+
+  GST_DEBUG_OBJECT (self, "start-track %u: %d,%d %dx%d", id, x, y, width,
+      height);
+  queue_request (self, &r);
+}
+
+static void
+gst_cl_camshift_stop_track (GstClCamShift *self, guint id)
+{
+  const GstClCamShiftRequest r = { REQUEST_STOP, id };
+
+  GST_DEBUG_OBJECT (self, "stop-track %u", id);
+  queue_request (self, &r);
+}
+
+static void
+gst_cl_camshift_clear_tracks (GstClCamShift *self)
+{
+  const GstClCamShiftRequest r = { REQUEST_CLEAR };
+
+  GST_DEBUG_OBJECT (self, "clear-tracks");
+  queue_request (self, &r);
 }
 
 /* Streaming stopped: the next stream starts without tracks. */
@@ -487,6 +798,12 @@ gst_cl_camshift_set_property (GObject *object, guint prop_id,
     case PROP_POST_MESSAGES:
       s->post_messages = g_value_get_boolean (value);
       break;
+    case PROP_MIN_MASS:
+      s->min_mass = g_value_get_double (value);
+      break;
+    case PROP_LOST_FRAMES:
+      s->lost_frames = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -530,6 +847,12 @@ gst_cl_camshift_get_property (GObject *object, guint prop_id, GValue *value,
     case PROP_POST_MESSAGES:
       g_value_set_boolean (value, s->post_messages);
       break;
+    case PROP_MIN_MASS:
+      g_value_set_double (value, s->min_mass);
+      break;
+    case PROP_LOST_FRAMES:
+      g_value_set_uint (value, s->lost_frames);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -560,6 +883,8 @@ gst_cl_camshift_finalize (GObject *object)
   GstClCamShift *self = GST_CL_CAMSHIFT (object);
 
   g_array_unref (self->tracks);
+  g_array_unref (self->applying);
+  g_array_unref (self->requests);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -572,7 +897,7 @@ install_properties (GObjectClass *gobject_class)
   g_object_class_install_property (gobject_class, PROP_WINDOW,
       gst_param_spec_array ("window", "Window", "The initial window "
           "<x, y, width, height> (pixels) of track 0; empty: tracks start "
-          "from ROI metas of track-type",
+          "from start-track and from ROI metas of track-type",
           g_param_spec_int ("value", "Value", "x, y, width or height",
               G_MININT, G_MAXINT, 0, G_PARAM_READWRITE |
               G_PARAM_STATIC_STRINGS), rw));
@@ -607,6 +932,62 @@ install_properties (GObjectClass *gobject_class)
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post a camshift message per track and frame",
           DEFAULT_POST_MESSAGES, rw));
+  g_object_class_install_property (gobject_class, PROP_MIN_MASS,
+      g_param_spec_double ("min-mass", "Minimum mass", "A frame whose "
+          "confidence (the track's probability per pixel of its window, as "
+          "a fraction of its first frame's) is under this is a miss; 0: "
+          "never", 0, 1, DEFAULT_MIN_MASS, rw));
+  g_object_class_install_property (gobject_class, PROP_LOST_FRAMES,
+      g_param_spec_uint ("lost-frames", "Lost frames", "Misses in a row "
+          "(frames under min-mass) that make a track lost: its window "
+          "stays, and it is no longer searched", 1, G_MAXINT,
+          DEFAULT_LOST_FRAMES, rw));
+}
+
+static void
+install_signals (GObjectClass *gobject_class)
+{
+  const GType type = G_TYPE_FROM_CLASS (gobject_class);
+  const GSignalFlags flags = G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION;
+
+  /**
+   * GstClCamShift::start-track:
+   * @camshift: the element
+   * @id: the track's id, that of its metas and messages
+   * @x: the window's left edge, pixels
+   * @y: its top edge, pixels
+   * @width: its width, pixels; under 1: the track is lost from its start
+   * @height: its height, pixels; under 1: likewise
+   *
+   * Starts track @id from the window on the next frame the element takes
+   * (a track of that id starts again there, with a new model). Callable
+   * from any thread.
+   */
+  signals[SIGNAL_START_TRACK] = g_signal_new_class_handler ("start-track",
+      type, flags, G_CALLBACK (gst_cl_camshift_start_track), NULL, NULL,
+      NULL, G_TYPE_NONE, 5, G_TYPE_UINT, G_TYPE_INT, G_TYPE_INT, G_TYPE_INT,
+      G_TYPE_INT);
+  /**
+   * GstClCamShift::stop-track:
+   * @camshift: the element
+   * @id: the track's id; nothing happens if no track has it
+   *
+   * Ends track @id from the next frame the element takes: no meta, no
+   * message. Callable from any thread.
+   */
+  signals[SIGNAL_STOP_TRACK] = g_signal_new_class_handler ("stop-track",
+      type, flags, G_CALLBACK (gst_cl_camshift_stop_track), NULL, NULL,
+      NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  /**
+   * GstClCamShift::clear-tracks:
+   * @camshift: the element
+   *
+   * Ends every track, the #GstClCamShift:window one too, from the next
+   * frame the element takes. Callable from any thread.
+   */
+  signals[SIGNAL_CLEAR_TRACKS] = g_signal_new_class_handler ("clear-tracks",
+      type, flags, G_CALLBACK (gst_cl_camshift_clear_tracks), NULL, NULL,
+      NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -615,13 +996,17 @@ gst_cl_camshift_class_init (GstClCamShiftClass *klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  guint i;
 
+  for (i = 0; i < N_QUARKS; i++)
+    quarks[i] = g_quark_from_static_string (quark_names[i]);
   gobject_class->set_property = gst_cl_camshift_set_property;
   gobject_class->get_property = gst_cl_camshift_get_property;
   gobject_class->dispatch_properties_changed =
       gst_cl_camshift_dispatch_properties_changed;
   gobject_class->finalize = gst_cl_camshift_finalize;
   install_properties (gobject_class);
+  install_signals (gobject_class);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -648,8 +1033,12 @@ gst_cl_camshift_init (GstClCamShift *self)
   s->criteria.max_iterations = DEFAULT_MAX_ITERATIONS;
   s->criteria.epsilon = DEFAULT_EPSILON;
   s->post_messages = DEFAULT_POST_MESSAGES;
+  s->min_mass = DEFAULT_MIN_MASS;
+  s->lost_frames = DEFAULT_LOST_FRAMES;
   self->applied = *s;
   self->tracks = g_array_new (FALSE, TRUE, sizeof (GstClCamShiftTrack));
+  self->requests = g_array_new (FALSE, FALSE, sizeof (GstClCamShiftRequest));
+  self->applying = g_array_new (FALSE, FALSE, sizeof (GstClCamShiftRequest));
   self->window_serial = G_MAXUINT;
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
 }

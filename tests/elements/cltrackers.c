@@ -821,6 +821,54 @@ structure_box (const GstStructure *s)
   return (ClhRotatedBox) { v[0], v[1], v[2], v[3], v[4] };
 }
 
+/* A track's quality, as a message or a meta's parameter has it. */
+typedef struct {
+  guint64 m00;
+  gdouble mean_probability, confidence;
+  gboolean lost;
+} Quality;
+
+static gdouble
+get_double (const GstStructure *s, const gchar *field)
+{
+  gdouble v = -1;
+
+  fail_unless (gst_structure_get_double (s, field, &v),
+      "%s: no gdouble %s", gst_structure_get_name (s), field);
+  return v;
+}
+
+/* The quality fields of a message or a meta's parameter, each in its
+ * range. */
+static Quality
+structure_quality (const GstStructure *s)
+{
+  Quality q = { 0 };
+
+  fail_unless (gst_structure_get_uint64 (s, "m00", &q.m00),
+      "%s: no guint64 m00", gst_structure_get_name (s));
+  q.mean_probability = get_double (s, "mean-probability");
+  q.confidence = get_double (s, "confidence");
+  fail_unless (gst_structure_get_boolean (s, "lost", &q.lost),
+      "%s: no gboolean lost", gst_structure_get_name (s));
+  fail_unless (q.mean_probability >= 0 && q.mean_probability <= 1
+      && q.confidence >= 0 && q.confidence <= 1, "%s: mean probability %g "
+      "and confidence %g not in [0, 1]", gst_structure_get_name (s),
+      q.mean_probability, q.confidence);
+  return q;
+}
+
+static Quality
+meta_quality (GstVideoRegionOfInterestMeta *roi)
+{
+  GstStructure *s = gst_video_region_of_interest_meta_get_param (roi,
+      "camshift");
+
+  fail_unless (s != NULL, "ROI meta %d has no camshift param", roi->id);
+  fail_unless_equals_int (gst_structure_n_fields (s), 9);
+  return structure_quality (s);
+}
+
 static ClhRotatedBox
 meta_box (GstVideoRegionOfInterestMeta *roi)
 {
@@ -861,6 +909,7 @@ typedef struct {
   ClhRect window;
   ClhRotatedBox box;
   gboolean lost;
+  Quality quality;
 } CamShiftMessage;
 
 static guint64
@@ -911,6 +960,8 @@ pop_camshift_message (GstBus *bus)
   }
   m.window = (ClhRect) { rect[0], rect[1], rect[2], rect[3] };
   m.box = structure_box (s);
+  m.quality = structure_quality (s);
+  fail_unless_equals_int (m.quality.lost, m.lost);
   gst_message_unref (msg);
   return m;
 }
@@ -922,6 +973,8 @@ typedef struct {
   ClhRect window;
   gfloat model[16];
   gboolean started;
+  /* The last step's. */
+  ClhCamShiftMass mass;
 } RefTrack;
 
 static void
@@ -964,7 +1017,8 @@ ref_track_step (RefTrack *t, GstBuffer *buffer, const GstVideoInfo *info,
   t->started = TRUE;
   spec.model = t->model;
   clh_reference_backproject (&frame, &spec, prob, w);
-  clh_reference_camshift (prob, w, w, h, &t->window, &criteria, box);
+  clh_reference_camshift (prob, w, w, h, &t->window, &criteria, box,
+      &t->mass);
   gst_buffer_unmap (buffer, &map);
   g_free (prob);
 }
@@ -989,10 +1043,41 @@ assert_same_step (const ClhRect *got_window, const ClhRotatedBox *got_box,
       want_box->height, want_box->angle);
 }
 
+/* The mean probability clcamshift's documentation defines: the mass over
+ * 255 times the pixels of its window. */
+static gdouble
+mean_probability (const ClhCamShiftMass *mass)
+{
+  const gdouble area = (gdouble) mass->window.width * mass->window.height;
+
+  return area > 0 ? (gdouble) mass->m00 / (255.0 * area) : 0.0;
+}
+
+/* @got against the reference's @mass of a track not lost: its m00, its
+ * mean probability, its confidence against @first_mean, the mean
+ * probability of the track's first frame (at most 1). */
+static void
+assert_quality (const Quality *got, const ClhCamShiftMass *mass,
+    gdouble first_mean, const gchar *what)
+{
+  const gdouble mean = mean_probability (mass);
+  const gdouble confidence = first_mean > 0 ? MIN (mean / first_mean, 1.0)
+      : 0.0;
+
+  fail_unless (got->m00 == mass->m00 && got->mean_probability == mean
+      && got->confidence == confidence && !got->lost, "%s: m00 %"
+      G_GUINT64_FORMAT ", mean probability %.17g, confidence %.17g, lost "
+      "%d; the reference's mass %" G_GUINT64_FORMAT " in %d,%d %dx%d: %.17g, "
+      "%.17g, not lost", what, got->m00, got->mean_probability,
+      got->confidence, got->lost, mass->m00, mass->window.x, mass->window.y,
+      mass->window.width, mass->window.height, mean, confidence);
+}
+
 /* A window on the red square, which then moves (3, 2) pixels a frame: one
  * camshift meta and one message a frame, with the frame's timestamps in a
  * segment that starts at 1 s at stream time 5 s; the box stays on the
- * square, and every step equals the reference's. */
+ * square, and every step equals the reference's, its mass and quality
+ * too (confidence 1 on the first frame, and near it on the others). */
 GST_START_TEST (test_camshift_window_follows)
 {
   const GstClockTime start = GST_SECOND, time = 5 * GST_SECOND;
@@ -1001,6 +1086,7 @@ GST_START_TEST (test_camshift_window_follows)
   RefTrack ref = { {8, 6, 20, 20} };
   GstVideoInfo info;
   GstSegment segment;
+  gdouble first_mean = 0;
   guint k;
 
   scene_info (&info);
@@ -1020,10 +1106,13 @@ GST_START_TEST (test_camshift_window_follows)
     CamShiftMessage m;
     ClhRotatedBox box, want_box;
     ClhRect rect;
+    Quality q;
     gchar *what = g_strdup_printf ("frame %u", k);
 
     GST_BUFFER_PTS (in) = start + k * GST_SECOND / 30;
     ref_track_step (&ref, in, &info, &want_box);
+    if (k == 0)
+      first_mean = mean_probability (&ref.mass);
     out = gst_harness_push_and_pull (h, in);
     fail_unless (out != NULL, "%s: no frame out", what);
     fail_unless_equals_int (count_camshift_metas (out), 1);
@@ -1051,6 +1140,12 @@ GST_START_TEST (test_camshift_window_follows)
     fail_unless_equals_int (m.id, 0);
     fail_if (m.lost);
     assert_same_step (&m.window, &m.box, &rect, &box, "message");
+    q = meta_quality (roi);
+    assert_quality (&q, &ref.mass, first_mean, what);
+    assert_quality (&m.quality, &ref.mass, first_mean, what);
+    fail_unless (ref.mass.m00 > 0 && (k > 0 || m.quality.confidence == 1.0)
+        && m.quality.confidence > 0.8, "%s: confidence %g", what,
+        m.quality.confidence);
     fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT) == NULL,
         "%s: a second message", what);
     gst_buffer_unref (out);
@@ -1392,6 +1487,526 @@ GST_START_TEST (test_camshift_window_property)
               2)), 6);
   g_value_unset (&got);
   gst_object_unref (e);
+}
+GST_END_TEST;
+
+/* ------------------------------------------------------------------ */
+/* clcamshift's action signals, track quality and its metas' order */
+
+static void
+start_track (GstElement *e, guint id, gint x, gint y, gint width,
+    gint height)
+{
+  g_signal_emit_by_name (e, "start-track", id, x, y, width, height);
+}
+
+/* The ids of @out's camshift metas, in order, into @ids; their number. */
+static guint
+camshift_ids (GstBuffer *out, gint *ids, guint max)
+{
+  GstVideoRegionOfInterestMeta *roi;
+  gpointer state = NULL;
+  guint n = 0;
+
+  while ((roi = (GstVideoRegionOfInterestMeta *)
+          gst_buffer_iterate_meta_filtered (out, &state,
+              GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)))
+    if (roi->roi_type == g_quark_from_string ("camshift")) {
+      fail_unless (n < max, "more than %u camshift metas", max);
+      ids[n++] = roi->id;
+    }
+  return n;
+}
+
+/* Pushes @in and checks that the output has camshift metas of @want
+ * (-1 ended) alone, in that order, and one message each. */
+static void
+expect_tracks (GstHarness *h, GstBus *bus, GstBuffer *in, const gint *want,
+    const gchar *what)
+{
+  GstBuffer *out = gst_harness_push_and_pull (h, in);
+  gint ids[16];
+  guint n, i;
+
+  fail_unless (out != NULL, "%s: no frame out", what);
+  n = camshift_ids (out, ids, G_N_ELEMENTS (ids));
+  for (i = 0; want[i] >= 0; i++) {
+    fail_unless (i < n && ids[i] == want[i], "%s: track %d is not meta %u "
+        "of %u", what, want[i], i, n);
+    fail_unless_equals_int (pop_camshift_message (bus).id, want[i]);
+  }
+  fail_unless (n == i, "%s: %u camshift metas, expected %u", what, n, i);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT) == NULL,
+      "%s: a message too many", what);
+  gst_buffer_unref (out);
+}
+
+/* start-track, stop-track and clear-tracks take effect on the next frame,
+ * in the order emitted: before the first frame, between frames, several
+ * at once; beside the window property; a request for an id no track has
+ * changes nothing. */
+GST_START_TEST (test_camshift_signals)
+{
+  const gint none[] = { -1 }, four[] = { 4, -1 }, two[] = { 2, -1 };
+  const gint five[] = { 5, -1 }, zero_nine[] = { 0, 9, -1 };
+  GstBus *bus;
+  GstHarness *h = harness_new ("clcamshift", &bus);
+  RefTrack ref = { {8, 6, 20, 20} };
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  ClhRotatedBox want_box;
+  CamShiftMessage m;
+  guint k = 0;
+
+  scene_info (&info);
+  set_caps (h, "RGB", SCENE_W, SCENE_H);
+  /* Before any frame: the first frame is tracked, as the reference. */
+  start_track (h->element, 4, 8, 6, 20, 20);
+  in = scene_frame (&info, GREY, &red_square, 1, k++);
+  ref_track_step (&ref, in, &info, &want_box);
+  out = gst_harness_push_and_pull (h, in);
+  fail_unless_equals_int (count_camshift_metas (out), 1);
+  m = pop_camshift_message (bus);
+  fail_unless_equals_int (m.id, 4);
+  fail_if (m.lost);
+  assert_same_step (&m.window, &m.box, &ref.window, &want_box, "start-track");
+  fail_unless_equals_uint64 (m.quality.m00, ref.mass.m00);
+  fail_unless (m.quality.confidence == 1.0);
+  gst_buffer_unref (out);
+  expect_tracks (h, bus, scene_frame (&info, GREY, &red_square, 1, k++),
+      four, "track 4 goes on");
+
+  g_signal_emit_by_name (h->element, "stop-track", 4);
+  expect_tracks (h, bus, scene_frame (&info, GREY, &red_square, 1, k++),
+      none, "stop-track 4");
+  g_signal_emit_by_name (h->element, "stop-track", 77);
+  expect_tracks (h, bus, scene_frame (&info, GREY, &red_square, 1, k++),
+      none, "stop-track of no track");
+
+  /* In order: 1 started and stopped, 2 stays. */
+  start_track (h->element, 1, 8, 6, 20, 20);
+  start_track (h->element, 2, 40, 30, 20, 20);
+  g_signal_emit_by_name (h->element, "stop-track", 1);
+  expect_tracks (h, bus, scene_frame (&info, GREY, &red_square, 1, k++),
+      two, "start 1, start 2, stop 1");
+  start_track (h->element, 3, 8, 6, 20, 20);
+  g_signal_emit_by_name (h->element, "clear-tracks");
+  start_track (h->element, 5, 8, 6, 20, 20);
+  expect_tracks (h, bus, scene_frame (&info, GREY, &red_square, 1, k++),
+      five, "start 3, clear, start 5");
+
+  /* Beside the window property: a new window ends the signals' tracks
+   * (as it ends every track), start-track adds to it, clear-tracks ends
+   * track 0 too, until the window is set again. */
+  set_window (h->element, 8, 6, 20, 20);
+  start_track (h->element, 9, 40, 30, 20, 20);
+  expect_tracks (h, bus, scene_frame (&info, GREY, &red_square, 1, k++),
+      zero_nine, "window and start-track 9");
+  g_signal_emit_by_name (h->element, "clear-tracks");
+  expect_tracks (h, bus, scene_frame (&info, GREY, &red_square, 1, k++),
+      none, "clear-tracks with a window");
+  expect_tracks (h, bus, scene_frame (&info, GREY, &red_square, 1, k++),
+      none, "after clear-tracks with a window");
+  set_window (h->element, 8, 6, 20, 20);
+  expect_tracks (h, bus, scene_frame (&info, GREY, &red_square, 1, k++),
+      (const gint[]) { 0, -1 }, "the window again");
+  fail_unless_equals_int (count_messages (bus, GST_MESSAGE_ERROR), 0);
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
+/* Untrusted numbers: windows at the ends of the ints track as the small
+ * windows that meet the frame as they do (as the window property's);
+ * a width or height of 0 starts a lost track, reported every frame. */
+GST_START_TEST (test_camshift_signal_windows)
+{
+  const struct {
+    gint x, y, w, h;
+    ClhRect same;
+  } cases[] = {
+    {G_MININT, G_MININT, G_MAXINT, G_MAXINT, {-10, -10, 5, 5}},
+    {G_MAXINT, 3, G_MAXINT, 5, {SCENE_W, 3, 5, 5}},
+    {-20, -20, G_MAXINT, G_MAXINT, {-20, -20, SCENE_W + 40, SCENE_H + 40}},
+  };
+  GstVideoInfo info;
+  guint i, k;
+
+  scene_info (&info);
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstBus *bus;
+    GstHarness *h = harness_new ("clcamshift", &bus);
+    RefTrack ref = { cases[i].same };
+
+    set_caps (h, "RGB", SCENE_W, SCENE_H);
+    start_track (h->element, 3, cases[i].x, cases[i].y, cases[i].w,
+        cases[i].h);
+    for (k = 0; k < 3; k++) {
+      const Square sq = moving_square (k);
+      GstBuffer *in = scene_frame (&info, GREY, &sq, 1, k);
+      ClhRotatedBox want_box;
+      CamShiftMessage m;
+      gchar *what = g_strdup_printf ("case %u frame %u", i, k);
+
+      ref_track_step (&ref, in, &info, &want_box);
+      gst_buffer_unref (gst_harness_push_and_pull (h, in));
+      m = pop_camshift_message (bus);
+      assert_same_step (&m.window, &m.box, &ref.window, &want_box, what);
+      g_free (what);
+    }
+    fail_unless_equals_int (count_messages (bus, GST_MESSAGE_ERROR), 0);
+    clh_check_harness_teardown (h, bus);
+  }
+}
+GST_END_TEST;
+
+/* A request from a probe on the element's sink pad applies to the buffer
+ * the probe sees: one pipeline, a detector in the probe. */
+static GstPadProbeReturn
+start_on_third (GstPad *pad, GstPadProbeInfo *info, gpointer element)
+{
+  if (GST_BUFFER_PTS (GST_PAD_PROBE_INFO_BUFFER (info)) == 2 * GST_SECOND
+      / 30)
+    start_track (element, 6, 8, 6, 20, 20);
+  return GST_PAD_PROBE_OK;
+}
+
+GST_START_TEST (test_camshift_signal_from_probe)
+{
+  const gint none[] = { -1 }, six[] = { 6, -1 };
+  GstBus *bus;
+  GstHarness *h = harness_new ("clcamshift", &bus);
+  GstPad *sink = gst_element_get_static_pad (h->element, "sink");
+  GstVideoInfo info;
+  guint k;
+
+  scene_info (&info);
+  set_caps (h, "RGB", SCENE_W, SCENE_H);
+  gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, start_on_third,
+      h->element, NULL);
+  gst_object_unref (sink);
+  for (k = 0; k < 4; k++)
+    expect_tracks (h, bus, scene_frame (&info, GREY, &red_square, 1, k),
+        k < 2 ? none : six, "probe");
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
+/* A second thread emits start-track for ids 0, 1, ... and then stop-track
+ * for each while frames stream: every frame's tracks are what a prefix of
+ * the requests, in order, makes (a range of ids), at least every request
+ * emitted before the frame was pushed, never fewer than the frame before;
+ * the frame pushed after the last request has none. For ThreadSanitizer
+ * (suite 'threads'). */
+#define SIGNAL_ROUNDS 48
+
+typedef struct {
+  GstElement *element;
+  gint emitted;
+} Signaller;
+
+static gpointer
+signal_thread (gpointer data)
+{
+  Signaller *sig = data;
+  guint i;
+
+  for (i = 0; i < 2 * SIGNAL_ROUNDS; i++) {
+    if (i < SIGNAL_ROUNDS)
+      start_track (sig->element, i, 8 + i % 30, 6 + i % 20, 20, 20);
+    else
+      g_signal_emit_by_name (sig->element, "stop-track", i - SIGNAL_ROUNDS);
+    g_atomic_int_set (&sig->emitted, i + 1);
+    g_thread_yield ();
+  }
+  return NULL;
+}
+
+/* The requests a frame's tracks, ids @lo..@hi - 1, are the result of. */
+static gint
+requests_applied (gint lo, gint hi, guint n, gint emitted_before)
+{
+  if (n == 0)
+    return emitted_before == 0 ? 0 : 2 * SIGNAL_ROUNDS;
+  return lo > 0 ? SIGNAL_ROUNDS + lo : hi;
+}
+
+GST_START_TEST (test_camshift_signals_from_thread)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new ("clcamshift", &bus);
+  Signaller sig = { h->element, 0 };
+  GstVideoInfo info;
+  GThread *thread;
+  gint applied = 0, frames = 0;
+  gboolean done;
+
+  scene_info (&info);
+  g_object_set (h->element, "post-messages", FALSE, NULL);
+  set_caps (h, "RGB", SCENE_W, SCENE_H);
+  thread = g_thread_new ("signals", signal_thread, &sig);
+  do {
+    const gint emitted = g_atomic_int_get (&sig.emitted);
+    GstBuffer *out;
+    gint ids[SIGNAL_ROUNDS], now;
+    guint n, i;
+
+    done = emitted == 2 * SIGNAL_ROUNDS;
+    out = gst_harness_push_and_pull (h, scene_frame (&info, GREY,
+            &red_square, 1, frames++));
+    fail_unless (out != NULL);
+    n = camshift_ids (out, ids, SIGNAL_ROUNDS);
+    for (i = 1; i < n; i++)
+      fail_unless (ids[i] == ids[i - 1] + 1, "frame %d: track %d after %d",
+          frames, ids[i], ids[i - 1]);
+    now = requests_applied (n ? ids[0] : 0, n ? ids[n - 1] + 1 : 0, n,
+        emitted);
+    fail_unless (n == 0 || ids[0] == 0 || ids[n - 1] == SIGNAL_ROUNDS - 1,
+        "frame %d: tracks %d..%d are no prefix of the requests", frames,
+        ids[0], ids[n - 1]);
+    fail_unless (now >= emitted && now >= applied, "frame %d: tracks of "
+        "the first %d requests, after %d were emitted and %d applied",
+        frames, now, emitted, applied);
+    applied = now;
+    gst_buffer_unref (out);
+  } while (!done);
+  g_thread_join (thread);
+  fail_unless_equals_int (applied, 2 * SIGNAL_ROUNDS);
+  fail_unless_equals_int (count_messages (bus, GST_MESSAGE_ERROR), 0);
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
+/* A scripted clip: each frame's squares on the grey background. */
+typedef guint (*Script) (guint k, Square *squares);
+
+/* Runs @script's @n frames through clcamshift from @start with the
+ * element's min-mass and lost-frames set as given (@min_mass < 0: the
+ * defaults, 0.1 and 5), each frame against the reference and the rule
+ * the element documents: the reference's window, box and mass until the
+ * frame with @lost_frames misses in a row (confidence under @min_mass),
+ * which is reported lost with the reference's window of that frame; from
+ * then on the same window, lost, an empty box and zero quality. Returns
+ * the frame the track was lost on, or -1. */
+static gint
+run_script (Script script, guint n, ClhRect start, gdouble min_mass,
+    guint lost_frames, const gchar *name)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new ("clcamshift", &bus);
+  RefTrack ref = { start };
+  GstVideoInfo info;
+  gdouble first_mean = 0;
+  guint misses = 0, k;
+  gint lost_on = -1;
+
+  scene_info (&info);
+  if (min_mass >= 0)
+    g_object_set (h->element, "min-mass", min_mass, "lost-frames",
+        lost_frames, NULL);
+  else
+    g_object_get (h->element, "min-mass", &min_mass, "lost-frames",
+        &lost_frames, NULL);
+  set_caps (h, "RGB", SCENE_W, SCENE_H);
+  start_track (h->element, 0, start.x, start.y, start.width, start.height);
+  for (k = 0; k < n; k++) {
+    Square squares[4];
+    const guint n_squares = script (k, squares);
+    GstBuffer *in = scene_frame (&info, GREY, squares, n_squares, k), *out;
+    gchar *what = g_strdup_printf ("%s frame %u", name, k);
+    ClhRotatedBox want_box;
+    CamShiftMessage m;
+    ClhRect frozen;
+    Quality q;
+
+    if (lost_on < 0) {
+      ref_track_step (&ref, in, &info, &want_box);
+      if (k == 0)
+        first_mean = mean_probability (&ref.mass);
+    }
+    out = gst_harness_push_and_pull (h, in);
+    fail_unless (out != NULL, "%s: no frame out", what);
+    m = pop_camshift_message (bus);
+    q = meta_quality (camshift_meta (out, 0));
+    fail_unless (memcmp (&q, &m.quality, sizeof (q)) == 0, "%s: the meta's "
+        "quality is not the message's", what);
+    frozen = meta_rect (camshift_meta (out, 0));
+    fail_unless (memcmp (&frozen, &m.window, sizeof (frozen)) == 0);
+    if (lost_on < 0) {
+      const gdouble mean = mean_probability (&ref.mass);
+      const gdouble confidence = first_mean > 0 ?
+          MIN (mean / first_mean, 1.0) : 0.0;
+
+      misses = confidence < min_mass ? misses + 1 : 0;
+      fail_unless (memcmp (&m.window, &ref.window, sizeof (ClhRect)) == 0,
+          "%s: window %d,%d %dx%d, the reference's %d,%d %dx%d", what,
+          m.window.x, m.window.y, m.window.width, m.window.height,
+          ref.window.x, ref.window.y, ref.window.width, ref.window.height);
+      if (misses >= lost_frames)
+        lost_on = k;
+      else {
+        assert_same_step (&m.window, &m.box, &ref.window, &want_box, what);
+        assert_quality (&m.quality, &ref.mass, first_mean, what);
+      }
+    } else
+      fail_unless (memcmp (&m.window, &ref.window, sizeof (ClhRect)) == 0,
+          "%s: a lost track's window moved: %d,%d %dx%d, lost as %d,%d "
+          "%dx%d", what, m.window.x, m.window.y, m.window.width,
+          m.window.height, ref.window.x, ref.window.y, ref.window.width,
+          ref.window.height);
+    if (lost_on >= 0) {
+      fail_unless (m.lost && box_is_empty (&m.box) && m.quality.m00 == 0
+          && m.quality.mean_probability == 0 && m.quality.confidence == 0,
+          "%s: lost since frame %d, reported lost %d, box %gx%g, m00 %"
+          G_GUINT64_FORMAT ", confidence %g", what, lost_on, m.lost,
+          m.box.width, m.box.height, m.quality.m00, m.quality.confidence);
+    } else
+      fail_if (m.lost, "%s: lost after %u misses", what, misses);
+    gst_buffer_unref (out);
+    g_free (what);
+  }
+  fail_unless_equals_int (count_messages (bus, GST_MESSAGE_ERROR), 0);
+  clh_check_harness_teardown (h, bus);
+  return lost_on;
+}
+
+static const Square blue_square = { 30, 20, 16, 30, 30, 220 };
+
+/* The red square, still. */
+static guint
+script_still (guint k, Square *squares)
+{
+  squares[0] = red_square;
+  return 1;
+}
+
+/* The blue square moving right 8 pixels a frame, out of the frame from
+ * frame 9 (30 + 8 * 9 = 102 > 96). */
+static guint
+script_leaving (guint k, Square *squares)
+{
+  squares[0] = blue_square;
+  squares[0].x += 8 * k;
+  return 1;
+}
+
+/* The blue square, under grey (not drawn) on frames 6 to 13, back from 14
+ * on. */
+static guint
+script_occluded (guint k, Square *squares)
+{
+  squares[0] = blue_square;
+  return k < 6 || k >= 14;
+}
+
+/* The empty model (a window on grey: nothing in the mask), an object
+ * leaving the frame and one covered up, under the defaults (min-mass 0.1,
+ * lost-frames 5): lost on the fifth frame of nothing, the window frozen
+ * from then on (the empty model's no longer grows by 20 pixels a frame),
+ * not found again when the square comes back; before that every frame as
+ * OpenCV's CamShift (the reference). min-mass 0 never loses a track;
+ * lost-frames 1 loses it on its first miss. */
+GST_START_TEST (test_camshift_lost)
+{
+  const ClhRect on_grey = { 60, 30, 16, 16 }, on_blue = { 28, 18, 20, 20 };
+
+  fail_unless_equals_int (run_script (script_still, 10, on_grey, -1, 0,
+          "empty model"), 4);
+  fail_unless_equals_int (run_script (script_still, 10, on_grey, 0, 5,
+          "empty model, min-mass 0"), -1);
+  fail_unless_equals_int (run_script (script_still, 4, on_grey, 0.1, 1,
+          "empty model, lost-frames 1"), 0);
+  fail_unless_equals_int (run_script (script_leaving, 18, on_blue, -1, 0,
+          "leaving"), 9 + 4);
+  fail_unless_equals_int (run_script (script_occluded, 20, on_blue, -1, 0,
+          "occluded"), 6 + 4);
+  /* A short occlusion: three misses, then found again. */
+  fail_unless_equals_int (run_script (script_occluded, 20, on_blue, 0.1, 9,
+          "occluded, lost-frames 9"), -1);
+}
+GST_END_TEST;
+
+/* On a track's first frame, as on every other, the first ROI meta of its
+ * id is the camshift result: upstream's ROI metas (the track meta that
+ * started it, another element's meta of the same id) follow the results,
+ * unchanged and in their order; without tracks a buffer's metas keep their
+ * order. */
+GST_START_TEST (test_camshift_results_first)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new ("clcamshift", &bus);
+  GstVideoRegionOfInterestMeta *roi;
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  gpointer state = NULL;
+  ClhRotatedBox box;
+  const gchar *types[] = { "camshift", "face", "track", "camshift" };
+  const gint ids[] = { 5, 5, 5, 8 };
+  guint k, i;
+
+  scene_info (&info);
+  g_object_set (h->element, "post-messages", FALSE, NULL);
+  set_caps (h, "RGB", SCENE_W, SCENE_H);
+
+  /* No track: nothing moves. */
+  in = scene_frame (&info, GREY, &red_square, 1, 0);
+  add_roi (in, "face", 5, 1, 2, 3, 4);
+  add_roi (in, "camshift", 8, 5, 6, 7, 8);
+  out = gst_harness_push_and_pull (h, in);
+  roi = gst_buffer_get_video_region_of_interest_meta_id (out, 5);
+  fail_unless (roi && roi->roi_type == g_quark_from_string ("face"));
+  gst_buffer_unref (out);
+
+  for (k = 1; k < 3; k++) {
+    in = scene_frame (&info, GREY, &red_square, 1, k);
+    add_roi (in, "face", 5, 1, 2, 3, 4);
+    gst_video_region_of_interest_meta_add_param
+        (gst_buffer_get_video_region_of_interest_meta_id (in, 5),
+        gst_structure_new ("detection", "score", G_TYPE_DOUBLE, 0.5, NULL));
+    if (k == 1)
+      add_roi (in, "track", 5, 8, 6, 20, 20);
+    add_roi (in, "camshift", 8, 5, 6, 7, 8);
+    out = gst_harness_push_and_pull (h, in);
+    roi = gst_buffer_get_video_region_of_interest_meta_id (out, 5);
+    fail_unless (roi != NULL);
+    fail_unless (roi->roi_type == g_quark_from_string ("camshift"),
+        "frame %u: the first meta of id 5 is a %s", k,
+        g_quark_to_string (roi->roi_type));
+    box = meta_box (roi);
+    fail_if (box_is_empty (&box), "frame %u: an empty box", k);
+    /* Then upstream's, as they came. */
+    state = NULL;
+    for (i = 0; (roi = (GstVideoRegionOfInterestMeta *)
+            gst_buffer_iterate_meta_filtered (out, &state,
+                GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)); i++) {
+      const guint j = k == 1 ? i : i + (i >= 2);
+
+      fail_unless (j < G_N_ELEMENTS (types), "frame %u: %u ROI metas", k,
+          i + 1);
+      fail_unless (roi->roi_type == g_quark_from_string (types[j])
+          && roi->id == ids[j], "frame %u: ROI meta %u is %s %d, expected "
+          "%s %d", k, i, g_quark_to_string (roi->roi_type), roi->id,
+          types[j], ids[j]);
+      if (g_str_equal (types[j], "face")) {
+        GstStructure *p = gst_video_region_of_interest_meta_get_param (roi,
+            "detection");
+        gdouble score = 0;
+
+        fail_unless (roi->x == 1 && roi->y == 2 && roi->w == 3 && roi->h == 4
+            && p && gst_structure_get_double (p, "score", &score)
+            && score == 0.5, "frame %u: the face meta changed", k);
+      }
+      if (j == 3)
+        fail_unless (roi->x == 5 && roi->y == 6 && roi->w == 7
+            && roi->h == 8 && roi->params == NULL);
+      if (g_str_equal (types[j], "track"))
+        fail_unless (roi->x == 8 && roi->y == 6 && roi->w == 20
+            && roi->h == 20);
+    }
+    fail_unless_equals_int (i, k == 1 ? 4 : 3);
+    gst_buffer_unref (out);
+  }
+  fail_unless_equals_int (count_messages (bus, GST_MESSAGE_ERROR), 0);
+  clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
 
@@ -2206,6 +2821,12 @@ cltrackers_suite (void)
   tcase_add_test (tc, test_camshift_too_many_tracks);
   tcase_add_test (tc, test_camshift_window_property);
   tcase_add_test (tc, test_camshift_huge_windows);
+  tcase_add_test (tc, test_camshift_signals);
+  tcase_add_test (tc, test_camshift_signal_windows);
+  tcase_add_test (tc, test_camshift_signal_from_probe);
+  tcase_add_test (tc, test_camshift_signals_from_thread);
+  tcase_add_test (tc, test_camshift_lost);
+  tcase_add_test (tc, test_camshift_results_first);
   tcase_add_test (tc, test_backproject_flip_together);
   tcase_add_test (tc, test_backproject_frozen_group);
   tcase_add_test (tc, test_camshift_frozen_group);
