@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Installs what clhistogram needs to build and test on Debian 12 (bookworm)
 # or Debian 13 (trixie), whichever this machine runs (as root, or with
-# sudo), fetches the sample video and configures build/. The package names
+# sudo), fetches the sample videos and configures build/. The package names
 # are the same on both releases.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,8 +29,9 @@ $sudo apt-get install -y -q --no-install-recommends \
   gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0 \
   gir1.2-gst-plugins-base-1.0 python3-gi python3-gst-1.0 python3-numpy python3-opencv \
   libjson-glib-dev ffmpeg jq abigail-tools groff-base \
-  libpango1.0-dev libcairo2-dev fonts-dejavu-core
+  libpango1.0-dev libcairo2-dev fonts-dejavu-core gstreamer1.0-opencv
 "$root/scripts/fetch-vtest.sh"
+"$root/scripts/fetch-samples.sh"
 cd "$root"
 echo "setup: configuring build/" >&2
 if [ -d build ]; then meson setup --reconfigure build; else meson setup build; fi
