@@ -48,9 +48,45 @@
  *     num-buffers=60 ! video/x-raw,format=BGRx,width=320,height=240 ! \
  *     clcamshift window="<140, 100, 40, 40>" ! fakesink
  * ]| prints where the orange ball goes, frame by frame.
+ *
+ * ## Analytics metadata (GStreamer 1.24 and later)
+ *
+ * Built against GStreamer's analytics library (gst-plugins-bad's
+ * `gstreamer-analytics-1.0`, GStreamer 1.24 or later; Debian 13 has it,
+ * Debian 12's GStreamer 1.22 does not), the element also reads and writes
+ * the detections and tracks of a frame's #GstAnalyticsRelationMeta (the
+ * buffer's own, or a new one). Built without it, there is no
+ * #GstClCamShift:track-label and no analytics metadata; everything else
+ * is the same.
+ *
+ * Every frame gets, per track, a #GstAnalyticsTrackingMtd whose tracking id
+ * is the track's id, first seen the running time of the track's first
+ * frame, last seen that of the last frame the track was found on, and
+ * lost set once it is lost; and, while the track is not lost, a
+ * #GstAnalyticsODMtd of label `camshift` holding the rotated box, with a
+ * location confidence of 1, that relates to the tracking mtd
+ * (%GST_ANALYTICS_REL_TYPE_RELATE_TO, from the box to the track, as
+ * GStreamer's own trackers relate them). With GStreamer 1.26 the box is
+ * oriented (gst_analytics_od_mtd_get_oriented_location(): the rectangle of
+ * the box's width and height around its centre, turned clockwise by the
+ * angle in radians, which is OpenCV's angle); before, it is the rectangle
+ * of whole pixels around the rotated box. `objectdetectionoverlay` draws
+ * them.
+ *
+ * With #GstClCamShift:track-label set, while #GstClCamShift:window is
+ * unset, each #GstAnalyticsODMtd of that label starts a track too, at the
+ * rectangle gst_analytics_od_mtd_get_location() gives (the one around an
+ * oriented box), after the frame's ROI metas; its id is the tracking id
+ * of the #GstAnalyticsTrackingMtd it relates to
+ * (%GST_ANALYTICS_REL_TYPE_RELATE_TO, either way round) or, if none, the
+ * box's own mtd id, in the same id space as the ROI metas' ids. A box
+ * whose tracking id is above %G_MAXUINT starts no track.
  */
 #include "gstclcamshift.h"
 #include "gstclhistogramregions.h"
+#ifdef HAVE_GST_ANALYTICS
+#include "gstclanalytics.h"
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_camshift_debug);
 #define GST_CAT_DEFAULT gst_cl_camshift_debug
@@ -76,6 +112,7 @@ enum {
   PROP_MAX_ITERATIONS,
   PROP_EPSILON,
   PROP_POST_MESSAGES,
+  PROP_TRACK_LABEL,
 };
 
 /* What the properties ask of a frame; window_serial and model_serial
@@ -92,6 +129,8 @@ typedef struct {
   gboolean post_messages;
   guint window_serial;
   guint model_serial;
+  /* The GstAnalyticsODMtd label that starts tracks; 0: none. */
+  GQuark track_label;
 } GstClCamShiftSettings;
 
 typedef struct {
@@ -101,6 +140,10 @@ typedef struct {
   ClhRotatedBox box;
   gboolean lost;
   gfloat model[MAX_BINS];
+  /* Running times of its first frame and of the last one it was found
+   * on, for its analytics metadata; GST_CLOCK_TIME_NONE until known. */
+  GstClockTime first_seen;
+  GstClockTime last_seen;
 } GstClCamShiftTrack;
 
 struct _GstClCamShift {
@@ -188,10 +231,35 @@ track_for_id (GstClCamShift *self, guint id)
     return NULL;
   }
   track.id = id;
+  track.first_seen = track.last_seen = GST_CLOCK_TIME_NONE;
   g_array_append_val (self->tracks, track);
   return &g_array_index (self->tracks, GstClCamShiftTrack,
       self->tracks->len - 1);
 }
+
+#ifdef HAVE_GST_ANALYTICS
+/* Starts a track at each GstAnalyticsODMtd box of @label (see
+ * gst_cl_analytics_boxes() for its id), as a ROI meta of track-type. */
+static void
+start_analytics_tracks (GstClCamShift *self, GstBuffer *buffer, GQuark label,
+    gboolean *fresh)
+{
+  GArray *boxes = label ? gst_cl_analytics_boxes (buffer, label) : NULL;
+  GstClCamShiftTrack *t;
+  guint i;
+
+  for (i = 0; boxes && i < boxes->len; i++) {
+    const GstClAnalyticsBox *b = &g_array_index (boxes, GstClAnalyticsBox, i);
+
+    if (b->id > G_MAXUINT || !(t = track_for_id (self, (guint) b->id)))
+      continue;
+    t->window = bounded_window (b->rect.x, b->rect.y, b->rect.width,
+        b->rect.height);
+    fresh[t - (GstClCamShiftTrack *) self->tracks->data] = TRUE;
+  }
+  g_clear_pointer (&boxes, g_array_unref);
+}
+#endif
 
 /* Marks the tracks that start on this frame (fresh[i]) at their starting
  * windows: the window property's, the ROI metas', or every track when
@@ -219,6 +287,9 @@ start_tracks (GstClCamShift *self, GstBuffer *buffer,
       t->window = bounded_window (roi->x, roi->y, roi->w, roi->h);
       fresh[t - (GstClCamShiftTrack *) self->tracks->data] = TRUE;
     }
+#ifdef HAVE_GST_ANALYTICS
+    start_analytics_tracks (self, buffer, s->track_label, fresh);
+#endif
   }
   if (s->window_serial != self->window_serial
       || s->model_serial != self->model_serial)
@@ -355,6 +426,32 @@ attach_meta (GstBuffer *buffer, const GstClCamShiftTrack *t)
       box_structure ("camshift", t));
 }
 
+#ifdef HAVE_GST_ANALYTICS
+/* The track as a GstAnalyticsTrackingMtd and, while found, a
+ * GstAnalyticsODMtd box related to it; the frame's running time (if it
+ * has one) is when it was first and last seen. */
+static void
+attach_analytics (GstClCamShift *self, GstBuffer *buffer,
+    GstClCamShiftTrack *t)
+{
+  const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
+  const GstClockTime now = segment->format != GST_FORMAT_TIME ?
+      GST_CLOCK_TIME_NONE : gst_segment_to_running_time (segment,
+      GST_FORMAT_TIME, GST_BUFFER_PTS (buffer));
+  GstClAnalyticsTrack a = { t->id, t->box, t->lost, 0, 0, 1.0f };
+
+  if (!GST_CLOCK_TIME_IS_VALID (t->first_seen))
+    t->first_seen = now;
+  if (!t->lost && GST_CLOCK_TIME_IS_VALID (now))
+    t->last_seen = now;
+  a.first_seen = t->first_seen;
+  a.last_seen = t->last_seen;
+  if (!gst_cl_analytics_add_track (buffer, g_quark_from_static_string
+          ("camshift"), &a))
+    GST_WARNING_OBJECT (self, "track %u: no analytics metadata", t->id);
+}
+#endif
+
 static void
 post_message (GstClCamShift *self, GstBuffer *buffer,
     const GstClCamShiftTrack *t)
@@ -399,6 +496,10 @@ gst_cl_camshift_transform_ip (GstBaseTransform *trans, GstBuffer *buffer)
         GstClCamShiftTrack, i);
 
     attach_meta (buffer, t);
+#ifdef HAVE_GST_ANALYTICS
+    attach_analytics (self, buffer, &g_array_index (self->tracks,
+            GstClCamShiftTrack, i));
+#endif
     if (s.post_messages)
       post_message (self, buffer, t);
   }
@@ -487,6 +588,9 @@ gst_cl_camshift_set_property (GObject *object, guint prop_id,
     case PROP_POST_MESSAGES:
       s->post_messages = g_value_get_boolean (value);
       break;
+    case PROP_TRACK_LABEL:
+      s->track_label = g_quark_from_string (g_value_get_string (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -529,6 +633,9 @@ gst_cl_camshift_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_POST_MESSAGES:
       g_value_set_boolean (value, s->post_messages);
+      break;
+    case PROP_TRACK_LABEL:
+      g_value_set_string (value, g_quark_to_string (s->track_label));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -607,6 +714,12 @@ install_properties (GObjectClass *gobject_class)
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post a camshift message per track and frame",
           DEFAULT_POST_MESSAGES, rw));
+#ifdef HAVE_GST_ANALYTICS
+  g_object_class_install_property (gobject_class, PROP_TRACK_LABEL,
+      g_param_spec_string ("track-label", "Track label", "The label (object "
+          "type) of the GstAnalyticsODMtd boxes that start tracks (while "
+          "window is unset); NULL: none", NULL, rw));
+#endif
 }
 
 static void
