@@ -167,12 +167,13 @@ count_mtds (GstAnalyticsRelationMeta *rmeta, GstAnalyticsMtdType type)
   return n;
 }
 
-/* clcamshift's camshift ROI meta of track @id, and its rotated box. */
+/* clcamshift's camshift ROI meta of track @id, its rotated box and, in
+ * @box[5], the track's confidence. */
 static GstVideoRegionOfInterestMeta *
-camshift_roi (GstBuffer *buffer, gint id, gdouble box[5])
+camshift_roi (GstBuffer *buffer, gint id, gdouble box[6])
 {
-  static const gchar *const fields[5] = {
-    "center-x", "center-y", "width", "height", "angle",
+  static const gchar *const fields[6] = {
+    "center-x", "center-y", "width", "height", "angle", "confidence",
   };
   GstVideoRegionOfInterestMeta *roi, *found = NULL;
   gpointer state = NULL;
@@ -189,7 +190,7 @@ camshift_roi (GstBuffer *buffer, gint id, gdouble box[5])
   fail_unless (found != NULL, "no camshift ROI meta of track %d", id);
   s = gst_video_region_of_interest_meta_get_param (found, "camshift");
   fail_unless (s != NULL);
-  for (i = 0; i < 5; i++)
+  for (i = 0; i < 6; i++)
     fail_unless (gst_structure_get_double (s, fields[i], &box[i]));
   return found;
 }
@@ -263,7 +264,7 @@ camshift_track (GstAnalyticsRelationMeta *rmeta, guint id,
 
 /* @box's corners' extent along x (or y): [*lo, *hi]. */
 static void
-box_extent (const gdouble box[5], gboolean along_y, gdouble *lo, gdouble *hi)
+box_extent (const gdouble box[6], gboolean along_y, gdouble *lo, gdouble *hi)
 {
   const gdouble a = box[4] * G_PI / 180;
   const gdouble c = cos (a), s = sin (a);
@@ -283,7 +284,7 @@ box_extent (const gdouble box[5], gboolean along_y, gdouble *lo, gdouble *hi)
  * rectangle it computes around a turned box to about a pixel and a
  * quarter. */
 static void
-assert_box_is (GstAnalyticsODMtd *od, const gdouble box[5], const gchar *what)
+assert_box_is (GstAnalyticsODMtd *od, const gdouble box[6], const gchar *what)
 {
   gint x, y, w, h;
   gfloat confidence;
@@ -303,7 +304,8 @@ assert_box_is (GstAnalyticsODMtd *od, const gdouble box[5], const gchar *what)
 #endif
   fail_unless (gst_analytics_od_mtd_get_location (od, &x, &y, &w, &h,
           &confidence));
-  fail_unless (confidence == 1.0f, "%s: confidence %g", what, confidence);
+  fail_unless (confidence == (gfloat) box[5], "%s: confidence %g, the "
+      "track's %g", what, confidence, box[5]);
   box_extent (box, FALSE, &lo, &hi);
   fail_unless (fabs (x - lo) <= 2 && fabs (x + w - hi) <= 2,
       "%s: box columns %d..%d, the rotated box spans %g..%g", what, x,
@@ -350,7 +352,7 @@ GST_START_TEST (test_camshift_tracks_as_analytics)
     GstAnalyticsRelationMeta *rmeta;
     GstAnalyticsTrackingMtd tracking;
     GstAnalyticsODMtd od;
-    gdouble box[5];
+    gdouble box[6];
     gchar *what = g_strdup_printf ("frame %u", k);
 
     two_squares (k, squares);
@@ -414,7 +416,7 @@ GST_START_TEST (test_camshift_tilted_box)
   GstAnalyticsTrackingMtd tracking;
   GstAnalyticsODMtd od;
   GstBuffer *out;
-  gdouble box[5];
+  gdouble box[6];
 
   set_window (h->element, 28, 20, 40, 24);
   out = gst_harness_push_and_pull (h, tilted_bar_frame ());
@@ -446,7 +448,7 @@ GST_START_TEST (test_camshift_lost_track)
     GstAnalyticsRelationMeta *rmeta;
     GstAnalyticsTrackingMtd tracking;
     GstAnalyticsODMtd od;
-    gdouble box[5];
+    gdouble box[6];
     gchar *what = g_strdup_printf ("frame %u", k);
     const gboolean lost = k >= 2;
 
@@ -490,7 +492,7 @@ GST_END_TEST;
  * tracking mtd. */
 typedef struct {
   guint x, y, w, h;
-  gdouble box[5];
+  gdouble box[6];
   gint od[4];
   gfloat r;
   guint64 first_seen, last_seen;
