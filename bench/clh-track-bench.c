@@ -76,6 +76,7 @@ typedef struct {
   gint width, height;
   gint frames, warmup, runs, file_frames;
   gchar *tracks, *elements, *messages, *device, *json;
+  gchar **set;
 } Options;
 
 static GQuark camshift_quark;
@@ -418,6 +419,17 @@ run_case (const Options *o, const Frames *f, const gchar *element,
   if (camshift) {
     if (o->device)
       g_object_set (el, "device", o->device, NULL);
+    for (i = 0; o->set && o->set[i]; i++) {
+      gchar **kv = g_strsplit (o->set[i], "=", 2);
+
+      if (kv[0] && kv[1]
+          && g_object_class_find_property (G_OBJECT_GET_CLASS (el), kv[0]))
+        gst_util_set_object_arg (G_OBJECT (el), kv[0], kv[1]);
+      else
+        g_printerr ("  --set %s: clcamshift has no such property\n",
+            o->set[i]);
+      g_strfreev (kv);
+    }
     g_object_set (el, "post-messages", g_array_index (msg_settings, gboolean,
             0), NULL);
     if (tracks == 1) {
@@ -617,6 +629,9 @@ main (int argc, char **argv)
         "clcamshift's device property (default: its own, auto)", "DEVICE"},
     {"json", 0, 0, G_OPTION_ARG_FILENAME, &o.json, "Write JSON here",
         "FILE"},
+    {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.set,
+        "Set a clcamshift property (repeatable), e.g. min-mass=0",
+        "PROP=VALUE"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- clcamshift against "
@@ -765,5 +780,6 @@ main (int argc, char **argv)
   g_free (o.messages);
   g_free (o.device);
   g_free (o.json);
+  g_strfreev (o.set);
   return all_ok ? 0 : 1;
 }

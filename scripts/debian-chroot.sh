@@ -128,7 +128,7 @@ if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
 else
   (cd "$src" && tar --exclude='./build*' -cf - .) | tar -xf - -C "$root/src"
 fi
-[ -d "$src/data" ] && cp -a "$src/data" "$root/src/"
+[ -d "$src/data" ] && cp -aL "$src/data" "$root/src/"
 if [ -n "${CLH_CHROOT_COPY:-}" ]; then
   mkdir -p "$root/src/debs"
   cp -a "$CLH_CHROOT_COPY"/. "$root/src/debs/"

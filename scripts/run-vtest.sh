@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The main job: set up (packages, vtest.avi, build), then histogram every frame
+# The main job: set up (packages, sample videos, build), then histogram every frame
 # of OpenCV's vtest.avi scaled to 600x480 GRAY8 with clhistogram-probe, print
 # each frame's histogram message as a line of JSON and check every frame
 # against the golden reference (the summary comes last, on stderr).

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Renders the scope pictures of docs/images/ with clscope and
 # clscopeoverlay from a build tree: frame 250 of vtest.avi
-# (scripts/fetch-vtest.sh fetches it) in each scope, the four together,
+# (scripts/fetch-samples.sh fetches it) in each scope, the four together,
 # the waveform and vectorscope over the frame, and SMPTE 75% colour bars,
 # whose vectorscope dots must sit in the middle of the 75% targets; and
 # FFmpeg's waveform and vectorscope of the frame. Needs ffmpeg.
@@ -16,7 +16,7 @@ out=$root/docs/images
 export GST_PLUGIN_PATH="$build/gst/clhistogram"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-[ -s "$video" ] || { echo "scope-images: no $video (scripts/fetch-vtest.sh)" >&2; exit 1; }
+[ -s "$video" ] || { echo "scope-images: no $video (scripts/fetch-samples.sh)" >&2; exit 1; }
 command -v ffmpeg >/dev/null || { echo "scope-images: needs ffmpeg" >&2; exit 1; }
 
 # Frame 250 of vtest.avi as raw I420, decoded by FFmpeg: GStreamer's

@@ -3,7 +3,10 @@
 # Installs what clhistogram needs to build and test on Debian 12 (bookworm)
 # or Debian 13 (trixie), whichever this machine runs (as root, or with
 # sudo), fetches the sample videos and configures build/. The package names
-# are the same on both releases.
+# are the same on both releases. (gst-plugins-bad's: its analytics library,
+# GStreamer 1.24 and later, is on Debian 13 only; the plugin is built with
+# it there, and objectdetectionoverlay and the GstAnalytics typelib test
+# it.)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 sudo=""
@@ -23,14 +26,15 @@ $sudo apt-get update -q
 $sudo apt-get install -y -q --no-install-recommends \
   build-essential meson ninja-build pkg-config python3 \
   libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
+  libgstreamer-plugins-bad1.0-dev \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-  gstreamer1.0-libav \
+  gstreamer1.0-plugins-bad gstreamer1.0-libav \
   ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo \
   gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0 \
-  gir1.2-gst-plugins-base-1.0 python3-gi python3-gst-1.0 python3-numpy python3-opencv \
+  gir1.2-gst-plugins-base-1.0 gir1.2-gst-plugins-bad-1.0 \
+  python3-gi python3-gst-1.0 python3-numpy python3-opencv \
   libjson-glib-dev ffmpeg jq abigail-tools groff-base \
   libpango1.0-dev libcairo2-dev fonts-dejavu-core gstreamer1.0-opencv
-"$root/scripts/fetch-vtest.sh"
 "$root/scripts/fetch-samples.sh"
 cd "$root"
 echo "setup: configuring build/" >&2

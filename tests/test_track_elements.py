@@ -1407,7 +1407,7 @@ def main():
             vtest.append(bgr)
     else:
         print("no vtest.avi: CLH_TEST_VIDEO or data/vtest.avi "
-              "(scripts/fetch-vtest.sh); its parts are left out")
+              "(scripts/fetch-samples.sh); its parts are left out")
     ok = True
     for part in (lambda: part_backproject_buffer_sizes(rng),
                  lambda: part_backproject_bgr(rng, vtest),

@@ -697,7 +697,7 @@ def main():
     video = vtest_path()
     if not video:
         print("no vtest.avi: CLH_TEST_VIDEO or data/vtest.avi "
-              "(scripts/fetch-vtest.sh); its parts are left out")
+              "(scripts/fetch-samples.sh); its parts are left out")
     vtest = vtest_frames(video, (0, 150, 300)) if video else []
     part_backproject(rng, vtest)
     part_model(rng, vtest)

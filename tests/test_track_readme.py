@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The README's Tracking section as a reader runs it: every ```python block
-there, as written, in a Python of its own, its output held against the
+there that is a whole program (it calls Gst.init), as written, in a Python of its own, its output held against the
 output block that follows it in the README (each line shown there, "..."
 for lines left out, must come out, in that order). For the one-pipeline
 example with the action signals, also what it must show whatever the
@@ -36,7 +36,9 @@ def tracking_blocks(readme):
                         re.S | re.M)
     pairs = []
     for i, (lang, body) in enumerate(blocks):
-        if lang != "python":
+        # A fragment (no Gst.init: lines to paste into a program, such as
+        # reading the analytics metadata of a buffer) is not a program.
+        if lang != "python" or "Gst.init(" not in body:
             continue
         assert i + 1 < len(blocks) and blocks[i + 1][0] == "", \
             f"python block {len(pairs)} has no output block after it"

@@ -105,9 +105,46 @@
  *     num-buffers=60 ! video/x-raw,format=BGRx,width=320,height=240 ! \
  *     clcamshift window="<140, 100, 40, 40>" ! fakesink
  * ]| prints where the orange ball goes, frame by frame.
+ *
+ * ## Analytics metadata (GStreamer 1.24 and later)
+ *
+ * Built against GStreamer's analytics library (gst-plugins-bad's
+ * `gstreamer-analytics-1.0`, GStreamer 1.24 or later; Debian 13 has it,
+ * Debian 12's GStreamer 1.22 does not), the element also reads and writes
+ * the detections and tracks of a frame's #GstAnalyticsRelationMeta (the
+ * buffer's own, or a new one). Built without it, there is no
+ * #GstClCamShift:track-label and no analytics metadata; everything else
+ * is the same.
+ *
+ * Every frame gets, per track, a #GstAnalyticsTrackingMtd whose tracking id
+ * is the track's id, first seen the running time of the track's first
+ * frame, last seen that of the last frame the track was found on, and
+ * lost set once it is lost; and, while the track is not lost, a
+ * #GstAnalyticsODMtd of label `camshift` holding the rotated box, with the
+ * track's `confidence` as its location confidence, that relates to the
+ * tracking mtd
+ * (%GST_ANALYTICS_REL_TYPE_RELATE_TO, from the box to the track, as
+ * GStreamer's own trackers relate them). With GStreamer 1.26 the box is
+ * oriented (gst_analytics_od_mtd_get_oriented_location(): the rectangle of
+ * the box's width and height around its centre, turned clockwise by the
+ * angle in radians, which is OpenCV's angle); before, it is the rectangle
+ * of whole pixels around the rotated box. `objectdetectionoverlay` draws
+ * them.
+ *
+ * With #GstClCamShift:track-label set, while #GstClCamShift:window is
+ * unset, each #GstAnalyticsODMtd of that label starts a track too, at the
+ * rectangle gst_analytics_od_mtd_get_location() gives (the one around an
+ * oriented box), after the frame's ROI metas; its id is the tracking id
+ * of the #GstAnalyticsTrackingMtd it relates to
+ * (%GST_ANALYTICS_REL_TYPE_RELATE_TO, either way round) or, if none, the
+ * box's own mtd id, in the same id space as the ROI metas' ids. A box
+ * whose tracking id is above %G_MAXUINT starts no track.
  */
 #include "gstclcamshift.h"
 #include "gstclhistogramregions.h"
+#ifdef HAVE_GST_ANALYTICS
+#include "gstclanalytics.h"
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_camshift_debug);
 #define GST_CAT_DEFAULT gst_cl_camshift_debug
@@ -137,6 +174,7 @@ enum {
   PROP_POST_MESSAGES,
   PROP_MIN_MASS,
   PROP_LOST_FRAMES,
+  PROP_TRACK_LABEL,
 };
 
 enum {
@@ -194,6 +232,8 @@ typedef struct {
   guint lost_frames;
   guint window_serial;
   guint model_serial;
+  /* The GstAnalyticsODMtd label that starts tracks; 0: none. */
+  GQuark track_label;
 } GstClCamShiftSettings;
 
 typedef struct {
@@ -210,6 +250,10 @@ typedef struct {
   gdouble first_mean;
   guint misses;
   gfloat model[MAX_BINS];
+  /* Running times of its first frame and of the last one it was found
+   * on, for its analytics metadata; GST_CLOCK_TIME_NONE until known. */
+  GstClockTime first_seen;
+  GstClockTime last_seen;
 } GstClCamShiftTrack;
 
 /* What an action signal asks, queued until the next frame. */
@@ -316,6 +360,7 @@ track_for_id (GstClCamShift *self, guint id)
     return NULL;
   }
   track.id = id;
+  track.first_seen = track.last_seen = GST_CLOCK_TIME_NONE;
   g_array_append_val (self->tracks, track);
   return &g_array_index (self->tracks, GstClCamShiftTrack,
       self->tracks->len - 1);
@@ -368,6 +413,29 @@ apply_requests (GstClCamShift *self, gboolean *fresh)
   }
   g_array_set_size (self->applying, 0);
 }
+#ifdef HAVE_GST_ANALYTICS
+/* Starts a track at each GstAnalyticsODMtd box of @label (see
+ * gst_cl_analytics_boxes() for its id), as a ROI meta of track-type. */
+static void
+start_analytics_tracks (GstClCamShift *self, GstBuffer *buffer, GQuark label,
+    gboolean *fresh)
+{
+  GArray *boxes = label ? gst_cl_analytics_boxes (buffer, label) : NULL;
+  GstClCamShiftTrack *t;
+  guint i;
+
+  for (i = 0; boxes && i < boxes->len; i++) {
+    const GstClAnalyticsBox *b = &g_array_index (boxes, GstClAnalyticsBox, i);
+
+    if (b->id > G_MAXUINT || !(t = track_for_id (self, (guint) b->id)))
+      continue;
+    t->window = bounded_window (b->rect.x, b->rect.y, b->rect.width,
+        b->rect.height);
+    fresh[t - (GstClCamShiftTrack *) self->tracks->data] = TRUE;
+  }
+  g_clear_pointer (&boxes, g_array_unref);
+}
+#endif
 
 /* Marks the tracks that start on this frame (fresh[i]) at their starting
  * windows: the window property's, the action signals', the ROI metas', or
@@ -397,6 +465,9 @@ start_tracks (GstClCamShift *self, GstBuffer *buffer,
       t->window = bounded_window (roi->x, roi->y, roi->w, roi->h);
       fresh[t - (GstClCamShiftTrack *) self->tracks->data] = TRUE;
     }
+#ifdef HAVE_GST_ANALYTICS
+    start_analytics_tracks (self, buffer, s->track_label, fresh);
+#endif
   }
   if (s->window_serial != self->window_serial
       || s->model_serial != self->model_serial)
@@ -577,6 +648,33 @@ attach_meta (GstBuffer *buffer, const GstClCamShiftTrack *t)
       box_structure (quarks[Q_CAMSHIFT], t));
 }
 
+#ifdef HAVE_GST_ANALYTICS
+/* The track as a GstAnalyticsTrackingMtd and, while found, a
+ * GstAnalyticsODMtd box related to it; the frame's running time (if it
+ * has one) is when it was first and last seen. */
+static void
+attach_analytics (GstClCamShift *self, GstBuffer *buffer,
+    GstClCamShiftTrack *t)
+{
+  const GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
+  const GstClockTime now = segment->format != GST_FORMAT_TIME ?
+      GST_CLOCK_TIME_NONE : gst_segment_to_running_time (segment,
+      GST_FORMAT_TIME, GST_BUFFER_PTS (buffer));
+  GstClAnalyticsTrack a = { t->id, t->box, t->lost, 0, 0,
+    (gfloat) t->confidence };
+
+  if (!GST_CLOCK_TIME_IS_VALID (t->first_seen))
+    t->first_seen = now;
+  if (!t->lost && GST_CLOCK_TIME_IS_VALID (now))
+    t->last_seen = now;
+  a.first_seen = t->first_seen;
+  a.last_seen = t->last_seen;
+  if (!gst_cl_analytics_add_track (buffer, g_quark_from_static_string
+          ("camshift"), &a))
+    GST_WARNING_OBJECT (self, "track %u: no analytics metadata", t->id);
+}
+#endif
+
 static void
 post_message (GstClCamShift *self, GstBuffer *buffer,
     const GstClCamShiftTrack *t)
@@ -666,6 +764,10 @@ gst_cl_camshift_transform_ip (GstBaseTransform *trans, GstBuffer *buffer)
         GstClCamShiftTrack, i);
 
     attach_meta (buffer, t);
+#ifdef HAVE_GST_ANALYTICS
+    attach_analytics (self, buffer, &g_array_index (self->tracks,
+            GstClCamShiftTrack, i));
+#endif
     if (s.post_messages)
       post_message (self, buffer, t);
   }
@@ -804,6 +906,9 @@ gst_cl_camshift_set_property (GObject *object, guint prop_id,
     case PROP_LOST_FRAMES:
       s->lost_frames = g_value_get_uint (value);
       break;
+    case PROP_TRACK_LABEL:
+      s->track_label = g_quark_from_string (g_value_get_string (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -852,6 +957,9 @@ gst_cl_camshift_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_LOST_FRAMES:
       g_value_set_uint (value, s->lost_frames);
+      break;
+    case PROP_TRACK_LABEL:
+      g_value_set_string (value, g_quark_to_string (s->track_label));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -942,6 +1050,12 @@ install_properties (GObjectClass *gobject_class)
           "(frames under min-mass) that make a track lost: its window "
           "stays, and it is no longer searched", 1, G_MAXINT,
           DEFAULT_LOST_FRAMES, rw));
+#ifdef HAVE_GST_ANALYTICS
+  g_object_class_install_property (gobject_class, PROP_TRACK_LABEL,
+      g_param_spec_string ("track-label", "Track label", "The label (object "
+          "type) of the GstAnalyticsODMtd boxes that start tracks (while "
+          "window is unset); NULL: none", NULL, rw));
+#endif
 }
 
 static void

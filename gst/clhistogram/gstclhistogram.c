@@ -1962,8 +1962,10 @@ install_properties (GObjectClass *gobject_class)
   g_object_class_install_property (gobject_class, PROP_ROI_META,
       g_param_spec_boolean ("roi-meta", "ROI meta",
           "Count every GstVideoRegionOfInterestMeta of the buffer: region "
-          "type its roi_type, id its id", DEFAULT_ROI_META,
-          PLAYING_PROPERTY));
+          "type its roi_type, id its id; then (built with GStreamer >= 1.24's "
+          "analytics library) every GstAnalyticsODMtd box: type its label, "
+          "id its related tracking mtd's tracking id, else its mtd id",
+          DEFAULT_ROI_META, PLAYING_PROPERTY));
   g_object_class_install_property (gobject_class, PROP_STATISTICS,
       g_param_spec_boolean ("statistics", "Statistics",
           "luma, channels and max modes: add each channel's min, max, mean, "

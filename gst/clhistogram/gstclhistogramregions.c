@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The rectangles of a frame's histograms besides the whole frame's, in the
  * message's order: zones, fixed regions, ROI metas (in the buffer's meta
- * order). Property values and ROI metas are input from outside: bounded,
- * and reported in words when they cannot be used. */
+ * order), then analytics boxes (in their relation meta's order). Property
+ * values, ROI metas and boxes are input from outside: bounded, and
+ * reported in words when they cannot be used. */
 #include "gstclhistogramregions.h"
+#ifdef HAVE_GST_ANALYTICS
+#include "gstclanalytics.h"
+#endif
 
 #include <string.h>
 
@@ -202,8 +206,9 @@ add_region (GstElement *element, GstClRegionReports *reports, GArray *regions,
     GST_OBJECT_UNLOCK (element);
     if (first)
       GST_ELEMENT_WARNING (element, STREAM, FAILED,
-          ("A frame has more than %u regions (zones, regions and ROI metas); "
-              "only the first %u are counted.", max_regions, max_regions),
+          ("A frame has more than %u regions (zones, regions, ROI metas and "
+              "analytics boxes); only the first %u are counted.",
+              max_regions, max_regions),
           ("%s %d and the ones after it are left out", region->type,
               region->id));
     return FALSE;
@@ -231,11 +236,39 @@ roi_region (const GstVideoRegionOfInterestMeta *roi,
   region->rect.height = (gint) MIN (roi->h, (guint) G_MAXINT);
 }
 
+#ifdef HAVE_GST_ANALYTICS
+/* Appends a region per GstAnalyticsODMtd box of @buffer: type its label,
+ * id the tracking id of the track it relates to or else its mtd id
+ * (gst_cl_analytics_boxes()), bounded to gint as ROI metas' are. */
+static void
+add_analytics_regions (GstElement *element, GstClRegionReports *reports,
+    GArray *regions, GstBuffer *buffer, guint width, guint height,
+    guint max_regions)
+{
+  GArray *boxes = gst_cl_analytics_boxes (buffer, 0);
+  guint i;
+
+  for (i = 0; i < boxes->len; i++) {
+    const GstClAnalyticsBox *b = &g_array_index (boxes, GstClAnalyticsBox, i);
+    const gchar *label = g_quark_to_string (b->label);
+    GstClHistogramRegion region = { label ? label : "",
+      (gint) MIN (b->id, (guint64) G_MAXINT), b->rect
+    };
+
+    if (!add_region (element, reports, regions, &region, -1, width, height,
+            max_regions))
+      break;
+  }
+  g_array_unref (boxes);
+}
+#endif
+
 /* The histograms of @buffer's frame of @width x @height (the counted frame,
  * after any crop) besides the whole frame's, at most @max_regions: the
  * @zone_cols x @zone_rows zones, the @fixed rectangles (ClhRect; NULL:
- * none) and, if @roi_meta, each GstVideoRegionOfInterestMeta. A new array
- * of GstClHistogramRegion. */
+ * none) and, if @roi_meta, each GstVideoRegionOfInterestMeta then (built
+ * with GStreamer's analytics library) each GstAnalyticsODMtd box. A new
+ * array of GstClHistogramRegion. */
 GArray *
 gst_cl_histogram_frame_regions (GstElement *element,
     GstClRegionReports *reports, guint zone_cols, guint zone_rows,
@@ -272,8 +305,12 @@ gst_cl_histogram_frame_regions (GstElement *element,
       roi_region ((GstVideoRegionOfInterestMeta *) meta, &region);
       if (!add_region (element, reports, regions, &region, -1, width,
               height, max_regions))
-        break;
+        return regions;
     }
+#ifdef HAVE_GST_ANALYTICS
+    add_analytics_regions (element, reports, regions, buffer, width, height,
+        max_regions);
+#endif
   }
   return regions;
 }

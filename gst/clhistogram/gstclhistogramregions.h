@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Which rectangles clhistogram counts in a frame besides the whole frame:
- * the `zones` grid, the fixed `regions`, and the buffer's
- * GstVideoRegionOfInterestMeta, in that order; and the two properties'
- * values. */
+ * the `zones` grid, the fixed `regions`, the buffer's
+ * GstVideoRegionOfInterestMeta and (built with GStreamer's analytics
+ * library) its GstAnalyticsODMtd boxes, in that order; and the two
+ * properties' values. */
 #pragma once
 
 #include <gst/video/video.h>
@@ -15,8 +16,8 @@ G_BEGIN_DECLS
 #define GST_CL_HISTOGRAM_MAX_ZONES 64
 
 /* One histogram of a frame besides the whole frame's: its region type
- * ("zone", "region" or the ROI meta's type; static or interned), id, and
- * rectangle, clipped to the counted frame. */
+ * ("zone", "region", the ROI meta's type or the box's label; static or
+ * interned), id, and rectangle, clipped to the counted frame. */
 typedef struct {
   const gchar *type;
   gint id;

@@ -788,7 +788,7 @@ check_video (const gchar *format, guint n_frames)
 
   fail_unless (video && g_file_test (video, G_FILE_TEST_EXISTS),
       "CLH_TEST_VIDEO (%s) is no file: run this test through 'meson test', "
-      "with data/vtest.avi fetched (scripts/fetch-vtest.sh)", video);
+      "with data/vtest.avi fetched (scripts/fetch-samples.sh)", video);
   desc = g_strdup_printf ("filesrc location=\"%s\" ! decodebin ! "
       "videoconvert ! video/x-raw,format=%s ! appsink name=sink sync=false",
       video, format);
