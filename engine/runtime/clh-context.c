@@ -232,6 +232,20 @@ clh_context_get_device_name (const ClhContext *context)
 }
 
 /**
+ * clh_context_get_device_spec:
+ * @context: a context
+ *
+ * Returns: (transfer full): the `"P:D"` spec that selects @context's device
+ *   (platform P, device D, as `clinfo -l` numbers them): what tells two
+ *   devices of the same name apart, two identical GPUs of one host
+ */
+gchar *
+clh_context_get_device_spec (const ClhContext *context)
+{
+  return clh_device_spec_of (&context->device);
+}
+
+/**
  * clh_context_get_platform_name:
  * @context: a context
  *

@@ -36,6 +36,7 @@ void clh_context_unref (ClhContext *context);
 gboolean clh_context_matches (const ClhContext *context,
     const gchar *device_spec);
 const gchar *clh_context_get_device_name (const ClhContext *context);
+gchar *clh_context_get_device_spec (const ClhContext *context);
 void clh_context_add_user (ClhContext *context);
 void clh_context_remove_user (ClhContext *context);
 guint clh_context_get_n_users (const ClhContext *context);

@@ -7,8 +7,10 @@
  * A #GstContext of type %GST_CL_CONTEXT_TYPE (persistent) carries a
  * #ClhContext in its structure's `context` field (a
  * %GST_TYPE_CL_CONTEXT_HANDLE, which serialises as the device's quoted name,
- * so that `gst-launch-1.0 -v` shows which device it is) and the device's
- * name in `device-name`, for people reading it. Elements find it with the usual dance (see
+ * so that `gst-launch-1.0 -v` shows which device it is), the device's
+ * name in `device-name`, for people reading it, and its `"P:D"` numbers in
+ * `device`, which tell two devices of one name (two identical GPUs) apart.
+ * Elements find it with the usual dance (see
  * gst_cl_ensure_element_context()), so that every element on a device uses
  * one cl_context and one compiled program, each with its own queues.
  *
@@ -234,11 +236,13 @@ GstContext *
 gst_context_new_cl_context (ClhContext *context)
 {
   GstContext *gst_context = gst_context_new (GST_CL_CONTEXT_TYPE, TRUE);
+  gchar *spec = clh_context_get_device_spec (context);
 
   gst_structure_set (gst_context_writable_structure (gst_context),
       "context", GST_TYPE_CL_CONTEXT_HANDLE, context,
       "device-name", G_TYPE_STRING, clh_context_get_device_name (context),
-      NULL);
+      "device", G_TYPE_STRING, spec, NULL);
+  g_free (spec);
   return gst_context;
 }
 
