@@ -6,6 +6,7 @@
  * be taken down and built again while the others run. Its states, kept on
  * the main loop:
  *
+ *   NEW       its first pipeline built, not started
  *   RUNNING   its pipeline starts or plays
  *   STOPPING  its pipeline goes down
  *   WAITING   a live input waits for its retry
