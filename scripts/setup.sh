@@ -6,7 +6,8 @@
 # are the same on both releases. (gst-plugins-bad's: its analytics library,
 # GStreamer 1.24 and later, is on Debian 13 only; the plugin is built with
 # it there, and objectdetectionoverlay and the GstAnalytics typelib test
-# it.)
+# it. gst-rtsp-server's typelib: the probe's RTSP test serves its clips
+# from Python on localhost.)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 sudo=""
@@ -32,6 +33,7 @@ $sudo apt-get install -y -q --no-install-recommends \
   ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo \
   gobject-introspection libgirepository1.0-dev gir1.2-gstreamer-1.0 \
   gir1.2-gst-plugins-base-1.0 gir1.2-gst-plugins-bad-1.0 \
+  gir1.2-gst-rtsp-server-1.0 \
   python3-gi python3-gst-1.0 python3-numpy python3-opencv \
   libjson-glib-dev ffmpeg jq abigail-tools groff-base \
   libpango1.0-dev libcairo2-dev fonts-dejavu-core gstreamer1.0-opencv

@@ -130,8 +130,9 @@ class Output(unittest.TestCase):
         self.assertEqual(len(self.objects), FRAMES)
         self.assertEqual(len(messages), FRAMES)
         for obj, (name, fields, fields_value) in zip(self.objects, messages):
-            self.assertEqual(list(obj), ["pts"] + fields)
-            want = dict(fields_value, pts=fields_value["timestamp"])
+            self.assertEqual(list(obj), ["input", "pts"] + fields)
+            want = dict(fields_value, pts=fields_value["timestamp"],
+                        input=VIDEO)
             self.assertEqual(obj, want)
             self.assertEqual(len(obj["regions"]), 4 + 3)
             self.assertEqual([(r["type"], r["id"]) for r in obj["regions"]],
@@ -171,7 +172,13 @@ class Output(unittest.TestCase):
             shutil.copy(VIDEO, name)
             status, stdout, stderr = probe("-n", str(FRAMES), *OPTIONS, name)
             self.assertEqual(status, 0, stderr)
-            self.assertEqual(stdout.splitlines(), self.lines)
+            # The same lines but for the input's name, the argument.
+            objects = json_lines(stdout)
+            self.assertEqual({o["input"] for o in objects}, {name})
+            member = '{"input":' + json.dumps(name, ensure_ascii=False)
+            self.assertEqual(
+                [line.replace(member, '{"input":' + json.dumps(VIDEO), 1)
+                 for line in stdout.splitlines()], self.lines)
             status, stdout, stderr = probe(
                 "-n", "2", Gst.filename_to_uri(name))
             self.assertEqual(status, 0, stderr)
@@ -197,17 +204,17 @@ class Exposure(unittest.TestCase):
         self.assertEqual(len(objects), len(messages))
         exposure = 0
         for obj, (name, fields, value) in zip(objects, messages):
-            want = dict(value, pts=value["timestamp"])
+            want = dict(value, pts=value["timestamp"], input=VIDEO)
             if name == "exposure":
                 exposure += 1
                 want["message"] = "exposure"
                 want["duration"] = None
-                self.assertEqual(list(obj), ["pts", "message"] + fields
-                                 + ["duration"])
+                self.assertEqual(list(obj), ["input", "pts", "message"]
+                                 + fields + ["duration"])
                 self.assertIn(obj["alert"], ("clipped", "crushed"))
                 self.assertIn(obj["event"], ("start", "clear"))
             else:
-                self.assertEqual(list(obj), ["pts"] + fields)
+                self.assertEqual(list(obj), ["input", "pts"] + fields)
                 self.assertTrue(0 < obj["metering"] < 255)
                 self.assertAlmostEqual(obj["metering-percent"],
                                        obj["metering"] * 100 / 255)
@@ -277,7 +284,8 @@ class Interval(unittest.TestCase):
                          [500000000, 500000000, 200000000])
         messages = bus_messages("clhistogram name=h interval=500000000", 12,
                                 caps="video/x-raw")
-        self.assertEqual([without_counts(dict(m[2], pts=m[2]["timestamp"]))
+        self.assertEqual([without_counts(dict(m[2], pts=m[2]["timestamp"],
+                                              input=VIDEO))
                           for m in messages], objects)
 
 

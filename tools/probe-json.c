@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A `histogram` or `exposure` message as one line of JSON. The structure
- * is walked by
- * the types of its values, not by a list of its fields, so that a field
- * the element gains appears with no change here. */
+/* A `histogram` or `exposure` message as one line of JSON, and the lines
+ * that say an input went down or came up; each line's first member names
+ * its input. The structure is walked by the types of its values, not by a
+ * list of its fields, so that a field the element gains appears with no
+ * change here. */
 #include "probe-json.h"
 
 #include <math.h>
@@ -158,8 +159,47 @@ add_time_field (JsonBuilder *builder, const gchar *member,
   add_uint64 (builder, t);
 }
 
+/* The builder's object as one line of JSON, no newline. */
+static gchar *
+to_line (JsonBuilder *builder)
+{
+  JsonGenerator *generator = json_generator_new ();
+  JsonNode *root = json_builder_get_root (builder);
+  gchar *line;
+
+  json_generator_set_root (generator, root);
+  line = json_generator_to_data (generator, NULL);
+  json_node_unref (root);
+  g_object_unref (generator);
+  return line;
+}
+
+/* An object whose first member names the input it tells of. */
+static JsonBuilder *
+begin_line (const gchar *input)
+{
+  JsonBuilder *builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "input");
+  json_builder_add_string_value (builder, input);
+  return builder;
+}
+
+static gchar *
+end_line (JsonBuilder *builder)
+{
+  gchar *line;
+
+  json_builder_end_object (builder);
+  line = to_line (builder);
+  g_object_unref (builder);
+  return line;
+}
+
 /**
  * probe_json_of_message:
+ * @input: the input's name
  * @s: a `histogram` or `exposure` message's structure
  * @kind: (nullable): a name for the message, given as a member `message`
  *   after `pts` (`"exposure"`); %NULL for a `histogram` message, whose
@@ -167,21 +207,17 @@ add_time_field (JsonBuilder *builder, const gchar *member,
  * @skip_field: (nullable): a field left out wherever it appears, at the
  *   top level and in nested structures (`counts` for statistics only)
  *
- * Returns: one line of JSON, no newline: `pts` (the frame's timestamp,
- *   ns, null when unknown), then every field of @s under its own name
- *   (`duration` among them, null when unknown), nested structures as
- *   objects and arrays as arrays. Free with g_free().
+ * Returns: one line of JSON, no newline: `input` (@input), `pts` (the
+ *   frame's timestamp, ns, null when unknown), then every field of @s
+ *   under its own name (`duration` among them, null when unknown), nested
+ *   structures as objects and arrays as arrays. Free with g_free().
  */
 gchar *
-probe_json_of_message (const GstStructure *s, const gchar *kind,
-    const gchar *skip_field)
+probe_json_of_message (const gchar *input, const GstStructure *s,
+    const gchar *kind, const gchar *skip_field)
 {
-  JsonBuilder *builder = json_builder_new ();
-  JsonGenerator *generator = json_generator_new ();
-  JsonNode *root;
-  gchar *line;
+  JsonBuilder *builder = begin_line (input);
 
-  json_builder_begin_object (builder);
   add_time_field (builder, "pts", s, "timestamp");
   if (kind) {
     json_builder_set_member_name (builder, "message");
@@ -190,13 +226,54 @@ probe_json_of_message (const GstStructure *s, const gchar *kind,
   add_fields (builder, s, skip_field);
   if (!gst_structure_has_field (s, "duration"))
     add_time_field (builder, "duration", s, "duration");
-  json_builder_end_object (builder);
+  return end_line (builder);
+}
 
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  line = json_generator_to_data (generator, NULL);
-  json_node_unref (root);
-  g_object_unref (generator);
-  g_object_unref (builder);
-  return line;
+/**
+ * probe_json_of_input_down:
+ * @input: the input's name
+ * @reason: why it went down, one line: the error, "end of stream", ...
+ * @retry_in: seconds until it is tried again
+ * @downs: the times it went down, this one included
+ *
+ * Returns: one line of JSON, no newline:
+ *   `{"input":...,"message":"input-down","reason":...,"retry-in":...,
+ *   "downs":...}`. Free with g_free().
+ */
+gchar *
+probe_json_of_input_down (const gchar *input, const gchar *reason,
+    guint retry_in, guint downs)
+{
+  JsonBuilder *builder = begin_line (input);
+
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, "input-down");
+  json_builder_set_member_name (builder, "reason");
+  json_builder_add_string_value (builder, reason);
+  json_builder_set_member_name (builder, "retry-in");
+  json_builder_add_int_value (builder, retry_in);
+  json_builder_set_member_name (builder, "downs");
+  json_builder_add_int_value (builder, downs);
+  return end_line (builder);
+}
+
+/**
+ * probe_json_of_input_up:
+ * @input: the input's name
+ * @reconnects: the times it came back up after its first start
+ *
+ * Returns: one line of JSON, no newline:
+ *   `{"input":...,"message":"input-up","reconnects":...}`. Free with
+ *   g_free().
+ */
+gchar *
+probe_json_of_input_up (const gchar *input, guint reconnects)
+{
+  JsonBuilder *builder = begin_line (input);
+
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, "input-up");
+  json_builder_set_member_name (builder, "reconnects");
+  json_builder_add_int_value (builder, reconnects);
+  return end_line (builder);
 }

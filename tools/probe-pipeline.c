@@ -50,7 +50,8 @@ probe_pipeline_new (GError **error)
   p->histogram = p->head = histogram;
   p->sink = sink;
   /* A sink that waits for the clock would show a file at its frame rate;
-   * the probe counts as fast as frames come. */
+   * the probe counts as fast as frames come, unless told otherwise
+   * (probe_pipeline_set_sync()). */
   g_object_set (sink, "sync", FALSE, "enable-last-sample", FALSE, NULL);
   gst_bin_add_many (GST_BIN (p->pipeline), histogram, sink, NULL);
   gst_element_link (histogram, sink);
@@ -280,6 +281,32 @@ probe_pipeline_limit_frames (ProbePipeline *p, guint max_frames)
   pad = gst_element_get_static_pad (p->histogram, "sink");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, limit_frames, p, NULL);
   gst_object_unref (pad);
+}
+
+/**
+ * probe_pipeline_limit_reached:
+ *
+ * Returns: whether the frame limit ended the stream: an EOS that the
+ *   limit sent, not the input's own. Call it once the EOS came out.
+ */
+gboolean
+probe_pipeline_limit_reached (ProbePipeline *p)
+{
+  return p->max_frames > 0 && p->frames_in > p->max_frames;
+}
+
+/**
+ * probe_pipeline_set_sync:
+ * @sync: whether the sink waits for each frame's time on the clock
+ *
+ * With @sync, frames are counted at the input's own rate, as a camera
+ * delivers them, a file too; without it (the default), as fast as they
+ * come.
+ */
+void
+probe_pipeline_set_sync (ProbePipeline *p, gboolean sync)
+{
+  g_object_set (p->sink, "sync", sync, NULL);
 }
 
 void

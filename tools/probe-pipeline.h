@@ -24,6 +24,8 @@ gboolean probe_pipeline_convert (ProbePipeline *p, const gchar *format,
 gboolean probe_pipeline_set_input (ProbePipeline *p, const gchar *input,
     GError **error);
 void probe_pipeline_limit_frames (ProbePipeline *p, guint max_frames);
+gboolean probe_pipeline_limit_reached (ProbePipeline *p);
+void probe_pipeline_set_sync (ProbePipeline *p, gboolean sync);
 void probe_pipeline_free (ProbePipeline *p);
 
 G_END_DECLS

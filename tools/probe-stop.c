@@ -2,20 +2,24 @@
 /* How SIGINT and SIGTERM end the probe, whatever it is doing.
  *
  * The signals are blocked in every thread and taken by one thread of their
- * own with sigwait(), so that they are served while the main thread is
- * inside a state change (a source opening a FIFO no one writes to), while
- * stdout takes nothing, and while a source is stuck in a read, none of
- * which a main-loop handler (g_unix_signal_add) would see in time. Blocked,
- * they also never interrupt a write.
+ * own with sigwait(), so that they are served while a thread is inside a
+ * state change (a source opening a FIFO no one writes to), while stdout
+ * takes nothing, and while a source is stuck in a read, none of which a
+ * main-loop handler (g_unix_signal_add) would see in time. Blocked, they
+ * also never interrupt a write.
  *
- * Once the pipeline plays, the first signal ends the stream as its end
- * would (EOS: the frames in flight are still counted and printed); if the
- * stream has not ended END_WAIT_S seconds later, or on a second signal,
- * or on one during start-up or after the stream ended, the probe stops at
- * once: the line being written is finished if stdout takes it within
+ * Once an input plays (or a live input went down and waits for its
+ * retry), the first signal ends every input's stream as its end would:
+ * EOS to each pipeline that plays (the frames in flight are still counted
+ * and printed, an interval's partial message posted), and to each that
+ * starts playing later; the main loop's handler ends the inputs that do
+ * not play (waiting for a retry, still starting). If the inputs have not
+ * all ended END_WAIT_S seconds later, or on a second signal, or on one
+ * during start-up or after the streams ended, the probe stops at once:
+ * the line being written is finished if stdout takes it within
  * LINE_WAIT_US, and the probe exits with 128 + the signal's number, as a
- * shell reports a process the signal ended, without waiting for a pipeline
- * that may never stop. */
+ * shell reports a process the signal ended, without waiting for a
+ * pipeline that may never stop. */
 #include "probe-stop.h"
 
 #include <errno.h>
@@ -37,11 +41,15 @@ static struct
 {
   GMutex lock;
   Phase phase;
-  GstElement *pipeline;
+  /* The pipelines that play now, a reference each. */
+  GPtrArray *playing;
   ProbeOutput *out;
-  /* The signal that asked the stream to end, and by when it must. */
+  /* The signal that asked the streams to end, and by when they must. */
   gint first_signal;
   gint64 deadline;
+  /* Ends, on the main loop, the inputs that do not play. */
+  GSourceFunc on_request;
+  gpointer request_data;
 } stop;
 
 static void
@@ -75,17 +83,28 @@ send_eos (GstElement *pipeline, gpointer unused)
   gst_element_send_event (pipeline, gst_event_new_eos ());
 }
 
+/* From GStreamer's thread pool: a source may hold its stream lock while
+ * its thread waits for the writer, and sending EOS to it would wait with
+ * it. */
+static void
+end_stream (GstElement *pipeline)
+{
+  gst_element_call_async (pipeline, send_eos, NULL, NULL);
+}
+
 static void
 take_signal (gint sig)
 {
+  guint i;
+
   g_mutex_lock (&stop.lock);
   if (stop.phase == RUNNING && !stop.first_signal) {
     stop.first_signal = sig;
     stop.deadline = g_get_monotonic_time () + END_WAIT_S * G_USEC_PER_SEC;
-    /* From GStreamer's thread pool: a source may hold its stream lock
-     * while its thread waits for the writer, and sending EOS to it would
-     * wait with it. */
-    gst_element_call_async (stop.pipeline, send_eos, NULL, NULL);
+    for (i = 0; i < stop.playing->len; i++)
+      end_stream (g_ptr_array_index (stop.playing, i));
+    if (stop.on_request)
+      g_idle_add (stop.on_request, stop.request_data);
   } else {
     stop_now (sig, stop.phase == STARTING ? "while starting" :
         stop.first_signal ? "a second signal" : "while stopping");
@@ -134,8 +153,9 @@ wait_signals (gpointer unused)
     } else if (sig == 0) {
       g_mutex_lock (&stop.lock);
       if (stop.phase == RUNNING)
-        stop_now (stop.first_signal, "the stream did not end within "
-            G_STRINGIFY (END_WAIT_S) " s");
+        stop_now (stop.first_signal, stop.playing->len > 1 ?
+            "the streams did not end within " G_STRINGIFY (END_WAIT_S) " s" :
+            "the stream did not end within " G_STRINGIFY (END_WAIT_S) " s");
       g_mutex_unlock (&stop.lock);
     }
   }
@@ -144,17 +164,24 @@ wait_signals (gpointer unused)
 
 /**
  * probe_stop_init:
+ * @on_request: called once on the default main context after the first
+ *   signal that ends the streams, to end the inputs that do not play
+ * @data: for @on_request
  *
  * Blocks SIGINT and SIGTERM and starts the thread that takes them. Call it
  * in main() before any other thread starts (GLib's, GStreamer's, the
  * OpenCL driver's), so that every thread inherits the blocked signals.
- * Until probe_stop_running(), a signal stops the probe at once.
+ * Until probe_stop_running() or probe_stop_leave_start_up(), a signal
+ * stops the probe at once.
  */
 void
-probe_stop_init (void)
+probe_stop_init (GSourceFunc on_request, gpointer data)
 {
   sigset_t set;
 
+  stop.playing = g_ptr_array_new ();
+  stop.on_request = on_request;
+  stop.request_data = data;
   get_signals (&set);
   pthread_sigmask (SIG_BLOCK, &set, NULL);
   g_thread_unref (g_thread_new ("probe-signals", wait_signals, NULL));
@@ -175,39 +202,97 @@ probe_stop_watch_output (ProbeOutput *out)
 
 /**
  * probe_stop_running:
- * @pipeline: the pipeline, now playing
+ * @pipeline: an input's pipeline, now playing
  *
- * From now on the first signal sends EOS to @pipeline. Safe from any
- * thread; only the first call counts.
+ * From now on the first signal sends EOS to @pipeline; if it came
+ * already, EOS goes now. Safe from any thread; a pipeline counts once.
  */
 void
 probe_stop_running (GstElement *pipeline)
 {
   g_mutex_lock (&stop.lock);
-  if (stop.phase == STARTING) {
+  if (stop.phase == STARTING)
     stop.phase = RUNNING;
-    stop.pipeline = gst_object_ref (pipeline);
+  if (stop.phase == RUNNING && !g_ptr_array_find (stop.playing, pipeline,
+          NULL)) {
+    g_ptr_array_add (stop.playing, gst_object_ref (pipeline));
+    if (stop.first_signal)
+      end_stream (pipeline);
   }
   g_mutex_unlock (&stop.lock);
 }
 
 /**
+ * probe_stop_forget:
+ * @pipeline: an input's pipeline, about to be stopped (its stream ended,
+ *   failed or stalled)
+ *
+ * No signal sends EOS to @pipeline any more. Safe from any thread.
+ */
+void
+probe_stop_forget (GstElement *pipeline)
+{
+  gboolean found;
+
+  g_mutex_lock (&stop.lock);
+  found = g_ptr_array_remove (stop.playing, pipeline);
+  g_mutex_unlock (&stop.lock);
+  if (found)
+    gst_object_unref (pipeline);
+}
+
+/**
+ * probe_stop_leave_start_up:
+ *
+ * The probe runs although no input may play: a live input waits for its
+ * retry. A signal then ends the inputs (probe_stop_init()'s @on_request)
+ * rather than stopping the probe at once.
+ */
+void
+probe_stop_leave_start_up (void)
+{
+  g_mutex_lock (&stop.lock);
+  if (stop.phase == STARTING)
+    stop.phase = RUNNING;
+  g_mutex_unlock (&stop.lock);
+}
+
+/**
+ * probe_stop_requested:
+ *
+ * Returns: whether a signal asked the inputs to end: an input's stream
+ *   that ends now has ended for good, and no input is retried.
+ */
+gboolean
+probe_stop_requested (void)
+{
+  gboolean requested;
+
+  g_mutex_lock (&stop.lock);
+  requested = stop.first_signal != 0;
+  g_mutex_unlock (&stop.lock);
+  return requested;
+}
+
+/**
  * probe_stop_ending:
  *
- * The stream has ended (its end, an error, a failed output, or the first
- * signal's EOS): no deadline runs any more, and a signal stops the probe
- * at once while the pipeline is taken down.
+ * Every input has ended (its end, an error, a failed output, or the first
+ * signal) and the lines are out: no deadline runs any more, and a signal
+ * stops the probe at once while the probe finishes.
  */
 void
 probe_stop_ending (void)
 {
-  GstElement *pipeline;
+  GPtrArray *playing;
+  guint i;
 
   g_mutex_lock (&stop.lock);
   stop.phase = ENDING;
-  pipeline = stop.pipeline;
-  stop.pipeline = NULL;
+  playing = stop.playing;
+  stop.playing = g_ptr_array_new ();
   g_mutex_unlock (&stop.lock);
-  if (pipeline)
-    gst_object_unref (pipeline);
+  for (i = 0; i < playing->len; i++)
+    gst_object_unref (g_ptr_array_index (playing, i));
+  g_ptr_array_unref (playing);
 }

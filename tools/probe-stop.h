@@ -8,9 +8,12 @@
 
 G_BEGIN_DECLS
 
-void probe_stop_init (void);
+void probe_stop_init (GSourceFunc on_request, gpointer data);
 void probe_stop_watch_output (ProbeOutput *out);
 void probe_stop_running (GstElement *pipeline);
+void probe_stop_forget (GstElement *pipeline);
+void probe_stop_leave_start_up (void);
+gboolean probe_stop_requested (void);
 void probe_stop_ending (void);
 
 G_END_DECLS

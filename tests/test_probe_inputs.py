@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""clhistogram-probe with several inputs: the names (NAME=FILE-OR-URI, an
+argument as given, an --inputs key file's groups), each input's lines
+against a probe of that input alone with the same options (a key file's
+per-input options among them), --check and --expect-frames per input, a
+file's error ending that input only, the usage errors (a name given twice,
+a bad key file: exit status 2, one line naming what is wrong), and SIGTERM
+mid-run ending every input with its partial interval (exit status 0).
+
+    test_probe_inputs.py CLHISTOGRAM_PROBE VIDEO
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+PROBE = VIDEO = None
+# Small frames, so that a check or a run in real time costs little.
+SMALL = ["--format", "GRAY8", "--width", "160", "--height", "120"]
+# A name given twice, a bad key file: the usage error's exit status.
+EXIT_USAGE = 2
+
+
+def probe_env():
+    # The debug log off, so that stderr holds what the probe says; the
+    # leaks tracer (GST_TRACERS from the test's environment) still warns.
+    return dict(os.environ, GST_DEBUG="0")
+
+
+def probe(*args):
+    """The exit status, JSON objects and stderr of a probe run."""
+    done = subprocess.run([PROBE, *args], capture_output=True,
+                          env=probe_env(), timeout=300)
+    stderr = done.stderr.decode()
+    assert "Leaks detected" not in stderr, stderr
+    return (done.returncode,
+            [json.loads(line) for line in done.stdout.decode().splitlines()],
+            stderr)
+
+
+def by_input(objects):
+    """Each input's objects, in their order, without the "input"
+    member."""
+    inputs = {}
+    for obj in objects:
+        rest = dict(obj)
+        del rest["input"]
+        inputs.setdefault(obj["input"], []).append(rest)
+    return inputs
+
+
+def write(folder, name, text):
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def free_port():
+    """A TCP port no one listens on (bound, then let go)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Several(unittest.TestCase):
+    """Three inputs of one clip in one probe: one named on the command
+    line, one by its argument, one from a key file with options of its
+    own."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp()
+        cls.inputs_file = write(cls.folder, "probe.conf", f"""\
+# the clip in 2x2 zones, small, four frames
+[zoned]
+uri={VIDEO}
+format=GRAY8
+width=160
+height=120
+zones=2x2
+percentiles=5,50,95
+max-frames=4
+expect-frames=4
+check=true
+""")
+        cls.status, cls.objects, cls.stderr = probe(
+            "--no-counts", "-n", "6", "--expect-frames", "6", "--mode",
+            "channels", "whole=" + VIDEO, VIDEO, "--inputs", cls.inputs_file)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.folder)
+
+    def test_status(self):
+        # --check (zoned only) says so on stderr; nothing else does.
+        self.assertEqual(self.status, 0, self.stderr)
+        self.assertRegex(self.stderr, r"^4 frames of zoned as 160x120 GRAY8, "
+                         r"mode channels, 256 bins, 5 histograms a frame, "
+                         r"on .*: 0 differ from the golden reference\n$")
+
+    def test_every_line_names_its_input(self):
+        self.assertTrue(all(list(o)[0] == "input" for o in self.objects))
+        inputs = by_input(self.objects)
+        self.assertEqual(set(inputs), {"whole", VIDEO, "zoned"})
+        self.assertEqual(len(inputs["whole"]), 6)
+        self.assertEqual(len(inputs[VIDEO]), 6)
+        self.assertEqual(len(inputs["zoned"]), 4)
+
+    def test_each_input_as_if_alone(self):
+        """Each input's lines, in order, equal those of a probe of that
+        input alone, with the options the key file gave it."""
+        inputs = by_input(self.objects)
+        alone = {
+            "whole": ["--mode", "channels", "-n", "6", VIDEO],
+            VIDEO: ["--mode", "channels", "-n", "6", VIDEO],
+            "zoned": ["--mode", "channels", *SMALL, "--zones", "2x2",
+                      "--percentiles", "5,50,95", "-n", "4", VIDEO],
+        }
+        for name, args in alone.items():
+            with self.subTest(input=name):
+                status, objects, stderr = probe("--no-counts", *args)
+                self.assertEqual(status, 0, stderr)
+                self.assertEqual({o["input"] for o in objects}, {VIDEO})
+                self.assertEqual(inputs[name], by_input(objects)[VIDEO])
+        zoned = inputs["zoned"][0]
+        self.assertEqual(len(zoned["regions"]), 4)
+        self.assertEqual(zoned["percentile-points"], [5.0, 50.0, 95.0])
+        self.assertEqual(zoned["pixels"], 160 * 120)
+        self.assertEqual(inputs["whole"][0]["pixels"], 768 * 576)
+
+
+class PerInput(unittest.TestCase):
+    def test_expect_frames_per_input(self):
+        with tempfile.TemporaryDirectory() as folder:
+            conf = write(folder, "in.conf", f"[short]\nuri={VIDEO}\n"
+                         "max-frames=2\nexpect-frames=3\n")
+            status, objects, stderr = probe(
+                "-q", "-n", "4", "--expect-frames", "4", "long=" + VIDEO,
+                "--inputs", conf)
+        self.assertEqual((status, objects), (1, []), stderr)
+        self.assertEqual(stderr.splitlines(),
+                         ["clhistogram-probe: short: expected 3 frames, "
+                          "got 2"])
+
+    def test_a_file_error_ends_that_input_only(self):
+        status, objects, stderr = probe(
+            "-n", "3", "--no-counts", "gone=/nonexistent/vtest.avi",
+            "here=" + VIDEO)
+        self.assertEqual(status, 1, stderr)
+        self.assertEqual(stderr.splitlines(),
+                         ["clhistogram-probe: gone: /nonexistent/vtest.avi: "
+                          "No such file or directory"])
+        self.assertEqual([o["input"] for o in objects], ["here"] * 3)
+
+    def test_an_existing_file_is_never_a_name(self):
+        """A file whose name holds a '=' is that file whole, its name the
+        argument; a text before '=' that is no name is no name."""
+        with tempfile.TemporaryDirectory() as folder:
+            odd = os.path.join(folder, "cam=1.avi")
+            shutil.copy(VIDEO, odd)
+            status, objects, stderr = probe("-n", "1", "--no-counts", odd)
+            self.assertEqual(status, 0, stderr)
+            self.assertEqual([o["input"] for o in objects], [odd])
+            status, objects, stderr = probe("-n", "1", "-q",
+                                            "cam 1=" + odd)
+            self.assertEqual(status, 1, stderr)
+            self.assertIn(f"cam 1={odd}: No such file", stderr)
+
+
+class UsageErrors(unittest.TestCase):
+    """Each is refused before any input starts: exit status 2, nothing
+    on stdout, one line on stderr saying what is wrong."""
+
+    def refused(self, *args):
+        status, objects, stderr = probe(*args)
+        self.assertEqual((status, objects), (EXIT_USAGE, []), stderr)
+        lines = stderr.splitlines()
+        self.assertEqual(len(lines), 1, stderr)
+        self.assertTrue(lines[0].startswith("clhistogram-probe: "), stderr)
+        return lines[0]
+
+    def refused_file(self, text):
+        with tempfile.TemporaryDirectory() as folder:
+            conf = write(folder, "in.conf", text)
+            line = self.refused("--inputs", conf, VIDEO)
+            self.assertIn(conf, line)
+            return line
+
+    def test_name_given_twice(self):
+        self.assertIn('two inputs are named "cam"',
+                      self.refused("cam=" + VIDEO, "cam=" + VIDEO))
+        self.assertIn("given twice", self.refused(VIDEO, VIDEO))
+        with tempfile.TemporaryDirectory() as folder:
+            conf = write(folder, "in.conf", f"[cam]\nuri={VIDEO}\n")
+            self.assertIn('two inputs are named "cam"',
+                          self.refused("cam=" + VIDEO, "--inputs", conf))
+
+    def test_empty_location(self):
+        self.assertIn("cam=: give a file or URI", self.refused("cam="))
+
+    def test_unknown_key(self):
+        line = self.refused_file(f"[cam]\nuri={VIDEO}\nzone=2x2\n")
+        self.assertIn("[cam] zone: unknown key", line)
+        self.assertIn("zones", line)
+
+    def test_key_of_the_whole_probe(self):
+        line = self.refused_file(f"[cam]\nuri={VIDEO}\nquiet=true\n")
+        self.assertIn("[cam] quiet: an option of the whole probe", line)
+
+    def test_bad_values(self):
+        self.assertIn('[cam] width: "wide" is not an integer',
+                      self.refused_file(f"[cam]\nuri={VIDEO}\nwidth=wide\n"))
+        self.assertIn("[cam] check: give true or false",
+                      self.refused_file(f"[cam]\nuri={VIDEO}\ncheck=yes\n"))
+        line = self.refused_file(f"[cam]\nuri={VIDEO}\nzones=0x2\n")
+        self.assertIn("[cam] --zones:", line)
+        self.assertIn("1..64", line)
+        line = self.refused_file(f"[cam]\nuri={VIDEO}\nretry-max=0\n")
+        self.assertIn("[cam] --retry-max: give 1 to", line)
+
+    def test_bad_groups(self):
+        self.assertIn("[cam]: no uri key",
+                      self.refused_file("[cam]\nzones=2x2\n"))
+        self.assertIn("[two words]: not a name for an input",
+                      self.refused_file(f"[two words]\nuri={VIDEO}\n"))
+        self.assertIn("no inputs", self.refused_file("# nothing\n"))
+
+    def test_not_a_key_file(self):
+        self.refused_file("uri=vtest.avi\n")
+        self.refused_file("[cam\nuri=vtest.avi\n")
+        line = self.refused("--inputs", "/nonexistent/probe.conf")
+        self.assertIn("--inputs /nonexistent/probe.conf: No such file", line)
+
+    def test_bad_retry_options(self):
+        self.assertIn("--stall-timeout",
+                      self.refused("--stall-timeout", "-1", VIDEO))
+        self.assertIn("--retry-max", self.refused("--retry-max", "0", VIDEO))
+
+
+def start(*args):
+    return subprocess.Popen([PROBE, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=probe_env())
+
+
+class Lines:
+    """A running probe's JSON objects, read as they come."""
+
+    def __init__(self, proc):
+        self.objects = []
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self.read, args=(proc,))
+        self.thread.start()
+
+    def read(self, proc):
+        for line in proc.stdout:
+            with self.lock:
+                self.objects.append(json.loads(line))
+
+    def wait_for(self, what, timeout):
+        """Waits until what(objects) holds; fails after timeout s."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                if what(list(self.objects)):
+                    return
+            time.sleep(0.2)
+        raise AssertionError(f"not seen within {timeout} s; lines: "
+                             f"{self.objects[-5:]}")
+
+
+def count(objects, name, message=None):
+    return len([o for o in objects if o["input"] == name
+                and o.get("message") == message])
+
+
+class Signal(unittest.TestCase):
+    def test_sigterm_flushes_every_input(self):
+        """Two files counted at their rate, one second a line, and a live
+        input that cannot connect, waiting for its retry: SIGTERM ends
+        them all, each file's partial interval posted (the frames of its
+        lines add up to every frame it counted, as --check says), and the
+        probe exits 0."""
+        interval = 1000000000
+        with tempfile.TemporaryDirectory() as folder:
+            conf = write(folder, "in.conf", f"""\
+[left]
+uri={VIDEO}
+check=true
+[right]
+uri={VIDEO}
+check=true
+zones=2x2
+""")
+            proc = start("--sync", "--no-counts", "--interval", str(interval),
+                         *SMALL, "--inputs", conf,
+                         f"gone=rtspt://127.0.0.1:{free_port()}/clip")
+            lines = Lines(proc)
+            lines.wait_for(lambda objects: count(objects, "left") >= 2
+                           and count(objects, "right") >= 2
+                           and count(objects, "gone", "input-down") >= 1, 60)
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                raise
+            lines.thread.join()
+            stderr = proc.stderr.read().decode()
+            proc.stdout.close()
+            proc.stderr.close()
+        self.assertEqual(proc.returncode, 0, stderr)
+        self.assertNotIn("Leaks detected", stderr)
+        inputs = by_input(lines.objects)
+        self.assertEqual(set(inputs), {"left", "right", "gone"})
+        self.assertTrue(all(o["message"] == "input-down"
+                            for o in inputs["gone"]))
+        for name in ("left", "right"):
+            with self.subTest(input=name):
+                checked = re.search(rf"^(\d+) frames of {name} as .*: 0 differ",
+                                    stderr, re.M)
+                self.assertTrue(checked, stderr)
+                objects = inputs[name]
+                self.assertEqual(sum(o["frames"] for o in objects),
+                                 int(checked.group(1)))
+                # Contiguous: nothing lost between two lines.
+                for before, after in zip(objects, objects[1:]):
+                    self.assertEqual(after["pts"],
+                                     before["pts"] + before["duration"])
+                self.assertTrue(all(o["duration"] == interval
+                                    for o in objects[:-1]))
+                # 795 frames at 10 a second: far from the end.
+                self.assertLess(objects[-1]["pts"], 70 * interval)
+
+
+if __name__ == "__main__":
+    PROBE, VIDEO = sys.argv[1], sys.argv[2]
+    unittest.main(argv=sys.argv[:1], verbosity=2)

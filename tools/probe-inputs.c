@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The inputs one probe counts.
+ *
+ * An argument is NAME=FILE-OR-URI or FILE-OR-URI: an argument that names
+ * an existing file or device is that file whole, even with a '=' in it;
+ * else the text before the first '=', when it is a valid name, names the
+ * rest. An unnamed input is named by its argument as given.
+ *
+ * An --inputs file is a GLib key file (the format of .desktop files):
+ * one group per input, the group's name the input's, its `uri` key the
+ * file or URI, and any per-input option under its long name, which
+ * overrides the command line's for that input:
+ *
+ *   [door]
+ *   uri=rtsp://door.local/stream
+ *   zones=3x3
+ *   alert-clipped=5
+ */
+#include "probe-inputs.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
+
+#define MAX_NAME_LENGTH 64
+
+#define USAGE_ERROR(error, ...) \
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, __VA_ARGS__)
+
+static void
+spec_free (gpointer data)
+{
+  ProbeInputSpec *spec = data;
+
+  g_free (spec->name);
+  g_free (spec->location);
+  g_free (spec->origin);
+  probe_settings_clear (&spec->settings);
+  g_free (spec);
+}
+
+/**
+ * probe_inputs_name_is_valid:
+ * @name: an input's name
+ *
+ * Returns: whether @name is 1 to 64 letters, digits, '_', '.' and '-',
+ *   starting with a letter or a digit: a name that needs no quoting in
+ *   a shell, a key file's group or a Prometheus label.
+ */
+gboolean
+probe_inputs_name_is_valid (const gchar *name)
+{
+  const gsize n = strlen (name);
+  gsize i;
+
+  if (n == 0 || n > MAX_NAME_LENGTH || !g_ascii_isalnum (name[0]))
+    return FALSE;
+  for (i = 1; i < n; i++)
+    if (!g_ascii_isalnum (name[i]) && !strchr ("_.-", name[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* Whether @location is a stream that can come back (a network URI, a
+ * camera) rather than a local file, which ends once. A location that
+ * names nothing is taken for a file: reading it fails at once. */
+static gboolean
+is_live (const gchar *location)
+{
+  GStatBuf st;
+
+  if (g_stat (location, &st) == 0)
+    return S_ISCHR (st.st_mode);
+  return strstr (location, "://") && gst_uri_is_valid (location)
+      && !g_str_has_prefix (location, "file:");
+}
+
+static ProbeInputSpec *
+spec_new (const gchar *name, const gchar *location, gboolean named,
+    const ProbeSettings *settings)
+{
+  ProbeInputSpec *spec = g_new0 (ProbeInputSpec, 1);
+
+  spec->name = g_strdup (name);
+  spec->location = g_strdup (location);
+  spec->named = named;
+  spec->live = is_live (location);
+  probe_settings_copy (&spec->settings, settings);
+  return spec;
+}
+
+static ProbeInputSpec *
+spec_of_argument (const gchar *arg, const ProbeSettings *defaults,
+    GError **error)
+{
+  const gchar *eq = strchr (arg, '=');
+  gchar *name;
+  ProbeInputSpec *spec;
+
+  if (!eq || g_file_test (arg, G_FILE_TEST_EXISTS))
+    return spec_new (arg, arg, FALSE, defaults);
+  name = g_strndup (arg, eq - arg);
+  if (!probe_inputs_name_is_valid (name)) {
+    g_free (name);
+    return spec_new (arg, arg, FALSE, defaults);
+  }
+  if (eq[1] == '\0') {
+    USAGE_ERROR (error, "%s: give a file or URI after the '='", arg);
+    g_free (name);
+    return NULL;
+  }
+  spec = spec_new (name, eq + 1, TRUE, defaults);
+  g_free (name);
+  return spec;
+}
+
+/* The keys of @group, `uri` aside, onto @spec's settings. */
+static gboolean
+read_group_options (ProbeInputSpec *spec, GKeyFile *file, const gchar *path,
+    const gchar *group, GError **error)
+{
+  const gchar *const whole_probe[] = { "inputs", "quiet", "version", NULL };
+  gchar **keys = g_key_file_get_keys (file, group, NULL, NULL);
+  gboolean ok = TRUE;
+  guint i;
+
+  for (i = 0; ok && keys && keys[i]; i++) {
+    GError *err = NULL;
+
+    if (strcmp (keys[i], "uri") == 0)
+      continue;
+    if (g_strv_contains (whole_probe, keys[i])) {
+      USAGE_ERROR (error, "%s: [%s] %s: an option of the whole probe, not "
+          "of one input: give --%s on the command line", path, group,
+          keys[i], keys[i]);
+      ok = FALSE;
+      break;
+    }
+    ok = probe_settings_set_key (&spec->settings, file, group, keys[i], &err);
+    if (!ok) {
+      USAGE_ERROR (error, "%s: [%s] %s: %s", path, group, keys[i],
+          err->message);
+      g_error_free (err);
+    }
+  }
+  g_strfreev (keys);
+  return ok;
+}
+
+static ProbeInputSpec *
+spec_of_group (GKeyFile *file, const gchar *path, const gchar *group,
+    const ProbeSettings *defaults, GError **error)
+{
+  ProbeInputSpec *spec;
+  gchar *location;
+
+  if (!probe_inputs_name_is_valid (group)) {
+    USAGE_ERROR (error, "%s: [%s]: not a name for an input: give 1 to %d "
+        "letters, digits, '_', '.' or '-', starting with a letter or a "
+        "digit", path, group, MAX_NAME_LENGTH);
+    return NULL;
+  }
+  location = g_key_file_get_string (file, group, "uri", NULL);
+  if (!location || !*location) {
+    USAGE_ERROR (error, "%s: [%s]: no uri key: give uri=FILE-OR-URI", path,
+        group);
+    g_free (location);
+    return NULL;
+  }
+  spec = spec_new (group, location, TRUE, defaults);
+  spec->origin = g_strdup_printf ("%s: [%s]", path, group);
+  g_free (location);
+  if (!read_group_options (spec, file, path, group, error)) {
+    spec_free (spec);
+    return NULL;
+  }
+  return spec;
+}
+
+static gboolean
+read_key_file (GPtrArray *specs, const gchar *path,
+    const ProbeSettings *defaults, GError **error)
+{
+  GKeyFile *file = g_key_file_new ();
+  GError *err = NULL;
+  gchar **groups = NULL;
+  gboolean ok = g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, &err);
+  guint i;
+
+  if (!ok) {
+    USAGE_ERROR (error, "--inputs %s: %s", path, err->message);
+    g_error_free (err);
+  } else {
+    groups = g_key_file_get_groups (file, NULL);
+    if (!groups[0]) {
+      USAGE_ERROR (error, "--inputs %s: no inputs: give a group for each, "
+          "[NAME] with uri=FILE-OR-URI", path);
+      ok = FALSE;
+    }
+  }
+  for (i = 0; ok && groups[i]; i++) {
+    ProbeInputSpec *spec = spec_of_group (file, path, groups[i], defaults,
+        error);
+
+    ok = spec != NULL;
+    if (ok)
+      g_ptr_array_add (specs, spec);
+  }
+  g_strfreev (groups);
+  g_key_file_free (file);
+  return ok;
+}
+
+static gboolean
+check_names (GPtrArray *specs, GError **error)
+{
+  GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
+  gboolean ok = TRUE;
+  guint i;
+
+  for (i = 0; ok && i < specs->len; i++) {
+    const ProbeInputSpec *spec = g_ptr_array_index (specs, i);
+
+    ok = g_hash_table_add (seen, spec->name);
+    if (!ok && spec->named)
+      USAGE_ERROR (error, "two inputs are named \"%s\": give each input a "
+          "name of its own", spec->name);
+    else if (!ok)
+      USAGE_ERROR (error, "%s is given twice: to count it twice, name each "
+          "input: NAME=FILE-OR-URI", spec->name);
+  }
+  g_hash_table_unref (seen);
+  return ok;
+}
+
+/**
+ * probe_inputs_parse:
+ * @args: (array zero-terminated=1): the arguments that are inputs
+ * @key_file: (nullable): the --inputs file
+ * @defaults: the command line's options, every input's to start with
+ *
+ * Returns: (transfer full) (element-type ProbeInputSpec): the inputs,
+ *   the arguments' then the key file's, in order; %NULL with @error
+ *   (#G_OPTION_ERROR, a usage error, naming the file, group and key where
+ *   one is wrong) on a key file that cannot be read or holds an unknown
+ *   key or a bad value, a name used twice, or no input at all.
+ */
+GPtrArray *
+probe_inputs_parse (gchar **args, const gchar *key_file,
+    const ProbeSettings *defaults, GError **error)
+{
+  GPtrArray *specs = g_ptr_array_new_with_free_func (spec_free);
+  gboolean ok = TRUE;
+  guint i;
+
+  for (i = 0; ok && args[i]; i++) {
+    ProbeInputSpec *spec = spec_of_argument (args[i], defaults, error);
+
+    ok = spec != NULL;
+    if (ok)
+      g_ptr_array_add (specs, spec);
+  }
+  if (ok && key_file)
+    ok = read_key_file (specs, key_file, defaults, error);
+  if (ok && specs->len == 0) {
+    USAGE_ERROR (error, "give a video file, URI or /dev/videoN, or "
+        "--inputs FILE (see --help)");
+    ok = FALSE;
+  }
+  ok = ok && check_names (specs, error);
+  if (!ok)
+    g_clear_pointer (&specs, g_ptr_array_unref);
+  return specs;
+}
