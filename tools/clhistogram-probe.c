@@ -19,6 +19,7 @@
 
 #include "probe-check.h"
 #include "probe-json.h"
+#include "probe-metrics.h"
 #include "probe-options.h"
 #include "probe-output.h"
 #include "probe-pipeline.h"
@@ -53,6 +54,7 @@ typedef struct
   gchar *alert_hold;
   gchar *device;
   gchar *format;
+  gchar *metrics;
   gint width;
   gint height;
   gboolean as_decoded;
@@ -60,6 +62,7 @@ typedef struct
   gboolean no_statistics;
   gboolean check;
   gboolean quiet;
+  gboolean sync;
   gboolean version;
   gint max_frames;
   gint expect_frames;
@@ -73,6 +76,8 @@ typedef struct
   ProbeCheck *check;
   /* The JSON's writer; NULL with --quiet. */
   ProbeOutput *out;
+  /* --metrics' server; NULL without. */
+  ProbeMetrics *metrics;
   GMainLoop *loop;
   gboolean ending;
   /* Frames that reached the sink: counted on the streaming thread, read
@@ -110,6 +115,7 @@ options_clear (Options *opt)
   g_free (opt->alert_hold);
   g_free (opt->device);
   g_free (opt->format);
+  g_free (opt->metrics);
 }
 
 /* The options that mirror a property, in an order where none depends on
@@ -211,6 +217,7 @@ on_sync_message (GstBus *bus, GstMessage *msg, gpointer user_data)
           || !(gst_structure_has_name (s, "histogram")
               || gst_structure_has_name (s, "exposure")))
         break;
+      probe_metrics_take_message (probe->metrics, probe->input, s);
       if (probe->out)
         print_message (probe, s);
       /* A sync handler that drops a message owns it. */
@@ -221,8 +228,10 @@ on_sync_message (GstBus *bus, GstMessage *msg, gpointer user_data)
         GstState state;
 
         gst_message_parse_state_changed (msg, NULL, &state, NULL);
-        if (state == GST_STATE_PLAYING)
+        if (state == GST_STATE_PLAYING) {
           probe_stop_running (probe->pipe->pipeline);
+          probe_metrics_set_up (probe->metrics, probe->input, TRUE);
+        }
       }
       break;
     default:
@@ -248,6 +257,7 @@ end_stream (Probe *probe)
   if (probe->ending)
     return;
   probe->ending = TRUE;
+  probe_metrics_set_up (probe->metrics, probe->input, FALSE);
   if (probe->out)
     probe_output_finish (probe->out);
   else
@@ -527,6 +537,13 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
           "a summary on stderr, exit status 1 on any difference", NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt->quiet,
         "Print no JSON lines", NULL},
+    {"metrics", 0, 0, G_OPTION_ARG_STRING, &opt->metrics,
+        "Serve the statistics to Prometheus on http://ADDRESS:PORT/metrics "
+          "(:PORT: every interface; [IPV6]:PORT; port 0: any free one)",
+          "ADDRESS:PORT"},
+    {"sync", 0, 0, G_OPTION_ARG_NONE, &opt->sync,
+        "Count frames at the input's own rate (the sink waits for the "
+          "clock), as a camera delivers them", NULL},
     {"max-frames", 'n', 0, G_OPTION_ARG_INT, &opt->max_frames,
         "Stop after this many frames", "N"},
     {"expect-frames", 0, 0, G_OPTION_ARG_INT, &opt->expect_frames,
@@ -564,6 +581,9 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
       "  # a network stream, one line a second\n"
       "  clhistogram-probe --interval 1000000000 --no-counts "
       "rtsp://camera.local/stream\n"
+      "  # a camera's statistics for Prometheus, at its own pace\n"
+      "  clhistogram-probe --quiet --metrics 127.0.0.1:9610 --interval "
+      "1000000000 /dev/video0\n"
       "  # each frame's time, mean luma and percentiles\n"
       "  clhistogram-probe --no-counts data/vtest.avi | jq -c "
       "'[.pts / 1e9, .mean[0], .percentiles[0]]'\n"
@@ -635,6 +655,31 @@ print_version (gint out_fd)
   return EXIT_DONE;
 }
 
+/* --metrics: listening before the input opens, so that a scrape shows the
+ * input from the start; the URL said on stderr, as bound. */
+static gboolean
+open_metrics (Probe *probe, gint *status)
+{
+  GError *err = NULL;
+  gchar *url;
+
+  if (!probe->opt->metrics)
+    return TRUE;
+  probe->metrics = probe_metrics_new (probe->opt->metrics, &err);
+  if (!probe->metrics) {
+    g_printerr ("clhistogram-probe: --metrics: %s\n", err->message);
+    *status = g_error_matches (err, G_OPTION_ERROR,
+        G_OPTION_ERROR_BAD_VALUE) ? EXIT_USAGE : EXIT_FAILED;
+    g_error_free (err);
+    return FALSE;
+  }
+  probe_metrics_add_input (probe->metrics, probe->input);
+  url = probe_metrics_get_url (probe->metrics);
+  g_printerr ("clhistogram-probe: metrics on %s\n", url);
+  g_free (url);
+  return TRUE;
+}
+
 /* The JSON's writer, for the run; NULL with --quiet. */
 static void
 open_output (Probe *probe, gint out_fd)
@@ -684,7 +729,8 @@ probe_input (const Options *opt, const gchar *input, gint out_fd)
       || !probe_pipeline_set_input (probe.pipe, input, &err)) {
     g_printerr ("clhistogram-probe: %s\n", err->message);
     status = EXIT_FAILED;
-  } else {
+  } else if (open_metrics (&probe, &status)) {
+    g_object_set (probe.pipe->sink, "sync", opt->sync, NULL);
     probe_pipeline_limit_frames (probe.pipe, MAX (opt->max_frames, 0));
     if (opt->check)
       probe.check = probe_check_new (probe.pipe->histogram);
@@ -696,6 +742,7 @@ probe_input (const Options *opt, const gchar *input, gint out_fd)
   g_clear_error (&err);
   probe_check_free (probe.check);
   probe_pipeline_free (probe.pipe);
+  probe_metrics_free (probe.metrics);
   g_free (probe.device_name);
   g_free (probe.error);
   return status;
