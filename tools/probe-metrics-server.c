@@ -262,6 +262,9 @@ serve (gpointer user_data)
   if (server->soup)
     soup_server_disconnect (server->soup);
   g_clear_object (&server->soup);
+  /* What closing the connections queued (their sources hold them). */
+  while (g_main_context_iteration (server->context, FALSE))
+    ;
   g_main_context_pop_thread_default (server->context);
   return NULL;
 }
