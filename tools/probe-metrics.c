@@ -435,22 +435,14 @@ render_callback (gpointer data)
 ProbeMetrics *
 probe_metrics_new (const gchar *address, GError **error)
 {
-#ifdef HAVE_PROBE_METRICS_SERVER
   ProbeMetrics *m;
-#endif
 
   g_return_val_if_fail (address != NULL, NULL);
-#ifndef HAVE_PROBE_METRICS_SERVER
-  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-      "this clhistogram-probe was built without libsoup 3, which serves the "
-      "metrics: build it with libsoup-3.0-dev installed (meson's metrics "
-      "option)");
-  return NULL;
-#else
   m = g_new0 (ProbeMetrics, 1);
   g_mutex_init (&m->lock);
   m->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) input_free);
   m->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+#ifdef HAVE_PROBE_METRICS_SERVER
   m->server = probe_metrics_server_start (address, render_callback, m,
       error);
   if (!m->server) {
@@ -458,6 +450,13 @@ probe_metrics_new (const gchar *address, GError **error)
     return NULL;
   }
   return m;
+#else
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+      "this clhistogram-probe was built without libsoup 3, which serves the "
+      "metrics: build it with libsoup-3.0-dev installed (meson's metrics "
+      "option)");
+  probe_metrics_free (m);
+  return NULL;
 #endif
 }
 
