@@ -7,7 +7,9 @@
 # GStreamer 1.24 and later, is on Debian 13 only; the plugin is built with
 # it there, and objectdetectionoverlay and the GstAnalytics typelib test
 # it. gst-rtsp-server's typelib: the probe's RTSP test serves its clips
-# from Python on localhost.)
+# from Python on localhost.) libsoup 3 serves clhistogram-probe --metrics;
+# the tests check its metrics with Prometheus (prometheus, with promtool)
+# and its systemd unit with systemd-analyze (systemd).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 sudo=""
@@ -36,7 +38,8 @@ $sudo apt-get install -y -q --no-install-recommends \
   gir1.2-gst-rtsp-server-1.0 \
   python3-gi python3-gst-1.0 python3-numpy python3-opencv \
   libjson-glib-dev ffmpeg jq abigail-tools groff-base \
-  libpango1.0-dev libcairo2-dev fonts-dejavu-core gstreamer1.0-opencv
+  libpango1.0-dev libcairo2-dev fonts-dejavu-core gstreamer1.0-opencv \
+  libsoup-3.0-dev prometheus systemd
 "$root/scripts/fetch-samples.sh"
 cd "$root"
 echo "setup: configuring build/" >&2

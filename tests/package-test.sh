@@ -46,6 +46,14 @@ man_page=/usr/share/man/man1/clhistogram-probe.1.gz
 zcat "$man_page" | grep -q '^\.SH EXAMPLES' || {
   echo "package-test: the man page has no EXAMPLES"; exit 1; }
 
+echo "=== the service's unit and alerting rule"
+for f in /usr/share/clhistogram/clhistogram-probe.service \
+  /usr/share/clhistogram/clhistogram-alerts.yml; do
+  [ -f "$f" ] || { echo "package-test: $f is missing"; exit 1; }
+done
+grep -q '^ExecStart=/usr/bin/clhistogram-probe ' /usr/share/clhistogram/clhistogram-probe.service || {
+  echo "package-test: the unit does not run /usr/bin/clhistogram-probe"; exit 1; }
+
 echo "=== the README's main job: every frame of vtest.avi, checked"
 clhistogram-probe --check --quiet --format GRAY8 --width 600 --height 480 \
   --expect-frames 795 "$src/data/vtest.avi"

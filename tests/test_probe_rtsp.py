@@ -7,7 +7,9 @@ and started again on the same port a few seconds later: the probe says
 "a" went down, retries it, and says it came back; "a"'s clip after that
 and camera "b"'s clip, which plays on meanwhile, are counted frame for
 frame (RTSP over TCP, rtspt://, loses nothing on the way), and so is the
-file. SIGTERM then ends the probe with exit status 0. Skipped (exit
+file. Its /metrics (--metrics) say the same: "a" down, then up with one
+reconnection, while "b" stays up. SIGTERM then ends the probe with exit
+status 0. Skipped (exit
 status 77) where gi has no GstRtspServer (Debian's
 gir1.2-gst-rtsp-server-1.0).
 
@@ -21,6 +23,7 @@ import sys
 import threading
 import time
 import unittest
+import urllib.request
 
 import gi
 
@@ -94,6 +97,47 @@ class Lines:
                              f"last lines: {self.of(name)[-4:]}")
 
 
+class Stderr:
+    """A running probe's standard error, read as it comes."""
+
+    def __init__(self, proc):
+        self.lines = []
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self.read, args=(proc,))
+        self.thread.start()
+
+    def read(self, proc):
+        for line in proc.stderr:
+            with self.lock:
+                self.lines.append(line.decode(errors="replace"))
+
+    def text(self):
+        with self.lock:
+            return "".join(self.lines)
+
+    def metrics_url(self, timeout=STEP_S):
+        deadline = time.monotonic() + timeout
+        prefix = "clhistogram-probe: metrics on "
+        while time.monotonic() < deadline:
+            with self.lock:
+                for line in self.lines:
+                    if line.startswith(prefix):
+                        return line[len(prefix):].strip()
+            time.sleep(0.1)
+        raise AssertionError(f"no metrics URL on stderr: {self.text()!r}")
+
+
+def scrape(url, family, name):
+    """The value of the sample of family with input="name"."""
+    with urllib.request.urlopen(url, timeout=STEP_S) as reply:
+        text = reply.read().decode()
+    want = f'{family}{{input="{name}"}} '
+    for line in text.splitlines():
+        if line.startswith(want):
+            return float(line[len(want):])
+    raise AssertionError(f"no {want!r} in the scrape:\n{text}")
+
+
 def messages(objects, message):
     return [o for o in objects if o.get("message") == message]
 
@@ -132,11 +176,13 @@ class Rtsp(unittest.TestCase):
         proc = subprocess.Popen(
             [PROBE, "--no-counts", "--no-statistics", "--format", "GRAY8",
              "--width", "160", "--height", "120", "--stall-timeout", "5",
-             "--retry-max", "2", "a=" + server_a.url, "b=" + server_b.url,
-             "file=" + VIDEO],
+             "--retry-max", "2", "--metrics", "127.0.0.1:0",
+             "a=" + server_a.url, "b=" + server_b.url, "file=" + VIDEO],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         lines = Lines(proc)
+        errors = Stderr(proc)
         try:
+            self.url = errors.metrics_url()
             self.run_scenario(lines, server_a)
         finally:
             server_b.kill()
@@ -147,7 +193,8 @@ class Rtsp(unittest.TestCase):
                 proc.kill()
                 proc.wait()
             lines.thread.join()
-            stderr = proc.stderr.read().decode()
+            errors.thread.join()
+            stderr = errors.text()
             proc.stdout.close()
             proc.stderr.close()
             self.server_a.kill()
@@ -163,12 +210,33 @@ class Rtsp(unittest.TestCase):
         port = server_a.port
         server_a.kill()
         lines.wait_for(lambda o: messages(o, "input-down"), "a")
+        # Down in the metrics too, "b" still up.
+        self.assertEqual(scrape(self.url, "clhistogram_input_up", "a"), 0)
+        self.assertGreaterEqual(
+            scrape(self.url, "clhistogram_input_downs_total", "a"), 1)
+        self.assertEqual(
+            scrape(self.url, "clhistogram_input_reconnects_total", "a"), 0)
+        self.assertEqual(scrape(self.url, "clhistogram_input_up", "b"), 1)
         time.sleep(3)
         self.server_a = Server(FRAMES_A, port)
-        # Back, and its whole clip counted; "b"'s and the file's too.
+        # Back: up again, one reconnection; "b" never went down.
+        lines.wait_for(lambda o: len(messages(o, "input-up")) == 2, "a")
+        self.assertEqual(scrape(self.url, "clhistogram_input_up", "a"), 1)
+        self.assertEqual(
+            scrape(self.url, "clhistogram_input_reconnects_total", "a"), 1)
+        self.assertEqual(scrape(self.url, "clhistogram_input_up", "b"), 1)
+        self.assertEqual(
+            scrape(self.url, "clhistogram_input_downs_total", "b"), 0)
+        # Its whole clip counted; "b"'s and the file's too.
         lines.wait_for(ended(1), "a")
         lines.wait_for(ended(0), "b")
         lines.wait_for(lambda o: len(o) == VIDEO_FRAMES, "file")
+        # The file ended: not up, never down, every frame counted.
+        self.assertEqual(scrape(self.url, "clhistogram_frames_total",
+                                "file"), VIDEO_FRAMES)
+        self.assertEqual(scrape(self.url, "clhistogram_input_up", "file"), 0)
+        self.assertEqual(
+            scrape(self.url, "clhistogram_input_downs_total", "file"), 0)
 
     def check_lines(self, lines):
         a, b, file = lines.of("a"), lines.of("b"), lines.of("file")

@@ -43,6 +43,7 @@ typedef struct
   /* Every input's options, unless its group in --inputs says otherwise. */
   ProbeSettings defaults;
   gchar *inputs_file;
+  gchar *metrics;
   gboolean quiet;
   gboolean version;
 } Options;
@@ -71,6 +72,7 @@ options_clear (Options *opt)
 {
   probe_settings_clear (&opt->defaults);
   g_free (opt->inputs_file);
+  g_free (opt->metrics);
 }
 
 static void
@@ -214,6 +216,10 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
           "zones=3x3), for that input alone", "FILE"},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt->quiet,
         "Print no JSON lines", NULL},
+    {"metrics", 0, 0, G_OPTION_ARG_STRING, &opt->metrics,
+        "Serve every input's statistics to Prometheus on "
+          "http://ADDRESS:PORT/metrics (:PORT: every interface; "
+          "[IPV6]:PORT; port 0: any free one)", "ADDRESS:PORT"},
     {"version", 0, 0, G_OPTION_ARG_NONE, &opt->version,
         "Print the probe's version, GStreamer's and the clhistogram "
           "plugin's, and exit", NULL},
@@ -241,8 +247,8 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
       "The probe ends when every input has ended (live inputs never end by "
       "themselves).\n"
       "\n"
-      "Exit status: 0 done; 1 an input could not be read or decoded, or "
-      "--check or --expect-frames failed;\n"
+      "Exit status: 0 done; 1 an input could not be read or decoded, "
+      "--check or --expect-frames failed,\nor the --metrics port is in use; "
       "2 bad options; 3 stdout could not be written (closed, full, its "
       "reader gone).\nCtrl-C (or SIGTERM) ends every stream (exit status "
       "0); a second one, one during start-up,\nor streams that have not "
@@ -262,6 +268,10 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
       "clip=data/vtest.avi\n"
       "  # the inputs of a key file, each with its own options\n"
       "  clhistogram-probe --no-counts --inputs cameras.conf\n"
+      "  # their statistics for Prometheus, one message a second each\n"
+      "  clhistogram-probe --quiet --metrics 127.0.0.1:9610 --interval "
+      "1000000000 \\\n"
+      "      --inputs cameras.conf\n"
       "  # each frame's time, mean luma and percentiles\n"
       "  clhistogram-probe --no-counts data/vtest.avi | jq -c "
       "'[.pts / 1e9, .mean[0], .percentiles[0]]'\n"
@@ -378,6 +388,35 @@ check_defaults (const ProbeSettings *defaults)
   return status;
 }
 
+/* --metrics: listening before the inputs start, so that a scrape shows
+ * every input from the start; the URL said on stderr, as bound. */
+static gint
+open_metrics (Probe *probe)
+{
+  GError *err = NULL;
+  gchar *url;
+  gint status;
+  guint i;
+
+  if (!probe->opt->metrics)
+    return EXIT_DONE;
+  probe->shared.metrics = probe_metrics_new (probe->opt->metrics, &err);
+  if (!probe->shared.metrics) {
+    g_printerr ("clhistogram-probe: --metrics: %s\n", err->message);
+    status = g_error_matches (err, G_OPTION_ERROR,
+        G_OPTION_ERROR_BAD_VALUE) ? EXIT_USAGE : EXIT_FAILED;
+    g_error_free (err);
+    return status;
+  }
+  for (i = 0; i < probe->inputs->len; i++)
+    probe_metrics_add_input (probe->shared.metrics,
+        probe_input_get_name (g_ptr_array_index (probe->inputs, i)));
+  url = probe_metrics_get_url (probe->shared.metrics);
+  g_printerr ("clhistogram-probe: metrics on %s\n", url);
+  g_free (url);
+  return EXIT_DONE;
+}
+
 /* Every input's first pipeline, built before any starts, so that a bad
  * option in --inputs stops the probe before any line. */
 static gint
@@ -422,6 +461,8 @@ probe_inputs (Probe *probe, gchar **args, gint out_fd)
   status = check_defaults (&opt->defaults);
   if (status == EXIT_DONE)
     status = build_inputs (probe);
+  if (status == EXIT_DONE)
+    status = open_metrics (probe);
   if (status == EXIT_DONE) {
     open_output (probe, out_fd);
     run (probe);
@@ -429,6 +470,7 @@ probe_inputs (Probe *probe, gchar **args, gint out_fd)
     status = conclude (probe);
   }
   g_clear_pointer (&probe->inputs, g_ptr_array_unref);
+  g_clear_pointer (&probe->shared.metrics, probe_metrics_free);
   g_ptr_array_unref (probe->specs);
   return status;
 }

@@ -119,6 +119,7 @@ take_message (ProbeInput *input, const GstStructure *s)
 {
   const gboolean exposure = gst_structure_has_name (s, "exposure");
 
+  probe_metrics_take_message (input->shared->metrics, input->spec->name, s);
   if (input->shared->out)
     push_line (input, probe_json_of_message (input->spec->name, s,
             exposure ? "exposure" : NULL,
@@ -130,6 +131,7 @@ take_message (ProbeInput *input, const GstStructure *s)
 static void
 report_up (ProbeInput *input, guint reconnects)
 {
+  probe_metrics_set_up (input->shared->metrics, input->spec->name, TRUE);
   if (input->spec->live && input->shared->out)
     push_line (input, probe_json_of_input_up (input->spec->name,
             reconnects));
@@ -142,6 +144,7 @@ report_down (ProbeInput *input, const gchar *reason, guint retry_in)
 {
   g_printerr ("clhistogram-probe: %s: input down (%s); retrying in %u s\n",
       input->spec->name, reason, retry_in);
+  probe_metrics_set_up (input->shared->metrics, input->spec->name, FALSE);
   if (input->shared->out)
     push_line (input, probe_json_of_input_down (input->spec->name, reason,
             retry_in, input->downs));
@@ -161,6 +164,7 @@ notify_ended (gpointer data)
 static void
 finish (ProbeInput *input)
 {
+  probe_metrics_set_ended (input->shared->metrics, input->spec->name);
   input->state = ENDED;
   g_idle_add (notify_ended, input);
 }

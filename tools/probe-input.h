@@ -6,6 +6,7 @@
 #include <gst/gst.h>
 
 #include "probe-inputs.h"
+#include "probe-metrics.h"
 #include "probe-output.h"
 
 G_BEGIN_DECLS
@@ -18,6 +19,8 @@ typedef struct
   /* The JSON's writer, every input's lines in one stream; NULL with
    * --quiet. */
   ProbeOutput *out;
+  /* --metrics' values, every input's; NULL without. */
+  ProbeMetrics *metrics;
   /* Called on the default main context, once, when an input has ended
    * for good (its pipeline down and no retry to come). */
   void (*ended) (ProbeInput *input, gpointer data);

@@ -1,0 +1,1040 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* clhistogram-probe's metrics (tools/probe-metrics.c): the exposition text
+ * read back by a parser of the format written here (every family's HELP
+ * and TYPE, label escaping, a zone and a region, the alerts, the input's
+ * state); each value against the message it came from, for messages made
+ * here and for those of a real clhistogram; a scrape during a stream of
+ * messages sees one message's values; the HTTP server (status, content
+ * type, methods, paths) and the addresses it refuses, with their words. */
+#include <string.h>
+#include <gst/gst.h>
+#include <libsoup/soup.h>
+
+#include "probe-metrics.h"
+
+static const gchar *const family_types[][2] = {
+  {"clhistogram_input_up", "gauge"},
+  {"clhistogram_input_reconnects_total", "counter"},
+  {"clhistogram_input_downs_total", "counter"},
+  {"clhistogram_frames_total", "counter"},
+  {"clhistogram_messages_total", "counter"},
+  {"clhistogram_last_timestamp_seconds", "gauge"},
+  {"clhistogram_mean", "gauge"},
+  {"clhistogram_min", "gauge"},
+  {"clhistogram_max", "gauge"},
+  {"clhistogram_percentile", "gauge"},
+  {"clhistogram_clipped_high_ratio", "gauge"},
+  {"clhistogram_clipped_low_ratio", "gauge"},
+  {"clhistogram_metering_percent", "gauge"},
+  {"clhistogram_alert_active", "gauge"},
+};
+
+/* One sample of the text: its family, its labels unescaped, its value. */
+typedef struct
+{
+  gchar *name;
+  GHashTable *labels;
+  gdouble value;
+} Sample;
+
+static void
+sample_free (Sample *sample)
+{
+  g_free (sample->name);
+  g_hash_table_unref (sample->labels);
+  g_free (sample);
+}
+
+/* `name="value",...}` up to the closing brace, unescaping as the format
+ * says (\\, \" and \n only); NULL where it is not well formed. */
+static const gchar *
+parse_labels (const gchar *p, GHashTable *labels)
+{
+  while (*p != '}') {
+    const gchar *eq = strchr (p, '=');
+    gchar *name;
+    GString *value = g_string_new (NULL);
+
+    if (!eq || eq[1] != '"') {
+      g_string_free (value, TRUE);
+      return NULL;
+    }
+    name = g_strndup (p, eq - p);
+    for (p = eq + 2; *p && *p != '"'; p++) {
+      if (*p == '\n') {
+        p = "";
+        break;
+      }
+      if (*p == '\\') {
+        p++;
+        if (*p == 'n')
+          g_string_append_c (value, '\n');
+        else if (*p == '\\' || *p == '"')
+          g_string_append_c (value, *p);
+        else {
+          p = "";
+          break;
+        }
+      } else {
+        g_string_append_c (value, *p);
+      }
+    }
+    if (*p != '"' || g_hash_table_contains (labels, name)) {
+      g_free (name);
+      g_string_free (value, TRUE);
+      return NULL;
+    }
+    g_hash_table_insert (labels, name, g_string_free (value, FALSE));
+    p++;
+    if (*p == ',')
+      p++;
+    else if (*p != '}')
+      return NULL;
+  }
+  return p + 1;
+}
+
+/* The text as Prometheus reads it, every line checked: HELP then TYPE of
+ * each family in the design's order, then only that family's samples,
+ * each with labels and a number. */
+static GPtrArray *
+parse_exposition (const gchar *text)
+{
+  GPtrArray *samples = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      sample_free);
+  gchar **lines = g_strsplit (text, "\n", -1);
+  guint i, family = 0;
+  const gchar *current = NULL;
+
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  g_assert_true (g_str_has_suffix (text, "\n"));
+  for (i = 0; lines[i] && lines[i + 1]; i++) {
+    const gchar *line = lines[i];
+
+    if (g_str_has_prefix (line, "# HELP ")) {
+      g_assert_cmpuint (family, <, G_N_ELEMENTS (family_types));
+      current = family_types[family][0];
+      g_assert_true (g_str_has_prefix (line + 7, current));
+      g_assert_cmpint (line[7 + strlen (current)], ==, ' ');
+      g_assert_cmpuint (strlen (line + 8 + strlen (current)), >, 10);
+    } else if (g_str_has_prefix (line, "# TYPE ")) {
+      gchar *expected = g_strdup_printf ("# TYPE %s %s", current,
+          family_types[family][1]);
+
+      g_assert_cmpstr (line, ==, expected);
+      g_free (expected);
+      family++;
+    } else {
+      Sample *sample = g_new0 (Sample, 1);
+      const gchar *brace = strchr (line, '{'), *rest;
+      gchar *end;
+
+      g_assert_nonnull (brace);
+      sample->name = g_strndup (line, brace - line);
+      g_assert_cmpstr (sample->name, ==, current);
+      sample->labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+          g_free);
+      rest = parse_labels (brace + 1, sample->labels);
+      g_assert_nonnull (rest);
+      g_assert_cmpint (*rest, ==, ' ');
+      sample->value = g_ascii_strtod (rest + 1, &end);
+      g_assert_cmpint (*end, ==, '\0');
+      g_assert_true (end != rest + 1);
+      g_ptr_array_add (samples, sample);
+    }
+  }
+  g_assert_cmpuint (family, ==, G_N_ELEMENTS (family_types));
+  g_strfreev (lines);
+  return samples;
+}
+
+/* A sample's key: its family, then its labels sorted, unescaped. */
+static gchar *
+key_of (const gchar *name, GHashTable *labels)
+{
+  GList *names = g_list_sort (g_hash_table_get_keys (labels),
+      (GCompareFunc) strcmp), *l;
+  GString *key = g_string_new (name);
+
+  for (l = names; l; l = l->next)
+    g_string_append_printf (key, "|%s=%s", (gchar *) l->data,
+        (gchar *) g_hash_table_lookup (labels, l->data));
+  g_list_free (names);
+  return g_string_free (key, FALSE);
+}
+
+/* The render as key -> value (a gdouble *), each key once. */
+static GHashTable *
+render_map (ProbeMetrics *m)
+{
+  gchar *text = probe_metrics_render (m);
+  GPtrArray *samples = parse_exposition (text);
+  GHashTable *map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      g_free);
+  guint i;
+
+  for (i = 0; i < samples->len; i++) {
+    Sample *sample = g_ptr_array_index (samples, i);
+    gchar *key = key_of (sample->name, sample->labels);
+
+    g_assert_false (g_hash_table_contains (map, key));
+    g_hash_table_insert (map, key, g_memdup2 (&sample->value,
+            sizeof (gdouble)));
+  }
+  g_ptr_array_unref (samples);
+  g_free (text);
+  return map;
+}
+
+/* Key of family @name with the labels given as NULL-ended pairs. */
+static gchar *
+key (const gchar *name, ...)
+{
+  GHashTable *labels = g_hash_table_new (g_str_hash, g_str_equal);
+  const gchar *label;
+  gchar *k;
+  va_list args;
+
+  va_start (args, name);
+  while ((label = va_arg (args, const gchar *)))
+    g_hash_table_insert (labels, (gpointer) label, va_arg (args, gchar *));
+  va_end (args);
+  k = key_of (name, labels);
+  g_hash_table_unref (labels);
+  return k;
+}
+
+static void
+assert_value (GHashTable *map, gchar *k, gdouble expected)
+{
+  const gdouble *v = g_hash_table_lookup (map, k);
+
+  if (!v)
+    g_error ("no sample %s", k);
+  if (*v != expected)
+    g_error ("%s is %.17g, not %.17g", k, *v, expected);
+  g_free (k);
+}
+
+static void
+assert_absent (GHashTable *map, gchar *k)
+{
+  if (g_hash_table_contains (map, k))
+    g_error ("a sample %s that should not be", k);
+  g_free (k);
+}
+
+/* How many samples of family @name the input has. */
+static guint
+count_family (GHashTable *map, const gchar *name, const gchar *input)
+{
+  GHashTableIter iter;
+  gpointer k;
+  gchar *prefix = g_strdup_printf ("%s|", name);
+  gchar *input_label = g_strdup_printf ("|input=%s", input);
+  guint n = 0;
+
+  g_hash_table_iter_init (&iter, map);
+  while (g_hash_table_iter_next (&iter, &k, NULL))
+    if (g_str_has_prefix (k, prefix) && strstr (k, input_label))
+      n++;
+  g_free (prefix);
+  g_free (input_label);
+  return n;
+}
+
+static ProbeMetrics *
+metrics_new (void)
+{
+  GError *error = NULL;
+  ProbeMetrics *m = probe_metrics_new ("127.0.0.1:0", &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (m);
+  return m;
+}
+
+static GstStructure *
+structure (const gchar *text)
+{
+  GstStructure *s = gst_structure_from_string (text, NULL);
+
+  g_assert_nonnull (s);
+  return s;
+}
+
+/* A luma message of frames=3 (an interval), 200 samples, with two zones,
+ * a fixed region and a ROI meta's region, as clhistogram posts them. */
+static GstStructure *
+luma_message (guint frames, gdouble mean)
+{
+  GstStructure *s = structure ("histogram, mode=(string)luma, "
+      "channels=(string)< Y >, pixels=(guint64)200, samples=(guint64)< 200 >, "
+      "min=(uint)< 1 >, max=(uint)< 250 >, mean=(double)< 0 >, "
+      "percentiles=< < (uint)10, (uint)20, (uint)240 > >, "
+      "percentile-points=(double)< 1.0, 50.0, 99.5 >, "
+      "clipped-low=(guint64)< 50 >, clipped-high=(guint64)< 20 >, "
+      "metering=(double)108.4, metering-percent=(double)42.25");
+  const gchar *regions[] = {
+    "region, type=(string)zone, id=(int)0, samples=(guint64)< 100 >, "
+        "min=(uint)< 2 >, max=(uint)< 200 >, mean=(double)< 30.5 >, "
+        "percentiles=< < (uint)3, (uint)31, (uint)199 > >, "
+        "clipped-low=(guint64)< 1 >, clipped-high=(guint64)< 0 >",
+    "region, type=(string)zone, id=(int)1, samples=(guint64)< 100 >, "
+        "min=(uint)< 4 >, max=(uint)< 250 >, mean=(double)< 60.25 >, "
+        "percentiles=< < (uint)5, (uint)61, (uint)249 > >, "
+        "clipped-low=(guint64)< 49 >, clipped-high=(guint64)< 20 >",
+    "region, type=(string)region, id=(int)0, samples=(guint64)< 0 >, "
+        "min=(uint)< 0 >, max=(uint)< 0 >, mean=(double)< 0 >, "
+        "percentiles=< < (uint)0, (uint)0, (uint)0 > >, "
+        "clipped-low=(guint64)< 0 >, clipped-high=(guint64)< 0 >",
+    "region, type=(string)face, id=(int)7, samples=(guint64)< 10 >, "
+        "min=(uint)< 9 >, max=(uint)< 9 >, mean=(double)< 9 >, "
+        "clipped-low=(guint64)< 0 >, clipped-high=(guint64)< 0 >",
+  };
+  GValue array = G_VALUE_INIT, mean_array = G_VALUE_INIT, v = G_VALUE_INIT;
+  guint i;
+
+  g_value_init (&array, GST_TYPE_ARRAY);
+  for (i = 0; i < G_N_ELEMENTS (regions); i++) {
+    GstStructure *region = structure (regions[i]);
+
+    g_value_init (&v, GST_TYPE_STRUCTURE);
+    gst_value_set_structure (&v, region);
+    gst_value_array_append_and_take_value (&array, &v);
+    memset (&v, 0, sizeof v);
+    gst_structure_free (region);
+  }
+  gst_structure_take_value (s, "regions", &array);
+  g_value_init (&mean_array, GST_TYPE_ARRAY);
+  g_value_init (&v, G_TYPE_DOUBLE);
+  g_value_set_double (&v, mean);
+  gst_value_array_append_and_take_value (&mean_array, &v);
+  gst_structure_take_value (s, "mean", &mean_array);
+  if (frames)
+    gst_structure_set (s, "frames", G_TYPE_UINT, frames, NULL);
+  return s;
+}
+
+/* Every family, HELP and TYPE, before any message: the input listed, down,
+ * its counters 0, no statistics and no time yet, its alerts off. */
+static void
+test_families (void)
+{
+  ProbeMetrics *m = metrics_new ();
+  GHashTable *map;
+
+  probe_metrics_add_input (m, "cam");
+  map = render_map (m);
+  assert_value (map, key ("clhistogram_input_up", "input", "cam", NULL), 0);
+  assert_value (map, key ("clhistogram_input_reconnects_total", "input",
+          "cam", NULL), 0);
+  assert_value (map, key ("clhistogram_input_downs_total", "input", "cam",
+          NULL), 0);
+  assert_value (map, key ("clhistogram_frames_total", "input", "cam", NULL),
+      0);
+  assert_value (map, key ("clhistogram_messages_total", "input", "cam",
+          NULL), 0);
+  assert_absent (map, key ("clhistogram_last_timestamp_seconds", "input",
+          "cam", NULL));
+  assert_value (map, key ("clhistogram_alert_active", "input", "cam",
+          "alert", "clipped", NULL), 0);
+  assert_value (map, key ("clhistogram_alert_active", "input", "cam",
+          "alert", "crushed", NULL), 0);
+  g_assert_cmpuint (g_hash_table_size (map), ==, 7);
+  g_hash_table_unref (map);
+  probe_metrics_free (m);
+}
+
+/* A name with a quote, backslashes and a line feed comes back whole from
+ * the label; one that is not UTF-8 still gives UTF-8 text. */
+static void
+test_escaping (void)
+{
+  const gchar *name = "cam \"north\"\\door\\\nline 2 \\n";
+  ProbeMetrics *m = metrics_new ();
+  GstStructure *s = luma_message (0, 10.0);
+  GHashTable *map;
+  gchar *text;
+
+  probe_metrics_add_input (m, name);
+  probe_metrics_take_message (m, name, s);
+  text = probe_metrics_render (m);
+  g_assert_nonnull (strstr (text, "clhistogram_frames_total{input=\"cam "
+          "\\\"north\\\"\\\\door\\\\\\nline 2 \\\\n\"} 1\n"));
+  g_free (text);
+  map = render_map (m);
+  assert_value (map, key ("clhistogram_mean", "input", name, "channel", "Y",
+          NULL), 10.0);
+  assert_value (map, key ("clhistogram_mean", "input", name, "zone", "1",
+          "channel", "Y", NULL), 60.25);
+  g_hash_table_unref (map);
+
+  probe_metrics_add_input (m, "bad \xff\xfe name");
+  text = probe_metrics_render (m);
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  g_assert_nonnull (strstr (text, "{input=\"bad \xef\xbf\xbd"));
+  g_free (text);
+  gst_structure_free (s);
+  probe_metrics_free (m);
+}
+
+/* Each statistic of the frame, a zone and a fixed region from the message;
+ * the ROI meta's region left out; the clipped shares over the samples (0
+ * for an area of none); the frames counted from `frames`, else 1. */
+static void
+test_histogram (void)
+{
+  ProbeMetrics *m = metrics_new ();
+  GstStructure *s = luma_message (3, 120.125);
+  GHashTable *map;
+  gdouble before, after;
+
+  before = g_get_real_time () / 1e6;
+  probe_metrics_take_message (m, "cam", s);
+  probe_metrics_take_message (m, "cam", s);
+  after = g_get_real_time () / 1e6;
+  map = render_map (m);
+  assert_value (map, key ("clhistogram_frames_total", "input", "cam", NULL),
+      6);
+  assert_value (map, key ("clhistogram_messages_total", "input", "cam",
+          NULL), 2);
+  assert_value (map, key ("clhistogram_mean", "input", "cam", "channel", "Y",
+          NULL), 120.125);
+  assert_value (map, key ("clhistogram_min", "input", "cam", "channel", "Y",
+          NULL), 1);
+  assert_value (map, key ("clhistogram_max", "input", "cam", "channel", "Y",
+          NULL), 250);
+  assert_value (map, key ("clhistogram_percentile", "input", "cam",
+          "channel", "Y", "percentile", "1", NULL), 10);
+  assert_value (map, key ("clhistogram_percentile", "input", "cam",
+          "channel", "Y", "percentile", "50", NULL), 20);
+  assert_value (map, key ("clhistogram_percentile", "input", "cam",
+          "channel", "Y", "percentile", "99.5", NULL), 240);
+  assert_value (map, key ("clhistogram_clipped_high_ratio", "input", "cam",
+          "channel", "Y", NULL), 20.0 / 200);
+  assert_value (map, key ("clhistogram_clipped_low_ratio", "input", "cam",
+          "channel", "Y", NULL), 50.0 / 200);
+  assert_value (map, key ("clhistogram_metering_percent", "input", "cam",
+          NULL), 42.25);
+  /* Zone 1. */
+  assert_value (map, key ("clhistogram_mean", "input", "cam", "zone", "1",
+          "channel", "Y", NULL), 60.25);
+  assert_value (map, key ("clhistogram_min", "input", "cam", "zone", "1",
+          "channel", "Y", NULL), 4);
+  assert_value (map, key ("clhistogram_max", "input", "cam", "zone", "0",
+          "channel", "Y", NULL), 200);
+  assert_value (map, key ("clhistogram_percentile", "input", "cam", "zone",
+          "1", "channel", "Y", "percentile", "99.5", NULL), 249);
+  assert_value (map, key ("clhistogram_clipped_high_ratio", "input", "cam",
+          "zone", "1", "channel", "Y", NULL), 0.2);
+  assert_value (map, key ("clhistogram_clipped_low_ratio", "input", "cam",
+          "zone", "1", "channel", "Y", NULL), 0.49);
+  /* The fixed region, of no samples. */
+  assert_value (map, key ("clhistogram_mean", "input", "cam", "region", "0",
+          "channel", "Y", NULL), 0);
+  assert_value (map, key ("clhistogram_clipped_high_ratio", "input", "cam",
+          "region", "0", "channel", "Y", NULL), 0);
+  /* Frame, two zones and the region: 4 areas; the face's none. */
+  g_assert_cmpuint (count_family (map, "clhistogram_mean", "cam"), ==, 4);
+  g_assert_cmpuint (count_family (map, "clhistogram_percentile", "cam"), ==,
+      12);
+  assert_absent (map, key ("clhistogram_mean", "input", "cam", "region", "7",
+          "channel", "Y", NULL));
+  assert_absent (map, key ("clhistogram_metering_percent", "input", "cam",
+          "zone", "0", NULL));
+  /* A zone's alerts are listed once its zone is known. */
+  assert_value (map, key ("clhistogram_alert_active", "input", "cam", "zone",
+          "1", "alert", "crushed", NULL), 0);
+  g_assert_cmpuint (count_family (map, "clhistogram_alert_active", "cam"),
+      ==, 6);
+  {
+    const gdouble *t = g_hash_table_lookup (map,
+        "clhistogram_last_timestamp_seconds|input=cam");
+
+    g_assert_nonnull (t);
+    g_assert_cmpfloat (*t, >=, before - 1e-6);
+    g_assert_cmpfloat (*t, <=, after + 1e-6);
+  }
+  g_hash_table_unref (map);
+
+  /* No `frames` (one frame a message): 1 more; a message of no
+   * statistics leaves none behind. */
+  gst_structure_free (s);
+  s = luma_message (0, 7.0);
+  probe_metrics_take_message (m, "cam", s);
+  gst_structure_free (s);
+  s = structure ("histogram, mode=(string)hue, channels=(string)< hue >, "
+      "samples=(guint64)< 200 >");
+  probe_metrics_take_message (m, "cam", s);
+  map = render_map (m);
+  assert_value (map, key ("clhistogram_frames_total", "input", "cam", NULL),
+      8);
+  assert_value (map, key ("clhistogram_messages_total", "input", "cam",
+          NULL), 4);
+  g_assert_cmpuint (count_family (map, "clhistogram_mean", "cam"), ==, 0);
+  g_assert_cmpuint (count_family (map, "clhistogram_metering_percent",
+          "cam"), ==, 0);
+  g_hash_table_unref (map);
+  gst_structure_free (s);
+  probe_metrics_free (m);
+}
+
+static GstStructure *
+exposure (const gchar *alert, const gchar *event, gboolean active,
+    const gchar *active_zones)
+{
+  gchar *text = g_strdup_printf ("exposure, alert=(string)%s, "
+      "event=(string)%s, threshold=(double)2, frame=(boolean)false, "
+      "active=(boolean)%s, frame-active=(boolean)false, "
+      "active-zones=(int)< %s >", alert, event, active ? "true" : "false",
+      active_zones);
+  GstStructure *s = structure (text);
+
+  g_free (text);
+  return s;
+}
+
+static void
+take_exposure (ProbeMetrics *m, const gchar *alert, const gchar *event,
+    gboolean active, const gchar *active_zones)
+{
+  GstStructure *s = exposure (alert, event, active, active_zones);
+
+  probe_metrics_take_message (m, "cam", s);
+  gst_structure_free (s);
+}
+
+static void
+assert_alert (GHashTable *map, const gchar *alert, const gchar *zone,
+    gdouble active)
+{
+  assert_value (map, zone ? key ("clhistogram_alert_active", "input", "cam",
+          "zone", zone, "alert", alert, NULL) :
+      key ("clhistogram_alert_active", "input", "cam", "alert", alert, NULL),
+      active);
+}
+
+/* The alerts' states from exposure messages: a start in zones 1 and 3,
+ * then one more kind, then clears, each kind on its own. */
+static void
+test_alerts (void)
+{
+  ProbeMetrics *m = metrics_new ();
+  GstStructure *s = luma_message (0, 1.0);
+  GHashTable *map;
+
+  probe_metrics_take_message (m, "cam", s);
+  take_exposure (m, "clipped", "start", TRUE, "1, 3");
+  map = render_map (m);
+  assert_alert (map, "clipped", NULL, 1);
+  assert_alert (map, "crushed", NULL, 0);
+  assert_alert (map, "clipped", "0", 0);
+  assert_alert (map, "clipped", "1", 1);
+  /* Zone 3 is in no histogram message but its alert is on. */
+  assert_alert (map, "clipped", "3", 1);
+  assert_alert (map, "crushed", "3", 0);
+  g_assert_cmpuint (count_family (map, "clhistogram_alert_active", "cam"),
+      ==, 8);
+  g_hash_table_unref (map);
+
+  take_exposure (m, "crushed", "start", TRUE, "0");
+  take_exposure (m, "clipped", "clear", TRUE, "3");
+  map = render_map (m);
+  assert_alert (map, "clipped", NULL, 1);
+  assert_alert (map, "clipped", "1", 0);
+  assert_alert (map, "clipped", "3", 1);
+  assert_alert (map, "crushed", NULL, 1);
+  assert_alert (map, "crushed", "0", 1);
+  g_hash_table_unref (map);
+
+  take_exposure (m, "clipped", "clear", FALSE, "");
+  map = render_map (m);
+  assert_alert (map, "clipped", NULL, 0);
+  assert_alert (map, "clipped", "1", 0);
+  assert_alert (map, "crushed", NULL, 1);
+  /* Zone 3, of no message, is listed no more once no alert is on in it. */
+  assert_absent (map, key ("clhistogram_alert_active", "input", "cam", "zone",
+          "3", "alert", "clipped", NULL));
+  g_hash_table_unref (map);
+  /* Neither a histogram nor an exposure message: nothing changes. */
+  gst_structure_set_name (s, "camshift");
+  probe_metrics_take_message (m, "cam", s);
+  map = render_map (m);
+  assert_value (map, key ("clhistogram_messages_total", "input", "cam",
+          NULL), 1);
+  g_hash_table_unref (map);
+  gst_structure_free (s);
+  probe_metrics_free (m);
+}
+
+static void
+assert_state (ProbeMetrics *m, gdouble up, gdouble reconnects, gdouble downs)
+{
+  GHashTable *map = render_map (m);
+
+  assert_value (map, key ("clhistogram_input_up", "input", "cam", NULL), up);
+  assert_value (map, key ("clhistogram_input_reconnects_total", "input",
+          "cam", NULL), reconnects);
+  assert_value (map, key ("clhistogram_input_downs_total", "input", "cam",
+          NULL), downs);
+  g_hash_table_unref (map);
+}
+
+/* Up, down, each down counted (a retry that fails again is one more),
+ * each return after a down a reconnect; inputs listed as added. */
+static void
+test_up (void)
+{
+  ProbeMetrics *m = metrics_new ();
+  gchar *text;
+
+  probe_metrics_add_input (m, "cam");
+  probe_metrics_add_input (m, "door");
+  assert_state (m, 0, 0, 0);
+  probe_metrics_set_up (m, "cam", TRUE);
+  assert_state (m, 1, 0, 0);
+  probe_metrics_set_up (m, "cam", TRUE);
+  assert_state (m, 1, 0, 0);
+  probe_metrics_set_up (m, "cam", FALSE);
+  assert_state (m, 0, 0, 1);
+  probe_metrics_set_up (m, "cam", FALSE);
+  assert_state (m, 0, 0, 2);
+  probe_metrics_set_up (m, "cam", TRUE);
+  assert_state (m, 1, 1, 2);
+  probe_metrics_set_up (m, "cam", FALSE);
+  probe_metrics_set_up (m, "cam", TRUE);
+  assert_state (m, 1, 2, 3);
+  text = probe_metrics_render (m);
+  g_assert_nonnull (strstr (text,
+          "clhistogram_input_up{input=\"cam\"} 1\n"
+          "clhistogram_input_up{input=\"door\"} 0\n"));
+  g_free (text);
+  probe_metrics_free (m);
+}
+
+/* The values of the render against the message, computed here from its
+ * fields: each statistic of each area and channel. */
+static gdouble
+as_double (const GValue *v)
+{
+  GValue d = G_VALUE_INIT;
+  gdouble x;
+
+  g_value_init (&d, G_TYPE_DOUBLE);
+  g_assert_true (g_value_transform (v, &d));
+  x = g_value_get_double (&d);
+  g_value_unset (&d);
+  return x;
+}
+
+static gdouble
+element (const GstStructure *s, const gchar *field, guint i)
+{
+  const GValue *array = gst_structure_get_value (s, field);
+
+  g_assert_nonnull (array);
+  return as_double (gst_value_array_get_value (array, i));
+}
+
+static void
+assert_area (GHashTable *map, const GstStructure *message,
+    const GstStructure *area, const gchar *kind, const gchar *id,
+    guint *n_rows)
+{
+  const GValue *channels = gst_structure_get_value (message, "channels");
+  const GValue *points = gst_structure_get_value (message,
+      "percentile-points");
+  guint c, k;
+
+  for (c = 0; c < gst_value_array_get_size (channels); c++) {
+    const gchar *channel =
+        g_value_get_string (gst_value_array_get_value (channels, c));
+    const GValue *percentiles = gst_value_array_get_value
+        (gst_structure_get_value (area, "percentiles"), c);
+    const struct
+    {
+      const gchar *family;
+      gdouble value;
+    } plain[] = {
+      {"clhistogram_mean", element (area, "mean", c)},
+      {"clhistogram_min", element (area, "min", c)},
+      {"clhistogram_max", element (area, "max", c)},
+      {"clhistogram_clipped_high_ratio", element (area, "clipped-high", c) /
+            element (area, "samples", c)},
+      {"clhistogram_clipped_low_ratio", element (area, "clipped-low", c) /
+            element (area, "samples", c)},
+    };
+    guint i;
+
+    for (i = 0; i < G_N_ELEMENTS (plain); i++, (*n_rows)++)
+      assert_value (map, kind ? key (plain[i].family, "input", "cam", kind,
+              id, "channel", channel, NULL) : key (plain[i].family, "input",
+              "cam", "channel", channel, NULL), plain[i].value);
+    for (k = 0; k < gst_value_array_get_size (points); k++, (*n_rows)++) {
+      gchar point[32];
+
+      g_snprintf (point, sizeof point, "%g",
+          as_double (gst_value_array_get_value (points, k)));
+      assert_value (map, kind ? key ("clhistogram_percentile", "input", "cam",
+              kind, id, "channel", channel, "percentile", point, NULL) :
+          key ("clhistogram_percentile", "input", "cam", "channel", channel,
+              "percentile", point, NULL),
+          as_double (gst_value_array_get_value (percentiles, k)));
+    }
+  }
+}
+
+/* The rows of the families of statistics, all inputs. */
+static guint
+statistics_rows (GHashTable *map)
+{
+  static const gchar *const names[] = { "clhistogram_mean|",
+    "clhistogram_min|", "clhistogram_max|", "clhistogram_percentile|",
+    "clhistogram_clipped_high_ratio|", "clhistogram_clipped_low_ratio|"
+  };
+  GHashTableIter iter;
+  gpointer k;
+  guint n = 0, i;
+
+  g_hash_table_iter_init (&iter, map);
+  while (g_hash_table_iter_next (&iter, &k, NULL))
+    for (i = 0; i < G_N_ELEMENTS (names); i++)
+      n += g_str_has_prefix (k, names[i]);
+  return n;
+}
+
+typedef struct
+{
+  ProbeMetrics *m;
+  guint messages;
+  guint64 frames;
+} Real;
+
+static GstBusSyncReply
+on_real_message (GstBus *bus, GstMessage *msg, gpointer data)
+{
+  Real *real = data;
+  const GstStructure *s = gst_message_get_structure (msg);
+  const GValue *regions;
+  GHashTable *map;
+  guint r, rows = 0, frames = 1;
+
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT
+      || !gst_structure_has_name (s, "histogram"))
+    return GST_BUS_PASS;
+  probe_metrics_take_message (real->m, "cam", s);
+  gst_structure_get_uint (s, "frames", &frames);
+  real->frames += frames;
+  real->messages++;
+  map = render_map (real->m);
+  assert_value (map, key ("clhistogram_frames_total", "input", "cam", NULL),
+      real->frames);
+  assert_value (map, key ("clhistogram_messages_total", "input", "cam",
+          NULL), real->messages);
+  assert_area (map, s, s, NULL, NULL, &rows);
+  regions = gst_structure_get_value (s, "regions");
+  g_assert_cmpuint (gst_value_array_get_size (regions), ==, 5);
+  for (r = 0; r < gst_value_array_get_size (regions); r++) {
+    const GstStructure *region =
+        gst_value_get_structure (gst_value_array_get_value (regions, r));
+    gint id;
+    gchar *text;
+
+    g_assert_true (gst_structure_get_int (region, "id", &id));
+    text = g_strdup_printf ("%d", id);
+    assert_area (map, s, region, gst_structure_get_string (region, "type"),
+        text, &rows);
+    g_free (text);
+  }
+  /* Nothing else: the frame, 4 zones and the region x 3 channels x (5
+   * statistics + 3 percentiles). */
+  g_assert_cmpuint (rows, ==, 6 * 3 * 8);
+  g_assert_cmpuint (statistics_rows (map), ==, rows);
+  g_hash_table_unref (map);
+  gst_message_unref (msg);
+  return GST_BUS_DROP;
+}
+
+/* A real clhistogram's messages, RGB channels, 2x2 zones and a region,
+ * one per two frames: each render right after each message equals it. */
+static void
+test_real_messages (void)
+{
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=6 "
+      "pattern=ball ! video/x-raw,format=RGBx,width=64,height=48,"
+      "framerate=10/1 ! clhistogram mode=channels zones=2x2 "
+      "regions=\"<<4,4,20,10>>\" percentiles=\"<1.0,50.0,99.9>\" "
+      "interval=200000000 ! fakesink", &error);
+  Real real = { metrics_new () };
+  GstBus *bus;
+  GstMessage *msg;
+
+  g_assert_no_error (error);
+  bus = gst_element_get_bus (pipeline);
+  gst_bus_set_sync_handler (bus, on_real_message, &real, NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  g_assert_nonnull (msg);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &error, NULL);
+    g_error ("the pipeline failed: %s", error->message);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  g_assert_cmpuint (real.messages, ==, 3);
+  g_assert_cmpuint (real.frames, ==, 6);
+  probe_metrics_free (real.m);
+}
+
+typedef struct
+{
+  ProbeMetrics *m;
+  guint messages;
+  gint done;
+} Stream;
+
+/* Message k (from 1) of each input has frames k and a mean of k: a scrape
+ * that mixes two messages shows a mean other than its message count. */
+static gpointer
+stream_messages (gpointer data)
+{
+  Stream *stream = data;
+  guint k;
+
+  for (k = 1; k <= stream->messages; k++) {
+    GstStructure *s = luma_message (k, k);
+
+    probe_metrics_take_message (stream->m, "cam", s);
+    probe_metrics_take_message (stream->m, "door", s);
+    gst_structure_free (s);
+  }
+  g_atomic_int_set (&stream->done, 1);
+  return NULL;
+}
+
+static void
+assert_one_message (GHashTable *map, const gchar *input)
+{
+  gchar *k = key ("clhistogram_messages_total", "input", input, NULL);
+  const gdouble *n = g_hash_table_lookup (map, k);
+
+  g_free (k);
+  if (!n)
+    return;
+  assert_value (map, key ("clhistogram_frames_total", "input", input, NULL),
+      *n * (*n + 1) / 2);
+  if (*n > 0)
+    assert_value (map, key ("clhistogram_mean", "input", input, "zone", "1",
+            "channel", "Y", NULL), 60.25);
+  if (*n > 0)
+    assert_value (map, key ("clhistogram_mean", "input", input, "channel",
+            "Y", NULL), *n);
+}
+
+static void
+test_snapshot (void)
+{
+  Stream stream = { metrics_new (), 3000 };
+  GThread *thread = g_thread_new ("messages", stream_messages, &stream);
+  guint scrapes = 0;
+
+  while (!g_atomic_int_get (&stream.done) || scrapes == 0) {
+    GHashTable *map = render_map (stream.m);
+
+    assert_one_message (map, "cam");
+    assert_one_message (map, "door");
+    g_hash_table_unref (map);
+    scrapes++;
+  }
+  g_thread_join (thread);
+  g_test_message ("%u scrapes during %u messages", scrapes, stream.messages);
+  probe_metrics_free (stream.m);
+}
+
+static SoupMessage *
+request (SoupSession *session, const gchar *method, const gchar *url,
+    GBytes **body)
+{
+  SoupMessage *msg = soup_message_new (method, url);
+  GError *error = NULL;
+
+  g_assert_nonnull (msg);
+  *body = soup_session_send_and_read (session, msg, NULL, &error);
+  g_assert_no_error (error);
+  return msg;
+}
+
+/* GET /metrics as Prometheus scrapes it: 200, the format's content type,
+ * the render; HEAD the same with no body; other methods 405 with Allow;
+ * other paths 404. */
+static void
+test_http (void)
+{
+  ProbeMetrics *m = metrics_new ();
+  /* Straight to the server, whatever proxy the environment names. */
+  SoupSession *session = soup_session_new_with_options ("proxy-resolver",
+      NULL, NULL);
+  GstStructure *s = luma_message (2, 99.5);
+  gchar *url = probe_metrics_get_url (m), *other, *text;
+  GRegex *form = g_regex_new ("^http://127\\.0\\.0\\.1:([1-9][0-9]*)/metrics$",
+      0, 0, NULL);
+  SoupMessage *msg;
+  GBytes *body;
+
+  g_assert_true (g_regex_match (form, url, 0, NULL));
+  probe_metrics_take_message (m, "cam", s);
+  msg = request (session, "GET", url, &body);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  g_assert_cmpstr (soup_message_headers_get_content_type
+      (soup_message_get_response_headers (msg), NULL), ==, "text/plain");
+  g_assert_cmpstr (soup_message_headers_get_one
+      (soup_message_get_response_headers (msg), "Content-Type"), ==,
+      "text/plain; version=0.0.4; charset=utf-8");
+  text = probe_metrics_render (m);
+  g_assert_cmpmem (g_bytes_get_data (body, NULL), g_bytes_get_size (body),
+      text, strlen (text));
+  g_free (text);
+  g_bytes_unref (body);
+  g_object_unref (msg);
+
+  msg = request (session, "HEAD", url, &body);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  g_assert_cmpuint (g_bytes_get_size (body), ==, 0);
+  g_bytes_unref (body);
+  g_object_unref (msg);
+
+  msg = request (session, "POST", url, &body);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 405);
+  g_assert_cmpstr (soup_message_headers_get_one
+      (soup_message_get_response_headers (msg), "Allow"), ==, "GET, HEAD");
+  g_bytes_unref (body);
+  g_object_unref (msg);
+
+  other = g_strconcat (url, "/more", NULL);
+  msg = request (session, "GET", other, &body);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 404);
+  g_bytes_unref (body);
+  g_object_unref (msg);
+  g_free (other);
+  other = g_strndup (url, strlen (url) - strlen ("metrics"));
+  msg = request (session, "GET", other, &body);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 404);
+  g_bytes_unref (body);
+  g_object_unref (msg);
+  g_free (other);
+
+  g_regex_unref (form);
+  g_free (url);
+  gst_structure_free (s);
+  g_object_unref (session);
+  probe_metrics_free (m);
+}
+
+static void
+assert_refused (const gchar *address, GQuark domain, gint code,
+    const gchar *words)
+{
+  GError *error = NULL;
+  ProbeMetrics *m = probe_metrics_new (address, &error);
+
+  g_assert_null (m);
+  g_assert_error (error, domain, code);
+  if (!strstr (error->message, words))
+    g_error ("%s: \"%s\" does not say \"%s\"", address, error->message,
+        words);
+  g_error_free (error);
+}
+
+/* Addresses that are not: each error says what to write; a port in use
+ * names it; :PORT, a name and [IPv6] listen. */
+static void
+test_addresses (void)
+{
+  const struct
+  {
+    const gchar *address;
+    const gchar *words;
+  } bad[] = {
+    {"", "has no port: give HOST:PORT, :PORT"},
+    {"9610", "has no port: give HOST:PORT"},
+    {"127.0.0.1", "has no port"},
+    {"127.0.0.1:", "not a number from 0 to 65535 (0: any free port)"},
+    {":", "0 to 65535"},
+    {"127.0.0.1:65536", "0 to 65535"},
+    {":-1", "0 to 65535"},
+    {":96x", "0 to 65535"},
+    {"::1:9610", "an IPv6 address goes in brackets, such as [::1]:9610"},
+    {"[::1]9610", "is not an address: give HOST:PORT"},
+    {"[::1", "is not an address"},
+    {"[127.0.0.1]:9610", "in brackets is not an IPv6 address"},
+    {"[nonsense]:1", "in brackets is not an IPv6 address"},
+    {"name.invalid:9610", "cannot resolve \"name.invalid\""},
+  };
+  ProbeMetrics *m = metrics_new (), *other;
+  gchar *url = probe_metrics_get_url (m);
+  gchar *port = g_strrstr (url, ":") + 1, *taken;
+  GError *error = NULL;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (bad); i++)
+    assert_refused (bad[i].address, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        bad[i].words);
+  *strchr (port, '/') = '\0';
+  taken = g_strdup_printf ("127.0.0.1:%s", port);
+  {
+    gchar *words = g_strdup_printf ("port %s is in use", port);
+
+    assert_refused (taken, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE, words);
+    g_free (words);
+  }
+  g_free (taken);
+  g_free (url);
+  probe_metrics_free (m);
+
+  for (i = 0; i < 3; i++) {
+    const gchar *address = (const gchar *[]) { ":0", "localhost:0",
+      "[::1]:0" }[i];
+
+    other = probe_metrics_new (address, &error);
+    if (i == 2 && !other) {
+      g_test_message ("no IPv6 here: %s", error->message);
+      g_clear_error (&error);
+      continue;
+    }
+    g_assert_no_error (error);
+    url = probe_metrics_get_url (other);
+    g_test_message ("%s: %s", address, url);
+    g_assert_false (g_str_has_suffix (url, ":0/metrics"));
+    if (i == 2)
+      g_assert_true (g_str_has_prefix (url, "http://[::1]:"));
+    g_free (url);
+    probe_metrics_free (other);
+  }
+  /* Nothing asked for: NULL takes everything and does nothing. */
+  probe_metrics_add_input (NULL, "cam");
+  probe_metrics_set_up (NULL, "cam", TRUE);
+  probe_metrics_free (NULL);
+}
+
+int
+main (int argc, char **argv)
+{
+  gst_init (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/probe-metrics/families", test_families);
+  g_test_add_func ("/probe-metrics/escaping", test_escaping);
+  g_test_add_func ("/probe-metrics/histogram", test_histogram);
+  g_test_add_func ("/probe-metrics/alerts", test_alerts);
+  g_test_add_func ("/probe-metrics/up", test_up);
+  g_test_add_func ("/probe-metrics/real-messages", test_real_messages);
+  g_test_add_func ("/probe-metrics/snapshot", test_snapshot);
+  g_test_add_func ("/probe-metrics/http", test_http);
+  g_test_add_func ("/probe-metrics/addresses", test_addresses);
+  return g_test_run ();
+}

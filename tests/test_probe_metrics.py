@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""clhistogram-probe --metrics, scraped over HTTP while it runs: every
+scrape is well-formed exposition text (and passes `promtool check
+metrics` where Prometheus is installed), and its values are those of one
+of the probe's own JSON lines: the frames counted F, then the mean, min,
+max, percentiles and clipped shares of the frame, each zone and each
+fixed region of the probe's F-th line, and the alert states of the
+exposure lines printed by then. An input named with a quote, backslashes
+and a line feed comes back whole from its label. Bad addresses and a port
+in use: the exit status and the one line that says what to do.
+
+    test_probe_metrics.py CLHISTOGRAM_PROBE VIDEO
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import exposition  # noqa: E402
+from exposition import series  # noqa: E402
+
+PROBE = VIDEO = None
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+def probe_env():
+    return dict(os.environ, GST_DEBUG="0")
+
+
+class RunningProbe:
+    """The probe started with --metrics, its stdout and stderr in files;
+    the URL it says once it listens."""
+
+    def __init__(self, args, cwd=None):
+        self.dir = tempfile.mkdtemp(prefix="probe-metrics-")
+        self.stdout = open(os.path.join(self.dir, "stdout"), "w+b")
+        self.stderr = open(os.path.join(self.dir, "stderr"), "w+b")
+        self.process = subprocess.Popen([PROBE, *args], stdout=self.stdout,
+                                        stderr=self.stderr, cwd=cwd,
+                                        env=probe_env())
+        self.url = None
+        deadline = time.monotonic() + 60
+        while not self.url and time.monotonic() < deadline:
+            m = re.search(r"^clhistogram-probe: metrics on (\S+)$",
+                          self.err(), re.M)
+            if m:
+                self.url = m.group(1)
+            elif self.process.poll() is not None:
+                break
+            else:
+                time.sleep(0.02)
+
+    def err(self):
+        with open(self.stderr.name, "rb") as f:
+            return f.read().decode(errors="replace")
+
+    def wait(self):
+        status = self.process.wait(timeout=120)
+        self.stdout.close()
+        self.stderr.close()
+        with open(self.stdout.name, "rb") as f:
+            lines = [json.loads(line) for line in f.read().splitlines()]
+        return status, lines, self.err()
+
+    def close(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.stdout.close()
+        self.stderr.close()
+        shutil.rmtree(self.dir)
+
+
+def scrape(url):
+    with urllib.request.urlopen(url, timeout=10) as reply:
+        return reply.status, reply.headers["Content-Type"], \
+            reply.read().decode("utf-8")
+
+
+def ratio(clipped, samples):
+    return clipped / samples if samples else 0.0
+
+
+def point_label(p):
+    """A percentile point as the probe labels it: the shortest form."""
+    return repr(float(p)).removesuffix(".0")
+
+
+def expected_areas(line):
+    """(extra labels, the area's object) for the frame, each zone and each
+    fixed region of a histogram line."""
+    yield {}, line
+    for region in line.get("regions", []):
+        if region["type"] in ("zone", "region"):
+            yield {region["type"]: str(region["id"])}, region
+
+
+def expected_statistics(input_name, line):
+    """Every statistic's series and value, from the JSON line alone."""
+    table = {}
+    points = line.get("percentile-points", [])
+    for extra, area in expected_areas(line):
+        for c, channel in enumerate(line["channels"]):
+            labels = dict(input=input_name, channel=channel, **extra)
+            for field in ("mean", "min", "max"):
+                table[series(f"clhistogram_{field}", **labels)] = \
+                    float(area[field][c])
+            table[series("clhistogram_clipped_high_ratio", **labels)] = \
+                ratio(area["clipped-high"][c], area["samples"][c])
+            table[series("clhistogram_clipped_low_ratio", **labels)] = \
+                ratio(area["clipped-low"][c], area["samples"][c])
+            for p, value in zip(points, area["percentiles"][c]):
+                table[series("clhistogram_percentile",
+                             percentile=point_label(p), **labels)] = \
+                    float(value)
+    if "metering-percent" in line:
+        table[series("clhistogram_metering_percent", input=input_name)] = \
+            line["metering-percent"]
+    return table
+
+
+STATISTICS = ("clhistogram_mean", "clhistogram_min", "clhistogram_max",
+              "clhistogram_percentile", "clhistogram_clipped_high_ratio",
+              "clhistogram_clipped_low_ratio", "clhistogram_metering_percent")
+
+
+def alert_states(lines):
+    """For each F (from 1), the alert rows a scrape may show after the F-th
+    histogram line: those before its exposure lines, or after them (a
+    scrape can fall between the histogram message and the exposure
+    message of one frame)."""
+    active = {"clipped": (False, ()), "crushed": (False, ())}
+    states, f = {0: [dict(active)]}, 0
+    for line in lines:
+        if line.get("message") == "exposure":
+            active[line["alert"]] = (line["active"],
+                                     tuple(line["active-zones"]))
+            states[f].append(dict(active))
+        else:
+            f += 1
+            states[f] = [dict(active)]
+    return states
+
+
+def alert_rows(table, input_name):
+    rows = {}
+    for (name, labels), value in table.items():
+        labels = dict(labels)
+        if name == "clhistogram_alert_active" \
+                and labels["input"] == input_name:
+            rows[(labels["alert"], labels.get("zone"))] = value
+    return rows
+
+
+def matches_state(rows, state, zones):
+    for alert, (active, active_zones) in state.items():
+        if rows.get((alert, None)) != float(active):
+            return False
+        for zone in zones:
+            if rows.get((alert, str(zone))) != float(zone in active_zones):
+                return False
+    return True
+
+
+class ProbeMetrics(unittest.TestCase):
+    def run_probe(self, args, cwd=None):
+        probe = RunningProbe(args, cwd)
+        self.addCleanup(probe.close)
+        self.assertIsNotNone(probe.url, probe.err())
+        return probe
+
+    def test_scrapes_are_json_lines(self):
+        frames = 40
+        started = time.time()
+        probe = self.run_probe([
+            "--sync", "--metrics", "127.0.0.1:0", "--no-counts",
+            "--format", "GRAY8", "--width", "160", "--height", "120",
+            "--zones", "2x2", "--regions", "10,10,40,30;150,100,40,40",
+            "--percentiles", "1,50,99.5", "--clip-high-level", "90",
+            "--alert-clipped", "2",
+            "--max-frames", str(frames), VIDEO])
+        self.assertRegex(probe.url, r"^http://127\.0\.0\.1:[1-9][0-9]*/metrics$")
+        scrapes = []
+        while probe.process.poll() is None:
+            try:
+                status, content_type, text = scrape(probe.url)
+            except (urllib.error.URLError, ConnectionError):
+                break  # the probe ended between poll() and the request
+            self.assertEqual(status, 200)
+            self.assertEqual(content_type, CONTENT_TYPE)
+            scrapes.append((time.time(), text))
+            time.sleep(0.03)
+        status, lines, err = probe.wait()
+        self.assertEqual(status, 0, err)
+        histograms = [line for line in lines if "message" not in line]
+        self.assertEqual(len(histograms), frames)
+        self.assertTrue(any(line.get("message") == "exposure"
+                            for line in lines),
+                        "no exposure line: the alerts are not exercised")
+        states = alert_states(lines)
+        zones = [r["id"] for r in histograms[0]["regions"]
+                 if r["type"] == "zone"]
+
+        if shutil.which("promtool"):
+            lint = subprocess.run(["promtool", "check", "metrics"],
+                                  input=scrapes[-1][1], text=True,
+                                  capture_output=True)
+            self.assertEqual(lint.returncode, 0, lint.stdout + lint.stderr)
+
+        seen, up_seen, alert_seen = set(), False, False
+        for when, text in scrapes:
+            table = exposition.samples(exposition.parse(text))
+            f = table[series("clhistogram_frames_total", input=VIDEO)]
+            self.assertEqual(table[series("clhistogram_messages_total",
+                                          input=VIDEO)], f)
+            self.assertEqual(table[series("clhistogram_input_downs_total",
+                                          input=VIDEO)], 0)
+            self.assertEqual(table[series(
+                "clhistogram_input_reconnects_total", input=VIDEO)], 0)
+            up = table[series("clhistogram_input_up", input=VIDEO)]
+            up_seen |= up == 1
+            rows = alert_rows(table, VIDEO)
+            got = {k: v for k, v in table.items() if k[0] in STATISTICS}
+            if f == 0:
+                self.assertEqual(got, {})
+                continue
+            seen.add(f)
+            # The F-th line, whole: every statistic, nothing else.
+            self.assertEqual(got, expected_statistics(VIDEO,
+                                                      histograms[int(f) - 1]),
+                             f"scrape at F={f}")
+            self.assertTrue(any(matches_state(rows, state, zones)
+                                for state in states[int(f)]),
+                            f"alerts at F={f}: {rows}")
+            alert_seen |= rows[("clipped", None)] == 1
+            last = table[series("clhistogram_last_timestamp_seconds",
+                                input=VIDEO)]
+            self.assertGreaterEqual(last, started)
+            self.assertLessEqual(last, when)
+        print(f"{len(scrapes)} scrapes, {len(seen)} different F")
+        self.assertGreaterEqual(len(seen), 10)
+        self.assertTrue(up_seen, "clhistogram_input_up was never 1")
+        self.assertTrue(alert_seen, "no scrape saw the clipped alert on")
+
+    def test_input_name_escaped(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        name = 'cam "north"\\door\nline 2.avi'
+        os.symlink(os.path.abspath(VIDEO), os.path.join(tmp, name))
+        probe = self.run_probe(["--sync", "--quiet", "--metrics",
+                                "127.0.0.1:0", "--max-frames", "20", name],
+                               cwd=tmp)
+        table = {}
+        while probe.process.poll() is None and not table.get(
+                series("clhistogram_frames_total", input=name)):
+            try:
+                table = exposition.samples(exposition.parse(
+                    scrape(probe.url)[2]))
+            except (urllib.error.URLError, ConnectionError):
+                break
+        self.assertGreater(table.get(series("clhistogram_frames_total",
+                                            input=name), 0), 0)
+        self.assertIn(series("clhistogram_mean", input=name, channel="Y"),
+                      table)
+        status, _, err = probe.wait()
+        self.assertEqual(status, 0, err)
+
+    def test_errors(self):
+        bad = {
+            "9610": "has no port: give HOST:PORT",
+            "::1:9610": "an IPv6 address goes in brackets",
+            "127.0.0.1:70000": "not a number from 0 to 65535",
+            "[1.2.3.4]:9610": "in brackets is not an IPv6 address",
+        }
+        for address, words in bad.items():
+            done = subprocess.run([PROBE, "--quiet", "--metrics", address,
+                                   VIDEO], capture_output=True, text=True,
+                                  env=probe_env(), timeout=60)
+            self.assertEqual(done.returncode, 2, done.stderr)
+            self.assertEqual(done.stderr.count("\n"), 1, done.stderr)
+            self.assertTrue(done.stderr.startswith(
+                f'clhistogram-probe: --metrics: "{address}"'), done.stderr)
+            self.assertIn(words, done.stderr)
+        first = self.run_probe(["--sync", "--quiet", "--metrics",
+                                "127.0.0.1:0", "--max-frames", "50", VIDEO])
+        port = first.url.rsplit(":", 1)[1].split("/")[0]
+        done = subprocess.run([PROBE, "--quiet", "--metrics",
+                               f"127.0.0.1:{port}", VIDEO],
+                              capture_output=True, text=True,
+                              env=probe_env(), timeout=60)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertEqual(done.stderr,
+                         f'clhistogram-probe: --metrics: "127.0.0.1:{port}": '
+                         f"port {port} is in use (another probe or "
+                         "exporter?): give another port, or 0 for any free "
+                         "one\n")
+        status, _, err = first.wait()
+        self.assertEqual(status, 0, err)
+
+
+if __name__ == "__main__":
+    PROBE, VIDEO = os.path.abspath(sys.argv[1]), sys.argv[2]
+    unittest.main(argv=sys.argv[:1], verbosity=2)

@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""clhistogram-probe --metrics under a real Prometheus (Debian's
+`prometheus`), started here on 127.0.0.1 with a storage folder of its own,
+scraping every second two probes on two ports (two "hosts", a and b),
+each counting a clip written here at its own pace (--sync), with the
+alerting rule tools/clhistogram-alerts.yml as it is installed, evaluated
+every second.
+
+Through Prometheus' HTTP API:
+  - every scrape stored holds one message's values: for each scrape of
+    each probe, its frames_total F and its frame's mean luma and clipped
+    share are those of that probe's F-th JSON line;
+  - the rule fires for probe a, whose clip clips (25% of its samples at
+    235) for 18 s: not before 10 s of clipping, with its labels and
+    annotations, and resolves once the clip stops clipping, the probe
+    still running; it never fires for probe b, whose clip clips for 6 s.
+Skipped (exit 77) only where prometheus is not installed.
+
+    test_prometheus.py CLHISTOGRAM_PROBE ALERT_RULES
+"""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+import gi
+
+gi.require_version("Gst", "1.0")
+from gi.repository import Gst  # noqa: E402
+
+FPS = 10
+WIDTH, HEIGHT = 64, 48
+# Rows of the frame at 235 (nominal white, I420 being limited range)
+# while the clip clips: a quarter of the luma samples.
+CLIP_ROWS = 12
+# (frames, clipping) pieces of each host's clip: 36 s each.
+CLIPS = {
+    "a": [(40, False), (180, True), (140, False)],
+    "b": [(40, False), (60, True), (260, False)],
+}
+FRAMES = 360
+RULE = "ClhistogramClipping"
+
+failures = []
+
+
+def check(ok, why):
+    if not ok:
+        failures.append(why)
+        print("FAIL:", why, flush=True)
+    return ok
+
+
+def frame(i, clipping):
+    """An I420 frame whose mean luma changes from frame to frame (so that
+    a scrape's mean names its frame) and never reaches 235 but in the
+    clipping rows."""
+    base = 40 + (i * 7) % 150
+    rows = [bytes([235 if clipping and r < CLIP_ROWS else base]) * WIDTH
+            for r in range(HEIGHT)]
+    chroma = bytes([128]) * (WIDTH // 2 * HEIGHT // 2)
+    return b"".join(rows) + chroma + chroma
+
+
+def write_clip(path, pieces):
+    pipeline = Gst.parse_launch(
+        f"appsrc name=src format=time caps=video/x-raw,format=I420,"
+        f"width={WIDTH},height={HEIGHT},framerate={FPS}/1 ! mux.video_0 "
+        f"avimux name=mux ! filesink location={path}")
+    src = pipeline.get_by_name("src")
+    pipeline.set_state(Gst.State.PLAYING)
+    i = 0
+    for count, clipping in pieces:
+        for _ in range(count):
+            buffer = Gst.Buffer.new_wrapped(frame(i, clipping))
+            buffer.pts = i * Gst.SECOND // FPS
+            buffer.duration = Gst.SECOND // FPS
+            src.emit("push-buffer", buffer)
+            i += 1
+    src.emit("end-of-stream")
+    msg = pipeline.get_bus().timed_pop_filtered(
+        30 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
+    pipeline.set_state(Gst.State.NULL)
+    if not msg or msg.type != Gst.MessageType.EOS:
+        sys.exit(f"test_prometheus: could not write {path}")
+
+
+def free_ports(n):
+    """n ports free now on 127.0.0.1 (bound at once, then let go)."""
+    sockets = [socket.socket() for _ in range(n)]
+    for s in sockets:
+        s.bind(("127.0.0.1", 0))
+    ports = [s.getsockname()[1] for s in sockets]
+    for s in sockets:
+        s.close()
+    return ports
+
+
+def api(base, path, **params):
+    url = f"{base}{path}?{urllib.parse.urlencode(params)}"
+    with urllib.request.urlopen(url, timeout=10) as reply:
+        body = json.load(reply)
+    if body.get("status") != "success":
+        raise RuntimeError(f"{url}: {body}")
+    return body["data"]
+
+
+def start_prometheus(tmp, port, targets, rules):
+    config = os.path.join(tmp, "prometheus.yml")
+    with open(config, "w") as f:
+        f.write(f"""global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+  evaluation_interval: 1s
+rule_files: ["{rules}"]
+scrape_configs:
+  - job_name: clhistogram
+    static_configs:
+      - targets: {json.dumps(targets)}
+""")
+    log = open(os.path.join(tmp, "prometheus.log"), "w")
+    process = subprocess.Popen(
+        ["prometheus", f"--config.file={config}",
+         f"--storage.tsdb.path={os.path.join(tmp, 'data')}",
+         f"--web.listen-address=127.0.0.1:{port}", "--log.level=warn"],
+        stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            break
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/-/ready",
+                                        timeout=2) as reply:
+                if reply.status == 200:
+                    return process
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    with open(log.name) as f:
+        sys.exit(f"test_prometheus: prometheus did not start:\n{f.read()}")
+
+
+def start_probe(probe, folder, port, log):
+    process = subprocess.Popen(
+        [probe, "--sync", "--no-counts", "--metrics", f"127.0.0.1:{port}",
+         "--expect-frames", str(FRAMES), "clip.avi"], cwd=folder,
+        stdout=open(os.path.join(folder, "lines.json"), "w"),
+        stderr=log, env=dict(os.environ, GST_DEBUG="0"))
+    return process
+
+
+def raw_samples(base, query, at):
+    """{instance: {timestamp: value}} of the samples stored in the last 10
+    minutes."""
+    data = api(base, "/api/v1/query", query=f"{query}[10m]", time=at)
+    table = {}
+    for result in data["result"]:
+        instance = result["metric"]["instance"]
+        check(result["metric"].get("input") == "clip.avi",
+              f"{query}: the input label is {result['metric']}")
+        check(instance not in table, f"{query}: two series of {instance}")
+        table[instance] = {float(t): float(v) for t, v in result["values"]}
+    return table
+
+
+def check_values(base, instance, lines, at):
+    """Each scrape: F and the frame's mean and clipped share of one of the
+    probe's lines, the F-th."""
+    selector = '{channel="Y", zone="", region=""}'
+    frames = raw_samples(base, "clhistogram_frames_total", at)[instance]
+    means = raw_samples(base, "clhistogram_mean" + selector, at)[instance]
+    ratios = raw_samples(base, "clhistogram_clipped_high_ratio" + selector,
+                         at)[instance]
+    up = raw_samples(base, "clhistogram_input_up", at)[instance]
+    matched = 0
+    for t, f in sorted(frames.items()):
+        if f == 0:
+            continue
+        f = int(f)
+        line = lines[f - 1]
+        check(means.get(t) == line["mean"][0],
+              f"{instance} at {t}: F={f}, mean {means.get(t)}, the line's "
+              f"{line['mean'][0]}")
+        check(ratios.get(t) == line["clipped-high"][0] / line["samples"][0],
+              f"{instance} at {t}: F={f}, clipped {ratios.get(t)}")
+        matched += 1
+    print(f"{instance}: {matched} scrapes matched their JSON line, last "
+          f"F={int(max(frames.values()))}", flush=True)
+    check(matched >= 20, f"{instance}: only {matched} scrapes with frames")
+    check(1.0 in up.values(), f"{instance}: clhistogram_input_up never 1")
+    return ratios
+
+
+def clipping_span(ratios):
+    """The first and last scrape time with more than 5% clipped."""
+    over = [t for t, v in ratios.items() if v > 0.05]
+    return (min(over), max(over)) if over else (None, None)
+
+
+def firing(base, start, end):
+    """{instance: [times]} of the rule's ALERTS series in the firing state,
+    a point a second."""
+    data = api(base, "/api/v1/query_range",
+               query=f'ALERTS{{alertname="{RULE}", alertstate="firing"}}',
+               start=start, end=end, step=1)
+    table = {}
+    for result in data["result"]:
+        metric = result["metric"]
+        check(metric.get("input") == "clip.avi"
+              and metric.get("severity") == "warning"
+              and metric.get("job") == "clhistogram",
+              f"ALERTS labels {metric}")
+        table.setdefault(metric["instance"], []).extend(
+            float(t) for t, _ in result["values"])
+    return table
+
+
+def main():
+    probe, rules = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    if not shutil.which("prometheus"):
+        print("test_prometheus: no prometheus (Debian's prometheus package): "
+              "skipped")
+        return 77
+    Gst.init(None)
+    tmp = tempfile.mkdtemp(prefix="clh-prometheus-")
+    processes = []
+    try:
+        prom_port, *probe_ports = free_ports(3)
+        hosts = {host: f"127.0.0.1:{port}"
+                 for host, port in zip(CLIPS, probe_ports)}
+        folders = {}
+        for host, pieces in CLIPS.items():
+            folders[host] = os.path.join(tmp, host)
+            os.mkdir(folders[host])
+            write_clip(os.path.join(folders[host], "clip.avi"), pieces)
+        prometheus = start_prometheus(tmp, prom_port, list(hosts.values()),
+                                      rules)
+        processes.append(prometheus)
+        base = f"http://127.0.0.1:{prom_port}"
+        started = time.time()
+        log = open(os.path.join(tmp, "probes.log"), "w")
+        probes = {host: start_probe(probe, folders[host],
+                                    hosts[host].split(":")[1], log)
+                  for host in CLIPS}
+        processes.extend(probes.values())
+
+        # The alerts as Prometheus reports them, twice a second, each
+        # observation with whether probe a still ran.
+        observed = []
+        deadline = time.monotonic() + 90
+        while any(p.poll() is None for p in probes.values()) \
+                and time.monotonic() < deadline:
+            running = probes["a"].poll() is None
+            alerts = api(base, "/api/v1/alerts")["alerts"]
+            observed.append((time.time(), running,
+                             [a for a in alerts
+                              if a["labels"].get("alertname") == RULE]))
+            time.sleep(0.5)
+        for host, process in probes.items():
+            try:
+                status = process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                status = "killed after 100 s"
+            check(status == 0, f"probe {host} exited with {status}")
+        log.close()
+        with open(log.name) as f:
+            print(f.read(), end="")
+        # Prometheus' last scrape and evaluation of the probes' values.
+        time.sleep(2)
+        end = time.time()
+
+        spans, lines = {}, {}
+        for host, instance in hosts.items():
+            with open(os.path.join(folders[host], "lines.json")) as f:
+                lines[host] = [json.loads(line) for line in f]
+            check(len(lines[host]) == FRAMES,
+                  f"probe {host} printed {len(lines[host])} lines")
+            ratios = check_values(base, instance, lines[host], end)
+            spans[host] = clipping_span(ratios)
+            print(f"{host}: over 5% clipped in scrapes from "
+                  f"{spans[host][0]} to {spans[host][1]}", flush=True)
+            check(spans[host][0] is not None, f"{host}: never over 5%")
+
+        fired = firing(base, started - 5, end)
+        print("firing:", {i: (min(t), max(t)) for i, t in fired.items()},
+              flush=True)
+        on, off = spans["a"]
+        a_fired = fired.get(hosts["a"], [])
+        if check(a_fired, "the rule never fired for a's clip") and on:
+            check(min(a_fired) >= on + 10,
+                  f"fired at {min(a_fired)}, less than 10 s after a's "
+                  f"clipping started at {on}")
+            check(max(a_fired) <= off + 4,
+                  f"still firing at {max(a_fired)}, a's clipping ended at "
+                  f"{off}")
+        b_on, b_off = spans["b"]
+        check(b_on is not None and b_off - b_on >= 3,
+              f"b's flash spans {b_on}..{b_off}: too short to test")
+        check(hosts["b"] not in fired, "the rule fired for b's 6 s flash")
+
+        # As /api/v1/alerts showed it: pending, then firing with its
+        # annotations, then gone while probe a still ran.
+        states = [(t, running, a["state"], a) for t, running, alerts
+                  in observed for a in alerts
+                  if a["labels"].get("instance") == hosts["a"]]
+        firing_at = [t for t, _, state, _ in states if state == "firing"]
+        check(any(state == "pending" for _, _, state, _ in states),
+              "the alert was never seen pending")
+        if check(firing_at, "/api/v1/alerts never showed a firing"):
+            alert = next(a for _, _, state, a in states if state == "firing")
+            check(alert["annotations"].get("summary")
+                  == f"clip.avi on {hosts['a']} clips",
+                  f"summary: {alert['annotations']}")
+            check("clipped high" in alert["annotations"].get(
+                "description", ""), f"description: {alert['annotations']}")
+            resolved = [t for t, running, alerts in observed
+                        if t > max(firing_at) and running
+                        and not any(a["labels"].get("instance") == hosts["a"]
+                                    for a in alerts)]
+            check(resolved, "the alert did not resolve while probe a ran")
+        check(not any(a["labels"].get("instance") == hosts["b"]
+                      and a["state"] == "firing"
+                      for _, _, alerts in observed for a in alerts),
+              "/api/v1/alerts showed b firing")
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"{len(failures)} failures", flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,776 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The probe's values for Prometheus, in its text exposition format
+ * (version 0.0.4, Prometheus' documentation, "Exposition formats"): for
+ * each input, its state and counters, and the statistics of its last
+ * `histogram` message for the whole frame, each zone (label `zone`) and
+ * each fixed region (label `region`); its exposure alerts from the
+ * `exposure` messages. One lock keeps each input's values those of one
+ * message whenever a scrape reads them. */
+#include "probe-metrics.h"
+
+#include <math.h>
+#include <string.h>
+
+#ifdef HAVE_PROBE_METRICS_SERVER
+#include "probe-metrics-server.h"
+#endif
+
+typedef enum
+{
+  FAMILY_UP,
+  FAMILY_RECONNECTS,
+  FAMILY_DOWNS,
+  FAMILY_FRAMES,
+  FAMILY_MESSAGES,
+  FAMILY_LAST_TIMESTAMP,
+  FAMILY_MEAN,
+  FAMILY_MIN,
+  FAMILY_MAX,
+  FAMILY_PERCENTILE,
+  FAMILY_CLIPPED_HIGH,
+  FAMILY_CLIPPED_LOW,
+  FAMILY_METERING_PERCENT,
+  FAMILY_ALERT_ACTIVE,
+  N_FAMILIES
+} Family;
+
+/* The families of a message's statistics, whose rows are made when the
+ * message comes. */
+#define FIRST_STATISTIC FAMILY_MEAN
+#define LAST_STATISTIC FAMILY_METERING_PERCENT
+
+static const struct
+{
+  const gchar *name;
+  const gchar *type;
+  const gchar *help;
+} families[N_FAMILIES] = {
+  [FAMILY_UP] = {"clhistogram_input_up", "gauge",
+      "1 while the input delivers frames, 0 once it went down or ended"},
+  [FAMILY_RECONNECTS] = {"clhistogram_input_reconnects_total", "counter",
+      "Times the input came back up after it went down"},
+  [FAMILY_DOWNS] = {"clhistogram_input_downs_total", "counter",
+      "Times the input went down (an error, a stall, its end)"},
+  [FAMILY_FRAMES] = {"clhistogram_frames_total", "counter",
+      "Frames counted: the histogram messages' frames (1 each without "
+        "an interval)"},
+  [FAMILY_MESSAGES] = {"clhistogram_messages_total", "counter",
+      "Histogram messages taken"},
+  [FAMILY_LAST_TIMESTAMP] = {"clhistogram_last_timestamp_seconds", "gauge",
+      "When the last histogram message came, in seconds since the Unix "
+        "epoch"},
+  [FAMILY_MEAN] = {"clhistogram_mean", "gauge",
+      "The mean sample value of the last histogram message, per channel"},
+  [FAMILY_MIN] = {"clhistogram_min", "gauge",
+      "The smallest sample value of the last histogram message"},
+  [FAMILY_MAX] = {"clhistogram_max", "gauge",
+      "The largest sample value of the last histogram message"},
+  [FAMILY_PERCENTILE] = {"clhistogram_percentile", "gauge",
+      "The sample value at each percentile of the last histogram message "
+        "(label percentile, 0 to 100)"},
+  [FAMILY_CLIPPED_HIGH] = {"clhistogram_clipped_high_ratio", "gauge",
+      "The share of the samples at or above the clip-high level, 0 to 1"},
+  [FAMILY_CLIPPED_LOW] = {"clhistogram_clipped_low_ratio", "gauge",
+      "The share of the samples at or below the clip-low level, 0 to 1"},
+  [FAMILY_METERING_PERCENT] = {"clhistogram_metering_percent", "gauge",
+      "The metering value, percent of the nominal range from black (0) to "
+        "white (100)"},
+  [FAMILY_ALERT_ACTIVE] = {"clhistogram_alert_active", "gauge",
+      "1 while the exposure alert (label alert: clipped or crushed) is on: "
+        "the input's for the frame or any zone, a zone's for that zone"},
+};
+
+typedef enum
+{
+  ALERT_CLIPPED,
+  ALERT_CRUSHED,
+  N_ALERTS
+} Alert;
+
+static const gchar *const alert_names[N_ALERTS] = { "clipped", "crushed" };
+
+/* What one histogram message gives: the statistics' rows, and the zones
+ * their alerts are reported for. */
+typedef struct
+{
+  GString *rows[N_FAMILIES];
+  /* gint zone ids, ascending as the message gives them. */
+  GArray *zones;
+} Statistics;
+
+typedef struct
+{
+  gchar *name;
+  /* `input="NAME"`, escaped. */
+  gchar *label;
+  gboolean up;
+  gboolean was_up;
+  guint64 reconnects;
+  guint64 downs;
+  guint64 frames;
+  guint64 messages;
+  gdouble last_timestamp;
+  Statistics *statistics;
+  gboolean alert_active[N_ALERTS];
+  /* gint zone ids whose alert is on. */
+  GArray *alert_zones[N_ALERTS];
+} Input;
+
+struct _ProbeMetrics
+{
+  GMutex lock;
+  /* Input *, in the order they came; and by name. */
+  GPtrArray *inputs;
+  GHashTable *by_name;
+#ifdef HAVE_PROBE_METRICS_SERVER
+  ProbeMetricsServer *server;
+#endif
+};
+
+/* A label value as the format writes one: backslash, double quote and
+ * line feed escaped, in UTF-8 (a file name need not be). */
+static void
+append_label (GString *out, const gchar *name, const gchar *value)
+{
+  gchar *valid = g_utf8_make_valid (value, -1);
+  const gchar *c;
+
+  g_string_append_printf (out, "%s=\"", name);
+  for (c = valid; *c; c++) {
+    if (*c == '\\')
+      g_string_append (out, "\\\\");
+    else if (*c == '"')
+      g_string_append (out, "\\\"");
+    else if (*c == '\n')
+      g_string_append (out, "\\n");
+    else
+      g_string_append_c (out, *c);
+  }
+  g_string_append_c (out, '"');
+  g_free (valid);
+}
+
+/* The shortest decimal form that reads back as the same double, as Go's
+ * strconv (Prometheus' parser) reads it; the format's words for the
+ * non-finite. */
+static void
+append_double (GString *out, gdouble v)
+{
+  gchar text[G_ASCII_DTOSTR_BUF_SIZE];
+  static const gchar *const formats[] = { "%.15g", "%.16g", "%.17g" };
+  guint i;
+
+  if (isnan (v)) {
+    g_string_append (out, "NaN");
+    return;
+  }
+  if (isinf (v)) {
+    g_string_append (out, v > 0 ? "+Inf" : "-Inf");
+    return;
+  }
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    g_ascii_formatd (text, sizeof text, formats[i], v);
+    if (g_ascii_strtod (text, NULL) == v)
+      break;
+  }
+  g_string_append (out, text);
+}
+
+/* One sample: `name{labels} value`. */
+static void
+append_row (GString *out, Family family, const gchar *labels, gdouble value)
+{
+  g_string_append_printf (out, "%s{%s} ", families[family].name, labels);
+  append_double (out, value);
+  g_string_append_c (out, '\n');
+}
+
+static void
+append_count (GString *out, Family family, const gchar *labels,
+    guint64 value)
+{
+  g_string_append_printf (out, "%s{%s} %" G_GUINT64_FORMAT "\n",
+      families[family].name, labels, value);
+}
+
+static gboolean
+number_of (const GValue *value, gdouble *out)
+{
+  if (!value)
+    return FALSE;
+  if (G_VALUE_HOLDS_DOUBLE (value))
+    *out = g_value_get_double (value);
+  else if (G_VALUE_HOLDS_UINT (value))
+    *out = g_value_get_uint (value);
+  else if (G_VALUE_HOLDS_INT (value))
+    *out = g_value_get_int (value);
+  else if (G_VALUE_HOLDS_UINT64 (value))
+    *out = (gdouble) g_value_get_uint64 (value);
+  else if (G_VALUE_HOLDS_INT64 (value))
+    *out = (gdouble) g_value_get_int64 (value);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* The @i-th value of an array, NULL where there is none. */
+static const GValue *
+item (const GValue *array, guint i)
+{
+  if (!array || !GST_VALUE_HOLDS_ARRAY (array)
+      || i >= gst_value_array_get_size (array))
+    return NULL;
+  return gst_value_array_get_value (array, i);
+}
+
+static gboolean
+field_number (const GstStructure *s, const gchar *field, guint i,
+    gdouble *out)
+{
+  return number_of (item (gst_structure_get_value (s, field), i), out);
+}
+
+/* clipped-high (or -low) over samples; an area of no samples clips
+ * nothing, as the element reports its statistics 0. */
+static gboolean
+clipped_ratio (const GstStructure *area, const gchar *field, guint c,
+    gdouble *ratio)
+{
+  gdouble clipped, samples;
+
+  if (!field_number (area, field, c, &clipped)
+      || !field_number (area, "samples", c, &samples))
+    return FALSE;
+  *ratio = samples > 0 ? clipped / samples : 0.0;
+  return TRUE;
+}
+
+/* The rows of one area (the frame, a zone or a region): @area holds its
+ * statistics, @message the channels' names and percentile points.
+ * @labels: the area's labels, input's first. */
+static void
+add_area (Statistics *st, const GstStructure *message,
+    const GstStructure *area, const gchar *labels)
+{
+  const GValue *channels = gst_structure_get_value (message, "channels");
+  const GValue *points = gst_structure_get_value (message,
+      "percentile-points");
+  GString *at = g_string_new (NULL);
+  guint c, k;
+
+  for (c = 0; item (channels, c); c++) {
+    const GValue *name = item (channels, c);
+    const GValue *percentiles = item (gst_structure_get_value (area,
+            "percentiles"), c);
+    gdouble v, point;
+
+    if (!G_VALUE_HOLDS_STRING (name) || !g_value_get_string (name))
+      continue;
+    g_string_assign (at, labels);
+    g_string_append_c (at, ',');
+    append_label (at, "channel", g_value_get_string (name));
+    if (field_number (area, "mean", c, &v))
+      append_row (st->rows[FAMILY_MEAN], FAMILY_MEAN, at->str, v);
+    if (field_number (area, "min", c, &v))
+      append_row (st->rows[FAMILY_MIN], FAMILY_MIN, at->str, v);
+    if (field_number (area, "max", c, &v))
+      append_row (st->rows[FAMILY_MAX], FAMILY_MAX, at->str, v);
+    for (k = 0; number_of (item (points, k), &point)
+        && number_of (item (percentiles, k), &v); k++) {
+      gsize length = at->len;
+      GString *number = g_string_new (NULL);
+
+      append_double (number, point);
+      g_string_append_c (at, ',');
+      append_label (at, "percentile", number->str);
+      append_row (st->rows[FAMILY_PERCENTILE], FAMILY_PERCENTILE, at->str,
+          v);
+      g_string_truncate (at, length);
+      g_string_free (number, TRUE);
+    }
+    if (clipped_ratio (area, "clipped-high", c, &v))
+      append_row (st->rows[FAMILY_CLIPPED_HIGH], FAMILY_CLIPPED_HIGH,
+          at->str, v);
+    if (clipped_ratio (area, "clipped-low", c, &v))
+      append_row (st->rows[FAMILY_CLIPPED_LOW], FAMILY_CLIPPED_LOW, at->str,
+          v);
+  }
+  g_string_free (at, TRUE);
+}
+
+static void
+statistics_free (Statistics *st)
+{
+  guint f;
+
+  if (!st)
+    return;
+  for (f = 0; f < N_FAMILIES; f++)
+    if (st->rows[f])
+      g_string_free (st->rows[f], TRUE);
+  g_array_unref (st->zones);
+  g_free (st);
+}
+
+/* A zone's or fixed region's labels; FALSE for a region of another kind
+ * (a ROI meta's, whose boxes come and go from frame to frame). */
+static gboolean
+region_labels (GString *labels, const gchar *input_label,
+    const GstStructure *region, gint *zone)
+{
+  const gchar *type = gst_structure_get_string (region, "type");
+  gint id;
+  gchar *text;
+
+  if (!type || !gst_structure_get_int (region, "id", &id)
+      || (strcmp (type, "zone") != 0 && strcmp (type, "region") != 0))
+    return FALSE;
+  text = g_strdup_printf ("%d", id);
+  g_string_assign (labels, input_label);
+  g_string_append_c (labels, ',');
+  append_label (labels, type, text);
+  g_free (text);
+  *zone = strcmp (type, "zone") == 0 ? id : -1;
+  return TRUE;
+}
+
+/* Every row a `histogram` message gives, made before the lock is taken. */
+static Statistics *
+statistics_of (const gchar *input_label, const GstStructure *s)
+{
+  Statistics *st = g_new0 (Statistics, 1);
+  const GValue *regions = gst_structure_get_value (s, "regions");
+  GString *labels = g_string_new (NULL);
+  gdouble percent;
+  guint f, r;
+
+  for (f = FIRST_STATISTIC; f <= LAST_STATISTIC; f++)
+    st->rows[f] = g_string_new (NULL);
+  st->zones = g_array_new (FALSE, FALSE, sizeof (gint));
+  add_area (st, s, s, input_label);
+  if (gst_structure_get_double (s, "metering-percent", &percent))
+    append_row (st->rows[FAMILY_METERING_PERCENT], FAMILY_METERING_PERCENT,
+        input_label, percent);
+  for (r = 0; item (regions, r); r++) {
+    const GValue *region = item (regions, r);
+    gint zone;
+
+    if (!GST_VALUE_HOLDS_STRUCTURE (region)
+        || !gst_value_get_structure (region)
+        || !region_labels (labels, input_label,
+            gst_value_get_structure (region), &zone))
+      continue;
+    add_area (st, s, gst_value_get_structure (region), labels->str);
+    if (zone >= 0)
+      g_array_append_val (st->zones, zone);
+  }
+  g_string_free (labels, TRUE);
+  return st;
+}
+
+static void
+input_free (Input *input)
+{
+  guint a;
+
+  g_free (input->name);
+  g_free (input->label);
+  statistics_free (input->statistics);
+  for (a = 0; a < N_ALERTS; a++)
+    g_array_unref (input->alert_zones[a]);
+  g_free (input);
+}
+
+static gchar *
+input_label_of (const gchar *name)
+{
+  GString *label = g_string_new (NULL);
+
+  append_label (label, "input", name);
+  return g_string_free (label, FALSE);
+}
+
+/* The input of that name, added if new; under the lock. */
+static Input *
+lookup (ProbeMetrics *m, const gchar *name)
+{
+  Input *input = g_hash_table_lookup (m->by_name, name);
+  guint a;
+
+  if (input)
+    return input;
+  input = g_new0 (Input, 1);
+  input->name = g_strdup (name);
+  input->label = input_label_of (name);
+  for (a = 0; a < N_ALERTS; a++)
+    input->alert_zones[a] = g_array_new (FALSE, FALSE, sizeof (gint));
+  g_ptr_array_add (m->inputs, input);
+  g_hash_table_insert (m->by_name, input->name, input);
+  return input;
+}
+
+#ifdef HAVE_PROBE_METRICS_SERVER
+static gchar *
+render_callback (gpointer data)
+{
+  return probe_metrics_render (data);
+}
+#endif
+
+/**
+ * probe_metrics_new:
+ * @address: where to serve /metrics: `HOST:PORT`, `:PORT` (every
+ *   interface) or `[IPV6]:PORT`; port 0 takes any free port
+ * @error: why not: G_OPTION_ERROR_BAD_VALUE for an address that is not
+ *   one or a probe built without libsoup 3 (the text says what to do), a
+ *   G_IO_ERROR when the address cannot be listened on
+ *   (G_IO_ERROR_ADDRESS_IN_USE: the port is taken)
+ *
+ * Starts serving the metrics on a thread of its own; returns once the
+ * server listens.
+ *
+ * Returns: (transfer full) (nullable): the metrics, to free with
+ *   probe_metrics_free().
+ */
+ProbeMetrics *
+probe_metrics_new (const gchar *address, GError **error)
+{
+  ProbeMetrics *m;
+
+  g_return_val_if_fail (address != NULL, NULL);
+  m = g_new0 (ProbeMetrics, 1);
+  g_mutex_init (&m->lock);
+  m->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) input_free);
+  m->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+#ifdef HAVE_PROBE_METRICS_SERVER
+  m->server = probe_metrics_server_start (address, render_callback, m,
+      error);
+  if (!m->server) {
+    probe_metrics_free (m);
+    return NULL;
+  }
+  return m;
+#else
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+      "this clhistogram-probe was built without libsoup 3, which serves the "
+      "metrics: build it with libsoup-3.0-dev installed (meson's metrics "
+      "option)");
+  probe_metrics_free (m);
+  return NULL;
+#endif
+}
+
+/**
+ * probe_metrics_get_url:
+ *
+ * Returns: (transfer full): the URL the metrics are served on, the port
+ *   the one bound (`http://127.0.0.1:40123/metrics`). Free with g_free().
+ */
+gchar *
+probe_metrics_get_url (ProbeMetrics *m)
+{
+  g_return_val_if_fail (m != NULL, NULL);
+#ifdef HAVE_PROBE_METRICS_SERVER
+  return g_strdup (probe_metrics_server_get_url (m->server));
+#else
+  return NULL;
+#endif
+}
+
+/**
+ * probe_metrics_add_input:
+ * @m: (nullable): the metrics; %NULL (none asked for) does nothing
+ * @input: the input's name, any text (the label escapes it)
+ *
+ * Lists the input from now on, down and with no message yet, so that a
+ * scrape shows every input from the start. Inputs are listed in the
+ * order they are added; one named in a message or a state first is added
+ * then.
+ */
+void
+probe_metrics_add_input (ProbeMetrics *m, const gchar *input)
+{
+  if (!m)
+    return;
+  g_mutex_lock (&m->lock);
+  lookup (m, input);
+  g_mutex_unlock (&m->lock);
+}
+
+/* The zones of an `exposure` message's `active-zones`. */
+static GArray *
+active_zones_of (const GstStructure *s)
+{
+  const GValue *zones = gst_structure_get_value (s, "active-zones");
+  GArray *active = g_array_new (FALSE, FALSE, sizeof (gint));
+  guint i;
+
+  for (i = 0; item (zones, i); i++)
+    if (G_VALUE_HOLDS_INT (item (zones, i))) {
+      gint zone = g_value_get_int (item (zones, i));
+
+      g_array_append_val (active, zone);
+    }
+  return active;
+}
+
+static void
+take_exposure (ProbeMetrics *m, const gchar *name, const GstStructure *s)
+{
+  const gchar *kind = gst_structure_get_string (s, "alert");
+  gboolean active;
+  GArray *zones;
+  Input *input;
+  guint a;
+
+  for (a = 0; a < N_ALERTS; a++)
+    if (g_strcmp0 (kind, alert_names[a]) == 0)
+      break;
+  if (a == N_ALERTS || !gst_structure_get_boolean (s, "active", &active))
+    return;
+  zones = active_zones_of (s);
+  g_mutex_lock (&m->lock);
+  input = lookup (m, name);
+  input->alert_active[a] = active;
+  g_array_unref (input->alert_zones[a]);
+  input->alert_zones[a] = zones;
+  g_mutex_unlock (&m->lock);
+}
+
+static void
+take_histogram (ProbeMetrics *m, const gchar *name, const GstStructure *s)
+{
+  gchar *label = input_label_of (name);
+  Statistics *st = statistics_of (label, s), *old;
+  const gdouble now = g_get_real_time () / (gdouble) G_USEC_PER_SEC;
+  guint frames = 1;
+  Input *input;
+
+  gst_structure_get_uint (s, "frames", &frames);
+  g_mutex_lock (&m->lock);
+  input = lookup (m, name);
+  old = input->statistics;
+  input->statistics = st;
+  input->frames += frames;
+  input->messages++;
+  input->last_timestamp = now;
+  g_mutex_unlock (&m->lock);
+  statistics_free (old);
+  g_free (label);
+}
+
+/**
+ * probe_metrics_take_message:
+ * @m: (nullable): the metrics; %NULL (none asked for) does nothing
+ * @input: the input whose clhistogram posted it
+ * @s: a `histogram` or `exposure` element message's structure; others
+ *   are ignored
+ *
+ * A `histogram` message's statistics (the frame's, each zone's and fixed
+ * region's: not a ROI meta's) replace the input's, and its `frames` (1
+ * without) add to the frames counted, all at once for a scrape. An
+ * `exposure` message sets its alert's state, the input's and its zones'.
+ * Called from any thread (a streaming thread's bus sync handler).
+ */
+void
+probe_metrics_take_message (ProbeMetrics *m, const gchar *input,
+    const GstStructure *s)
+{
+  if (!m)
+    return;
+  if (gst_structure_has_name (s, "histogram"))
+    take_histogram (m, input, s);
+  else if (gst_structure_has_name (s, "exposure"))
+    take_exposure (m, input, s);
+}
+
+/**
+ * probe_metrics_set_up:
+ * @m: (nullable): the metrics; %NULL (none asked for) does nothing
+ * @input: the input
+ * @up: whether it is up (its pipeline runs) or down (it failed, stalled
+ *   or ended)
+ *
+ * Each call with @up %FALSE counts one down (as each `input-down` line
+ * does); @up %TRUE after a down counts a reconnect, unless the input was
+ * never up before.
+ */
+void
+probe_metrics_set_up (ProbeMetrics *m, const gchar *name, gboolean up)
+{
+  Input *input;
+
+  if (!m)
+    return;
+  g_mutex_lock (&m->lock);
+  input = lookup (m, name);
+  if (up && !input->up) {
+    if (input->was_up)
+      input->reconnects++;
+    input->was_up = TRUE;
+  } else if (!up) {
+    input->downs++;
+  }
+  input->up = up;
+  g_mutex_unlock (&m->lock);
+}
+
+/**
+ * probe_metrics_set_ended:
+ * @m: (nullable): the metrics; %NULL (none asked for) does nothing
+ * @input: the input
+ *
+ * The input ended for good (a file's end): not up any more, and no down
+ * counted, since nothing failed.
+ */
+void
+probe_metrics_set_ended (ProbeMetrics *m, const gchar *name)
+{
+  if (!m)
+    return;
+  g_mutex_lock (&m->lock);
+  lookup (m, name)->up = FALSE;
+  g_mutex_unlock (&m->lock);
+}
+
+static gint
+compare_ints (gconstpointer a, gconstpointer b)
+{
+  const gint x = *(const gint *) a, y = *(const gint *) b;
+
+  return (x > y) - (x < y);
+}
+
+static gboolean
+holds (const GArray *ids, gint id)
+{
+  guint i;
+
+  for (i = 0; i < ids->len; i++)
+    if (g_array_index (ids, gint, i) == id)
+      return TRUE;
+  return FALSE;
+}
+
+/* The input's alert rows: its own, then each zone's, for the zones of its
+ * last message and any zone an alert is on in. */
+static void
+append_alerts (GString *out, const Input *input)
+{
+  GArray *zones = g_array_new (FALSE, FALSE, sizeof (gint));
+  GString *labels = g_string_new (NULL);
+  guint a, i;
+
+  if (input->statistics)
+    g_array_append_vals (zones, input->statistics->zones->data,
+        input->statistics->zones->len);
+  for (a = 0; a < N_ALERTS; a++)
+    for (i = 0; i < input->alert_zones[a]->len; i++) {
+      gint zone = g_array_index (input->alert_zones[a], gint, i);
+
+      if (!holds (zones, zone))
+        g_array_append_val (zones, zone);
+    }
+  g_array_sort (zones, compare_ints);
+  for (a = 0; a < N_ALERTS; a++) {
+    g_string_assign (labels, input->label);
+    g_string_append_c (labels, ',');
+    append_label (labels, "alert", alert_names[a]);
+    append_count (out, FAMILY_ALERT_ACTIVE, labels->str,
+        input->alert_active[a]);
+  }
+  for (i = 0; i < zones->len; i++)
+    for (a = 0; a < N_ALERTS; a++) {
+      gint zone = g_array_index (zones, gint, i);
+
+      g_string_printf (labels, "%s,zone=\"%d\",", input->label, zone);
+      append_label (labels, "alert", alert_names[a]);
+      append_count (out, FAMILY_ALERT_ACTIVE, labels->str,
+          holds (input->alert_zones[a], zone));
+    }
+  g_string_free (labels, TRUE);
+  g_array_unref (zones);
+}
+
+static void
+append_family (GString *out, Family f, const Input *input)
+{
+  switch (f) {
+    case FAMILY_UP:
+      append_count (out, f, input->label, input->up);
+      break;
+    case FAMILY_RECONNECTS:
+      append_count (out, f, input->label, input->reconnects);
+      break;
+    case FAMILY_DOWNS:
+      append_count (out, f, input->label, input->downs);
+      break;
+    case FAMILY_FRAMES:
+      append_count (out, f, input->label, input->frames);
+      break;
+    case FAMILY_MESSAGES:
+      append_count (out, f, input->label, input->messages);
+      break;
+    case FAMILY_LAST_TIMESTAMP:
+      /* None before the first message: an input that has sent nothing
+       * has no time to give. */
+      if (input->messages > 0)
+        append_row (out, f, input->label, input->last_timestamp);
+      break;
+    case FAMILY_ALERT_ACTIVE:
+      append_alerts (out, input);
+      break;
+    default:
+      if (input->statistics)
+        g_string_append (out, input->statistics->rows[f]->str);
+      break;
+  }
+}
+
+/**
+ * probe_metrics_render:
+ *
+ * Returns: (transfer full): every family, its HELP and TYPE lines then a
+ *   row per input (and channel, zone, region, percentile, alert), in the
+ *   text exposition format 0.0.4; each input's rows those of one message.
+ *   Free with g_free().
+ */
+gchar *
+probe_metrics_render (ProbeMetrics *m)
+{
+  GString *out = g_string_sized_new (4096);
+  guint f, i;
+
+  g_return_val_if_fail (m != NULL, NULL);
+  g_mutex_lock (&m->lock);
+  for (f = 0; f < N_FAMILIES; f++) {
+    g_string_append_printf (out, "# HELP %s %s\n# TYPE %s %s\n",
+        families[f].name, families[f].help, families[f].name,
+        families[f].type);
+    for (i = 0; i < m->inputs->len; i++)
+      append_family (out, f, g_ptr_array_index (m->inputs, i));
+  }
+  g_mutex_unlock (&m->lock);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * probe_metrics_free:
+ * @m: (nullable) (transfer full):
+ *
+ * Stops the server (a scrape under way finishes first) and frees the
+ * values.
+ */
+void
+probe_metrics_free (ProbeMetrics *m)
+{
+  if (!m)
+    return;
+#ifdef HAVE_PROBE_METRICS_SERVER
+  probe_metrics_server_stop (m->server);
+#endif
+  g_hash_table_unref (m->by_name);
+  g_ptr_array_unref (m->inputs);
+  g_mutex_clear (&m->lock);
+  g_free (m);
+}
