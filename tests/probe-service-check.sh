@@ -3,7 +3,8 @@
 # The files installed for running the probe as a service, checked by the
 # tools that read them:
 #   - the systemd unit by `systemd-analyze verify` (its ExecStart pointed at
-#     the probe built here, its man: link at the page built here);
+#     the probe built here, its man: link at the page built here), and its
+#     ExecStart's options by the probe built here;
 #   - the Prometheus alerting rule by `promtool check rules`, then by
 #     `promtool test rules` on series written here: clipping over 5% for
 #     10 s fires, per probe and input; 5% exactly, a shorter flash, a zone,
@@ -24,6 +25,17 @@ if command -v systemd-analyze > /dev/null; then
       'SupplementaryGroups=video' 'EnvironmentFile=-' 'CacheDirectoryMode=0700'; do
     grep -q "^$key" "$unit" || { echo "probe-service: the unit has no $key"; exit 1; }
   done
+  # Every option of its ExecStart is one the probe takes: parsed with
+  # a key file of one input, as the service's, the probe starts (a file
+  # that is not a video then ends it with status 1, not 2).
+  opts=$(sed -n 's|^ExecStart=[^ ]*/clhistogram-probe ||p' "$unit" \
+    | sed 's|\$CLHISTOGRAM_PROBE_OPTIONS||; s|/etc/clhistogram/probe.conf|'"$tmp"'/probe.conf|; s|127.0.0.1:9610|127.0.0.1:0|')
+  printf '[cam]\nuri=%s\n' "$unit" > "$tmp/probe.conf"
+  # shellcheck disable=SC2086 # the options are split as systemd splits them
+  status=0; "$probe" $opts > "$tmp/probe.txt" 2>&1 || status=$?
+  [ "$status" -eq 1 ] && grep -q "metrics on http://127.0.0.1:" "$tmp/probe.txt" || {
+    echo "probe-service: the probe with the unit's options ($opts) exited $status:"
+    cat "$tmp/probe.txt"; exit 1; }
   mkdir -p "$tmp/unit" "$tmp/man/man1"
   sed "s|^ExecStart=[^ ]*/clhistogram-probe |ExecStart=$(realpath "$probe") |" "$unit" \
     > "$tmp/unit/clhistogram-probe.service"
