@@ -45,21 +45,34 @@ add_uint64 (JsonBuilder *builder, guint64 v)
     json_builder_add_int_value (builder, (gint64) v);
 }
 
+typedef struct {
+  JsonBuilder *builder;
+  const gchar *skip_field;
+} Walk;
+
+static gboolean
+add_field (GQuark field, const GValue *value, gpointer data)
+{
+  const Walk *walk = data;
+  const gchar *name = g_quark_to_string (field);
+
+  if (!walk->skip_field || strcmp (name, walk->skip_field) != 0) {
+    json_builder_set_member_name (walk->builder, name);
+    add_value (walk->builder, value, walk->skip_field);
+  }
+  return TRUE;
+}
+
+/* Walked by quark: a field looked up by its name takes GLib's one
+ * process-wide quark lock, which the streams of many inputs would take
+ * turns at (docs/performance.md, "Messages at many streams"). */
 static void
 add_fields (JsonBuilder *builder, const GstStructure *s,
     const gchar *skip_field)
 {
-  const gint n = gst_structure_n_fields (s);
-  gint i;
+  Walk walk = { builder, skip_field };
 
-  for (i = 0; i < n; i++) {
-    const gchar *name = gst_structure_nth_field_name (s, i);
-
-    if (skip_field && strcmp (name, skip_field) == 0)
-      continue;
-    json_builder_set_member_name (builder, name);
-    add_value (builder, gst_structure_get_value (s, name), skip_field);
-  }
+  gst_structure_foreach (s, add_field, &walk);
 }
 
 static void
@@ -150,13 +163,13 @@ add_value (JsonBuilder *builder, const GValue *value, const gchar *skip_field)
 
 static void
 add_time_field (JsonBuilder *builder, const gchar *member,
-    const GstStructure *s, const gchar *field)
+    const GstStructure *s, GQuark field)
 {
-  guint64 t = GST_CLOCK_TIME_NONE;
+  const GValue *value = gst_structure_id_get_value (s, field);
 
   json_builder_set_member_name (builder, member);
-  gst_structure_get_uint64 (s, field, &t);
-  add_uint64 (builder, t);
+  add_uint64 (builder, value && G_VALUE_HOLDS_UINT64 (value) ?
+      g_value_get_uint64 (value) : GST_CLOCK_TIME_NONE);
 }
 
 /* The builder's object as one line of JSON, no newline. */
@@ -216,16 +229,23 @@ gchar *
 probe_json_of_message (const gchar *input, const GstStructure *s,
     const gchar *kind, const gchar *skip_field)
 {
+  static GQuark timestamp, duration;
+  static gsize quarks_done;
   JsonBuilder *builder = begin_line (input);
 
-  add_time_field (builder, "pts", s, "timestamp");
+  if (g_once_init_enter (&quarks_done)) {
+    timestamp = g_quark_from_static_string ("timestamp");
+    duration = g_quark_from_static_string ("duration");
+    g_once_init_leave (&quarks_done, 1);
+  }
+  add_time_field (builder, "pts", s, timestamp);
   if (kind) {
     json_builder_set_member_name (builder, "message");
     json_builder_add_string_value (builder, kind);
   }
   add_fields (builder, s, skip_field);
-  if (!gst_structure_has_field (s, "duration"))
-    add_time_field (builder, "duration", s, "duration");
+  if (!gst_structure_id_has_field (s, duration))
+    add_time_field (builder, "duration", s, duration);
   return end_line (builder);
 }
 

@@ -213,6 +213,68 @@ number_of (const GValue *value, gdouble *out)
   return TRUE;
 }
 
+/* The message's fields as quarks, looked up once: g_quark_from_string(),
+ * behind every lookup by name, takes GLib's one process-wide quark lock,
+ * which the posting threads of many inputs would take turns at
+ * (docs/performance.md, "Messages at many streams"). */
+typedef struct {
+  GQuark samples;
+  GQuark channels;
+  GQuark percentile_points;
+  GQuark percentiles;
+  GQuark mean;
+  GQuark min;
+  GQuark max;
+  GQuark clipped_high;
+  GQuark clipped_low;
+  GQuark type;
+  GQuark id;
+  GQuark regions;
+  GQuark metering_percent;
+  GQuark active_zones;
+  GQuark alert;
+  GQuark active;
+  GQuark frames;
+} Fields;
+
+static const Fields *
+fields (void)
+{
+  static Fields f;
+  static gsize done;
+
+  if (g_once_init_enter (&done)) {
+    f.samples = g_quark_from_static_string ("samples");
+    f.channels = g_quark_from_static_string ("channels");
+    f.percentile_points = g_quark_from_static_string ("percentile-points");
+    f.percentiles = g_quark_from_static_string ("percentiles");
+    f.mean = g_quark_from_static_string ("mean");
+    f.min = g_quark_from_static_string ("min");
+    f.max = g_quark_from_static_string ("max");
+    f.clipped_high = g_quark_from_static_string ("clipped-high");
+    f.clipped_low = g_quark_from_static_string ("clipped-low");
+    f.type = g_quark_from_static_string ("type");
+    f.id = g_quark_from_static_string ("id");
+    f.regions = g_quark_from_static_string ("regions");
+    f.metering_percent = g_quark_from_static_string ("metering-percent");
+    f.active_zones = g_quark_from_static_string ("active-zones");
+    f.alert = g_quark_from_static_string ("alert");
+    f.active = g_quark_from_static_string ("active");
+    f.frames = g_quark_from_static_string ("frames");
+    g_once_init_leave (&done, 1);
+  }
+  return &f;
+}
+
+/* A field's value of the given type, NULL where it has none. */
+static const GValue *
+field_of (const GstStructure *s, GQuark field, GType type)
+{
+  const GValue *value = gst_structure_id_get_value (s, field);
+
+  return value && G_VALUE_HOLDS (value, type) ? value : NULL;
+}
+
 /* The @i-th value of an array, NULL where there is none. */
 static const GValue *
 item (const GValue *array, guint i)
@@ -224,22 +286,21 @@ item (const GValue *array, guint i)
 }
 
 static gboolean
-field_number (const GstStructure *s, const gchar *field, guint i,
-    gdouble *out)
+field_number (const GstStructure *s, GQuark field, guint i, gdouble *out)
 {
-  return number_of (item (gst_structure_get_value (s, field), i), out);
+  return number_of (item (gst_structure_id_get_value (s, field), i), out);
 }
 
 /* clipped-high (or -low) over samples; an area of no samples clips
  * nothing, as the element reports its statistics 0. */
 static gboolean
-clipped_ratio (const GstStructure *area, const gchar *field, guint c,
+clipped_ratio (const GstStructure *area, GQuark field, guint c,
     gdouble *ratio)
 {
   gdouble clipped, samples;
 
   if (!field_number (area, field, c, &clipped)
-      || !field_number (area, "samples", c, &samples))
+      || !field_number (area, fields ()->samples, c, &samples))
     return FALSE;
   *ratio = samples > 0 ? clipped / samples : 0.0;
   return TRUE;
@@ -252,16 +313,17 @@ static void
 add_area (Statistics *st, const GstStructure *message,
     const GstStructure *area, const gchar *labels)
 {
-  const GValue *channels = gst_structure_get_value (message, "channels");
-  const GValue *points = gst_structure_get_value (message,
-      "percentile-points");
+  const Fields *q = fields ();
+  const GValue *channels = gst_structure_id_get_value (message, q->channels);
+  const GValue *points = gst_structure_id_get_value (message,
+      q->percentile_points);
   GString *at = g_string_new (NULL);
   guint c, k;
 
   for (c = 0; item (channels, c); c++) {
     const GValue *name = item (channels, c);
-    const GValue *percentiles = item (gst_structure_get_value (area,
-            "percentiles"), c);
+    const GValue *percentiles = item (gst_structure_id_get_value (area,
+            q->percentiles), c);
     gdouble v, point;
 
     if (!G_VALUE_HOLDS_STRING (name) || !g_value_get_string (name))
@@ -269,11 +331,11 @@ add_area (Statistics *st, const GstStructure *message,
     g_string_assign (at, labels);
     g_string_append_c (at, ',');
     append_label (at, "channel", g_value_get_string (name));
-    if (field_number (area, "mean", c, &v))
+    if (field_number (area, q->mean, c, &v))
       append_row (st->rows[FAMILY_MEAN], FAMILY_MEAN, at->str, v);
-    if (field_number (area, "min", c, &v))
+    if (field_number (area, q->min, c, &v))
       append_row (st->rows[FAMILY_MIN], FAMILY_MIN, at->str, v);
-    if (field_number (area, "max", c, &v))
+    if (field_number (area, q->max, c, &v))
       append_row (st->rows[FAMILY_MAX], FAMILY_MAX, at->str, v);
     for (k = 0; number_of (item (points, k), &point)
         && number_of (item (percentiles, k), &v); k++) {
@@ -288,10 +350,10 @@ add_area (Statistics *st, const GstStructure *message,
       g_string_truncate (at, length);
       g_string_free (number, TRUE);
     }
-    if (clipped_ratio (area, "clipped-high", c, &v))
+    if (clipped_ratio (area, q->clipped_high, c, &v))
       append_row (st->rows[FAMILY_CLIPPED_HIGH], FAMILY_CLIPPED_HIGH,
           at->str, v);
-    if (clipped_ratio (area, "clipped-low", c, &v))
+    if (clipped_ratio (area, q->clipped_low, c, &v))
       append_row (st->rows[FAMILY_CLIPPED_LOW], FAMILY_CLIPPED_LOW, at->str,
           v);
   }
@@ -318,13 +380,17 @@ static gboolean
 region_labels (GString *labels, const gchar *input_label,
     const GstStructure *region, gint *zone)
 {
-  const gchar *type = gst_structure_get_string (region, "type");
+  const GValue *type_value = field_of (region, fields ()->type,
+      G_TYPE_STRING);
+  const GValue *id_value = field_of (region, fields ()->id, G_TYPE_INT);
+  const gchar *type = type_value ? g_value_get_string (type_value) : NULL;
   gint id;
   gchar *text;
 
-  if (!type || !gst_structure_get_int (region, "id", &id)
+  if (!type || !id_value
       || (strcmp (type, "zone") != 0 && strcmp (type, "region") != 0))
     return FALSE;
+  id = g_value_get_int (id_value);
   text = g_strdup_printf ("%d", id);
   g_string_assign (labels, input_label);
   g_string_append_c (labels, ',');
@@ -339,18 +405,19 @@ static Statistics *
 statistics_of (const gchar *input_label, const GstStructure *s)
 {
   Statistics *st = g_new0 (Statistics, 1);
-  const GValue *regions = gst_structure_get_value (s, "regions");
+  const GValue *regions = gst_structure_id_get_value (s, fields ()->regions);
+  const GValue *percent = field_of (s, fields ()->metering_percent,
+      G_TYPE_DOUBLE);
   GString *labels = g_string_new (NULL);
-  gdouble percent;
   guint f, r;
 
   for (f = FIRST_STATISTIC; f <= LAST_STATISTIC; f++)
     st->rows[f] = g_string_new (NULL);
   st->zones = g_array_new (FALSE, FALSE, sizeof (gint));
   add_area (st, s, s, input_label);
-  if (gst_structure_get_double (s, "metering-percent", &percent))
+  if (percent)
     append_row (st->rows[FAMILY_METERING_PERCENT], FAMILY_METERING_PERCENT,
-        input_label, percent);
+        input_label, g_value_get_double (percent));
   for (r = 0; item (regions, r); r++) {
     const GValue *region = item (regions, r);
     gint zone;
@@ -501,7 +568,8 @@ probe_metrics_add_input (ProbeMetrics *m, const gchar *input)
 static GArray *
 active_zones_of (const GstStructure *s)
 {
-  const GValue *zones = gst_structure_get_value (s, "active-zones");
+  const GValue *zones = gst_structure_id_get_value (s,
+      fields ()->active_zones);
   GArray *active = g_array_new (FALSE, FALSE, sizeof (gint));
   guint i;
 
@@ -517,7 +585,10 @@ active_zones_of (const GstStructure *s)
 static void
 take_exposure (ProbeMetrics *m, const gchar *name, const GstStructure *s)
 {
-  const gchar *kind = gst_structure_get_string (s, "alert");
+  const GValue *kind_value = field_of (s, fields ()->alert, G_TYPE_STRING);
+  const GValue *active_value = field_of (s, fields ()->active,
+      G_TYPE_BOOLEAN);
+  const gchar *kind = kind_value ? g_value_get_string (kind_value) : NULL;
   gboolean active;
   GArray *zones;
   Input *input;
@@ -526,8 +597,9 @@ take_exposure (ProbeMetrics *m, const gchar *name, const GstStructure *s)
   for (a = 0; a < N_ALERTS; a++)
     if (g_strcmp0 (kind, alert_names[a]) == 0)
       break;
-  if (a == N_ALERTS || !gst_structure_get_boolean (s, "active", &active))
+  if (a == N_ALERTS || !active_value)
     return;
+  active = g_value_get_boolean (active_value);
   zones = active_zones_of (s);
   g_mutex_lock (&m->lock);
   input = lookup (m, name);
@@ -543,10 +615,10 @@ take_histogram (ProbeMetrics *m, const gchar *name, const GstStructure *s)
   gchar *label = input_label_of (name);
   Statistics *st = statistics_of (label, s), *old;
   const gdouble now = g_get_real_time () / (gdouble) G_USEC_PER_SEC;
-  guint frames = 1;
+  const GValue *frames_value = field_of (s, fields ()->frames, G_TYPE_UINT);
+  const guint frames = frames_value ? g_value_get_uint (frames_value) : 1;
   Input *input;
 
-  gst_structure_get_uint (s, "frames", &frames);
   g_mutex_lock (&m->lock);
   input = lookup (m, name);
   old = input->statistics;

@@ -5,6 +5,106 @@
 
 #include <string.h>
 
+/* The message's names as quarks, looked up once: g_quark_from_string()
+ * takes GLib's one process-wide quark lock, and a message of a few dozen
+ * fields named by strings took it a few dozen times a frame, which with
+ * 64 streams kept their posting threads waiting on each other (measured:
+ * docs/performance.md, "Messages at many streams"). */
+typedef struct {
+  GQuark histogram;
+  GQuark timestamp;
+  GQuark stream_time;
+  GQuark running_time;
+  GQuark duration;
+  GQuark mode;
+  GQuark bins;
+  GQuark frames;
+  GQuark channels;
+  GQuark pixels;
+  GQuark shape;
+  GQuark depth;
+  GQuark video_range;
+  GQuark range_min;
+  GQuark range_max;
+  GQuark percentile_points;
+  GQuark metering;
+  GQuark metering_percent;
+  GQuark regions;
+  GQuark region;
+  GQuark type;
+  GQuark id;
+  GQuark x;
+  GQuark y;
+  GQuark width;
+  GQuark height;
+  GQuark counts;
+  GQuark samples;
+  GQuark below;
+  GQuark above;
+  GQuark min;
+  GQuark max;
+  GQuark mean;
+  GQuark percentiles;
+  GQuark clipped_low;
+  GQuark clipped_high;
+  GQuark clip_low_level;
+  GQuark clip_high_level;
+  GQuark below_legal;
+  GQuark above_legal;
+} Fields;
+
+static const Fields *
+fields (void)
+{
+  static Fields f;
+  static gsize done;
+
+  if (g_once_init_enter (&done)) {
+    f.histogram = g_quark_from_static_string ("histogram");
+    f.timestamp = g_quark_from_static_string ("timestamp");
+    f.stream_time = g_quark_from_static_string ("stream-time");
+    f.running_time = g_quark_from_static_string ("running-time");
+    f.duration = g_quark_from_static_string ("duration");
+    f.mode = g_quark_from_static_string ("mode");
+    f.bins = g_quark_from_static_string ("bins");
+    f.frames = g_quark_from_static_string ("frames");
+    f.channels = g_quark_from_static_string ("channels");
+    f.pixels = g_quark_from_static_string ("pixels");
+    f.shape = g_quark_from_static_string ("shape");
+    f.depth = g_quark_from_static_string ("depth");
+    f.video_range = g_quark_from_static_string ("video-range");
+    f.range_min = g_quark_from_static_string ("range-min");
+    f.range_max = g_quark_from_static_string ("range-max");
+    f.percentile_points = g_quark_from_static_string ("percentile-points");
+    f.metering = g_quark_from_static_string ("metering");
+    f.metering_percent = g_quark_from_static_string ("metering-percent");
+    f.regions = g_quark_from_static_string ("regions");
+    f.region = g_quark_from_static_string ("region");
+    f.type = g_quark_from_static_string ("type");
+    f.id = g_quark_from_static_string ("id");
+    f.x = g_quark_from_static_string ("x");
+    f.y = g_quark_from_static_string ("y");
+    f.width = g_quark_from_static_string ("width");
+    f.height = g_quark_from_static_string ("height");
+    f.counts = g_quark_from_static_string ("counts");
+    f.samples = g_quark_from_static_string ("samples");
+    f.below = g_quark_from_static_string ("below");
+    f.above = g_quark_from_static_string ("above");
+    f.min = g_quark_from_static_string ("min");
+    f.max = g_quark_from_static_string ("max");
+    f.mean = g_quark_from_static_string ("mean");
+    f.percentiles = g_quark_from_static_string ("percentiles");
+    f.clipped_low = g_quark_from_static_string ("clipped-low");
+    f.clipped_high = g_quark_from_static_string ("clipped-high");
+    f.clip_low_level = g_quark_from_static_string ("clip-low-level");
+    f.clip_high_level = g_quark_from_static_string ("clip-high-level");
+    f.below_legal = g_quark_from_static_string ("below-legal");
+    f.above_legal = g_quark_from_static_string ("above-legal");
+    g_once_init_leave (&done, 1);
+  }
+  return &f;
+}
+
 static void
 append_value (GValue *array, GType type, gconstpointer v)
 {
@@ -43,7 +143,7 @@ init_bins_array (GValue *array, const guint32 *counts, guint n_bins)
 }
 
 static void
-take_array (GstStructure *s, const gchar *field, GType type,
+take_array (GstStructure *s, GQuark field, GType type,
     gconstpointer values, gsize elem_size, guint n)
 {
   GValue array = G_VALUE_INIT;
@@ -54,7 +154,7 @@ take_array (GstStructure *s, const gchar *field, GType type,
     append_value (&array, type, type == G_TYPE_STRING ?
         ((const gchar * const *) values)[i] :
         (gconstpointer) ((const guint8 *) values + i * elem_size));
-  gst_structure_take_value (s, field, &array);
+  gst_structure_id_take_value (s, field, &array);
 }
 
 static const gchar *
@@ -112,15 +212,16 @@ set_statistics_fields (GstStructure *s, const GstClHistogramRequest *request,
 {
   const guint n = clh_histogram_spec_n_channels (&request->spec);
   const guint n_ps = request->settings.n_percentiles;
+  const Fields *q = fields ();
   GValue percentiles = G_VALUE_INIT;
   gdouble mean[CLH_MAX_CHANNELS];
   guint c;
 
-  TAKE_STAT (s, "min", G_TYPE_UINT, guint, stats, min, n);
-  TAKE_STAT (s, "max", G_TYPE_UINT, guint, stats, max, n);
+  TAKE_STAT (s, q->min, G_TYPE_UINT, guint, stats, min, n);
+  TAKE_STAT (s, q->max, G_TYPE_UINT, guint, stats, max, n);
   for (c = 0; c < n; c++)
     mean[c] = clh_stats_mean (&stats[c]);
-  take_array (s, "mean", G_TYPE_DOUBLE, mean, sizeof (gdouble), n);
+  take_array (s, q->mean, G_TYPE_DOUBLE, mean, sizeof (gdouble), n);
   g_value_init (&percentiles, GST_TYPE_ARRAY);
   for (c = 0; c < n; c++) {
     GValue channel = G_VALUE_INIT;
@@ -131,18 +232,18 @@ set_statistics_fields (GstStructure *s, const GstClHistogramRequest *request,
       append_value (&channel, G_TYPE_UINT, &stats[c].percentiles[i]);
     gst_value_array_append_and_take_value (&percentiles, &channel);
   }
-  gst_structure_take_value (s, "percentiles", &percentiles);
-  TAKE_STAT (s, "clipped-low", G_TYPE_UINT64, guint64, stats, clipped_low, n);
-  TAKE_STAT (s, "clipped-high", G_TYPE_UINT64, guint64, stats, clipped_high,
+  gst_structure_id_take_value (s, q->percentiles, &percentiles);
+  TAKE_STAT (s, q->clipped_low, G_TYPE_UINT64, guint64, stats, clipped_low, n);
+  TAKE_STAT (s, q->clipped_high, G_TYPE_UINT64, guint64, stats, clipped_high,
       n);
-  TAKE_STAT (s, "clip-low-level", G_TYPE_UINT, guint, request->stats,
+  TAKE_STAT (s, q->clip_low_level, G_TYPE_UINT, guint, request->stats,
       clip_low, n);
-  TAKE_STAT (s, "clip-high-level", G_TYPE_UINT, guint, request->stats,
+  TAKE_STAT (s, q->clip_high_level, G_TYPE_UINT, guint, request->stats,
       clip_high, n);
   if (request->legal) {
-    TAKE_STAT (s, "below-legal", G_TYPE_UINT64, guint64, stats, below_legal,
+    TAKE_STAT (s, q->below_legal, G_TYPE_UINT64, guint64, stats, below_legal,
         n);
-    TAKE_STAT (s, "above-legal", G_TYPE_UINT64, guint64, stats, above_legal,
+    TAKE_STAT (s, q->above_legal, G_TYPE_UINT64, guint64, stats, above_legal,
         n);
   }
 }
@@ -164,7 +265,7 @@ set_counts (GstStructure *s, const ClhHistogramSpec *spec,
     init_bins_array (&channel, &histogram->counts[(gsize) c * n_bins], n_bins);
     gst_value_array_append_and_take_value (&counts, &channel);
   }
-  gst_structure_take_value (s, "counts", &counts);
+  gst_structure_id_take_value (s, fields ()->counts, &counts);
 }
 
 /* One histogram's per-channel fields: `counts` (unless the settings leave
@@ -176,14 +277,15 @@ set_channel_fields (GstStructure *s, const GstClHistogramRequest *request,
 {
   const ClhHistogramSpec *spec = &request->spec;
   const guint n_channels = clh_histogram_spec_n_channels (spec);
+  const Fields *q = fields ();
 
   if (request->settings.message_counts)
     set_counts (s, spec, histogram);
-  take_array (s, "samples", G_TYPE_UINT64, histogram->samples, sizeof (guint64),
+  take_array (s, q->samples, G_TYPE_UINT64, histogram->samples,
+      sizeof (guint64), n_channels);
+  take_array (s, q->below, G_TYPE_UINT64, histogram->below, sizeof (guint64),
       n_channels);
-  take_array (s, "below", G_TYPE_UINT64, histogram->below, sizeof (guint64),
-      n_channels);
-  take_array (s, "above", G_TYPE_UINT64, histogram->above, sizeof (guint64),
+  take_array (s, q->above, G_TYPE_UINT64, histogram->above, sizeof (guint64),
       n_channels);
   if (stats)
     set_statistics_fields (s, request, stats);
@@ -203,6 +305,7 @@ set_regions (GstStructure *s, const GstClHistogramRequest *request,
     const GstClHistogramReport *report)
 {
   const guint first = request->settings.full_frame ? 1 : 0;
+  const Fields *q = fields ();
   GValue regions = G_VALUE_INIT;
   guint i;
 
@@ -211,14 +314,14 @@ set_regions (GstStructure *s, const GstClHistogramRequest *request,
     const GstClHistogramRegion *region =
         &g_array_index (report->regions, GstClHistogramRegion, i);
     const ClhRect *r = &region->rect;
-    GstStructure *entry = gst_structure_new ("region",
-        "type", G_TYPE_STRING, region->type,
-        "id", G_TYPE_INT, region->id,
-        "x", G_TYPE_UINT, (guint) r->x,
-        "y", G_TYPE_UINT, (guint) r->y,
-        "width", G_TYPE_UINT, (guint) r->width,
-        "height", G_TYPE_UINT, (guint) r->height,
-        "pixels", G_TYPE_UINT64, report->region_pixels ?
+    GstStructure *entry = gst_structure_new_id (q->region,
+        q->type, G_TYPE_STRING, region->type,
+        q->id, G_TYPE_INT, region->id,
+        q->x, G_TYPE_UINT, (guint) r->x,
+        q->y, G_TYPE_UINT, (guint) r->y,
+        q->width, G_TYPE_UINT, (guint) r->width,
+        q->height, G_TYPE_UINT, (guint) r->height,
+        q->pixels, G_TYPE_UINT64, report->region_pixels ?
         report->region_pixels[i] : (guint64) r->width * r->height, NULL);
     GValue value = G_VALUE_INIT;
 
@@ -228,7 +331,7 @@ set_regions (GstStructure *s, const GstClHistogramRequest *request,
     g_value_take_boxed (&value, entry);
     gst_value_array_append_and_take_value (&regions, &value);
   }
-  gst_structure_take_value (s, "regions", &regions);
+  gst_structure_id_take_value (s, q->regions, &regions);
 }
 
 /* The `histogram` element message of @report, from @src. Without the
@@ -238,41 +341,42 @@ gst_cl_histogram_message_new (GstObject *src,
     const GstClHistogramRequest *request, const GstClHistogramReport *report)
 {
   const ClhHistogramSpec *spec = &request->spec;
+  const Fields *q = fields ();
   guint shape[3], n_dims = spec_shape (spec, shape), range_min, range_max;
   GstStructure *s;
 
   spec_range (spec, &range_min, &range_max);
 
-  s = gst_structure_new ("histogram",
-      "timestamp", G_TYPE_UINT64, report->timestamp,
-      "stream-time", G_TYPE_UINT64, report->stream_time,
-      "running-time", G_TYPE_UINT64, report->running_time,
-      "duration", G_TYPE_UINT64, report->duration,
-      "mode", G_TYPE_STRING,
+  s = gst_structure_new_id (q->histogram,
+      q->timestamp, G_TYPE_UINT64, report->timestamp,
+      q->stream_time, G_TYPE_UINT64, report->stream_time,
+      q->running_time, G_TYPE_UINT64, report->running_time,
+      q->duration, G_TYPE_UINT64, report->duration,
+      q->mode, G_TYPE_STRING,
       gst_histogram_mode_get_nick (request->settings.mode),
-      "bins", G_TYPE_UINT, clh_histogram_spec_n_bins (spec), NULL);
+      q->bins, G_TYPE_UINT, clh_histogram_spec_n_bins (spec), NULL);
   if (report->frames)
-    gst_structure_set (s, "frames", G_TYPE_UINT, report->frames, NULL);
-  take_array (s, "channels", G_TYPE_STRING, request->channel_names, 0,
+    gst_structure_id_set (s, q->frames, G_TYPE_UINT, report->frames, NULL);
+  take_array (s, q->channels, G_TYPE_STRING, request->channel_names, 0,
       clh_histogram_spec_n_channels (spec));
-  gst_structure_set (s, "pixels", G_TYPE_UINT64, report->pixels, NULL);
+  gst_structure_id_set (s, q->pixels, G_TYPE_UINT64, report->pixels, NULL);
   if (request->settings.full_frame)
     set_channel_fields (s, request, &report->histograms[0],
         stats_of (report, 0));
-  take_array (s, "shape", G_TYPE_UINT, shape, sizeof (guint), n_dims);
-  gst_structure_set (s,
-      "depth", G_TYPE_UINT, request->depth,
-      "video-range", G_TYPE_STRING, video_range_name (request->video_range),
-      "range-min", G_TYPE_UINT, range_min,
-      "range-max", G_TYPE_UINT, range_max, NULL);
+  take_array (s, q->shape, G_TYPE_UINT, shape, sizeof (guint), n_dims);
+  gst_structure_id_set (s,
+      q->depth, G_TYPE_UINT, request->depth,
+      q->video_range, G_TYPE_STRING, video_range_name (request->video_range),
+      q->range_min, G_TYPE_UINT, range_min,
+      q->range_max, G_TYPE_UINT, range_max, NULL);
   if (request->statistics)
-    take_array (s, "percentile-points", G_TYPE_DOUBLE,
+    take_array (s, q->percentile_points, G_TYPE_DOUBLE,
         request->settings.percentiles, sizeof (gdouble),
         request->settings.n_percentiles);
   if (report->metering.known)
-    gst_structure_set (s,
-        "metering", G_TYPE_DOUBLE, report->metering.value,
-        "metering-percent", G_TYPE_DOUBLE, report->metering.percent, NULL);
+    gst_structure_id_set (s,
+        q->metering, G_TYPE_DOUBLE, report->metering.value,
+        q->metering_percent, G_TYPE_DOUBLE, report->metering.percent, NULL);
   set_regions (s, request, report);
 
   return gst_message_new_element (src, s);
