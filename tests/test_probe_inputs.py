@@ -283,6 +283,50 @@ def count(objects, name, message=None):
                 and o.get("message") == message])
 
 
+class Live(unittest.TestCase):
+    def test_unplugged_camera_is_retried(self):
+        """A camera's node that is missing when the probe starts is a live
+        input: down, and tried again, while a file beside it is counted."""
+        proc = start("--retry-max", "1", *SMALL, "cam=/dev/video-clh-absent",
+                     "file=" + VIDEO)
+        lines = Lines(proc)
+        try:
+            lines.wait_for(lambda objects:
+                           count(objects, "cam", "input-down") >= 2, 60)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=30)
+            lines.thread.join()
+            stderr = proc.stderr.read().decode()
+            proc.stdout.close()
+            proc.stderr.close()
+        downs = [o for o in lines.objects if o["input"] == "cam"]
+        self.assertEqual([o["downs"] for o in downs[:2]], [1, 2])
+        self.assertEqual(proc.returncode, 0, stderr)
+
+    def test_long_stall_timeout(self):
+        """--stall-timeout of an hour: a live input that connects but says
+        nothing (a server that never answers) is not taken down within
+        the first seconds, as a timeout that wrapped round would."""
+        with socket.socket() as mute:
+            mute.bind(("127.0.0.1", 0))
+            mute.listen()
+            port = mute.getsockname()[1]
+            proc = start("--stall-timeout", "3600", *SMALL,
+                         f"mute=rtspt://127.0.0.1:{port}/clip")
+            lines = Lines(proc)
+            time.sleep(4)
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=30)
+            lines.thread.join()
+            stderr = proc.stderr.read().decode()
+            proc.stdout.close()
+            proc.stderr.close()
+        self.assertEqual(count(lines.objects, "mute", "input-down"), 0,
+                         lines.objects)
+        self.assertNotIn("input down", stderr)
+
+
 class Signal(unittest.TestCase):
     def test_sigterm_flushes_every_input(self):
         """Two files counted at their rate, one second a line, and a live

@@ -451,7 +451,7 @@ check_stall (gpointer data)
   g_mutex_lock (&input->lock);
   last = input->up ? input->last_frame : input->run_started;
   g_mutex_unlock (&input->lock);
-  if (g_get_monotonic_time () - last < timeout * G_USEC_PER_SEC)
+  if (g_get_monotonic_time () - last < (gint64) timeout * G_USEC_PER_SEC)
     return G_SOURCE_CONTINUE;
   input->stall_source = 0;
   reason = g_strdup_printf ("no frame for %d s", timeout);

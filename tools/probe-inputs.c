@@ -62,7 +62,9 @@ probe_inputs_name_is_valid (const gchar *name)
 }
 
 /* Whether @location is a stream that can come back (a network URI, a
- * camera) rather than a local file, which ends once. A location that
+ * camera) rather than a local file, which ends once. A device node
+ * counts even while it is missing (a camera unplugged when the probe
+ * starts comes back when it is plugged in); any other location that
  * names nothing is taken for a file: reading it fails at once. */
 static gboolean
 is_live (const gchar *location)
@@ -71,6 +73,8 @@ is_live (const gchar *location)
 
   if (g_stat (location, &st) == 0)
     return S_ISCHR (st.st_mode);
+  if (g_str_has_prefix (location, "/dev/"))
+    return TRUE;
   return strstr (location, "://") && gst_uri_is_valid (location)
       && !g_str_has_prefix (location, "file:");
 }
@@ -119,7 +123,9 @@ static gboolean
 read_group_options (ProbeInputSpec *spec, GKeyFile *file, const gchar *path,
     const gchar *group, GError **error)
 {
-  const gchar *const whole_probe[] = { "inputs", "quiet", "version", NULL };
+  const gchar *const whole_probe[] = { "inputs", "quiet", "version",
+    "metrics", NULL
+  };
   gchar **keys = g_key_file_get_keys (file, group, NULL, NULL);
   gboolean ok = TRUE;
   guint i;

@@ -230,6 +230,10 @@ probe_pipeline_set_input (ProbePipeline *p, const gchar *input,
     g_free (uri);
     return ok;
   }
+  /* A camera's node that is not there (yet): v4l2src says so when the
+   * input starts, and a live input is tried again. */
+  if (saved == ENOENT && g_str_has_prefix (input, "/dev/"))
+    return add_camera (p, input, error);
   if (!strstr (input, "://") || !gst_uri_is_valid (input)) {
     g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
         "%s: %s", input, g_strerror (saved));
