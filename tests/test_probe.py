@@ -314,6 +314,10 @@ class Errors(unittest.TestCase):
             self.assertIn("0 to 100", self.fails(2, "--percentiles", ps,
                                                  VIDEO))
 
+    def test_percentile_given_twice(self):
+        self.assertIn("given twice", self.fails(2, "--percentiles",
+                                                "10,50,50.0", VIDEO))
+
     def test_bad_clip_levels(self):
         for option in ("--clip-low-level", "--clip-high-level"):
             for level in ("111", "-11", "x", "", "nan", "95%"):

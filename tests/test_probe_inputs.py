@@ -177,6 +177,26 @@ class PerInput(unittest.TestCase):
             self.assertIn(f"cam 1={odd}: No such file", stderr)
 
 
+class Names(unittest.TestCase):
+    def test_name_not_utf8(self):
+        """A file named in bytes that are not UTF-8 names its input in
+        UTF-8 (U+FFFD for each bad byte): its lines are JSON; two names
+        that then read the same are a usage error."""
+        with tempfile.TemporaryDirectory() as folder:
+            first = os.path.join(os.fsencode(folder), b"a\xff.avi")
+            second = os.path.join(os.fsencode(folder), b"a\xfe.avi")
+            shutil.copy(VIDEO, first)
+            shutil.copy(VIDEO, second)
+            status, objects, stderr = probe("-n", "2", "--no-counts", *SMALL,
+                                            first)
+            self.assertEqual(status, 0, stderr)
+            self.assertEqual({o["input"] for o in objects},
+                             {os.path.join(folder, "a\ufffd.avi")})
+            status, objects, stderr = probe("-n", "2", first, second)
+            self.assertEqual(status, EXIT_USAGE, stderr)
+            self.assertIn("given twice", stderr)
+
+
 class UsageErrors(unittest.TestCase):
     """Each is refused before any input starts: exit status 2, nothing
     on stdout, one line on stderr saying what is wrong."""
@@ -240,6 +260,11 @@ class UsageErrors(unittest.TestCase):
         self.refused_file("[cam\nuri=vtest.avi\n")
         line = self.refused("--inputs", "/nonexistent/probe.conf")
         self.assertIn("--inputs /nonexistent/probe.conf: No such file", line)
+
+    def test_group_given_twice(self):
+        line = self.refused_file(f"[door]\nuri={VIDEO}\n[yard]\n"
+                                 f"uri={VIDEO}\n[door]\nuri={VIDEO}\n")
+        self.assertIn("[door] is given twice", line)
 
     def test_bad_retry_options(self):
         self.assertIn("--stall-timeout",

@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -290,8 +291,10 @@ class ProbeMetrics(unittest.TestCase):
             self.assertTrue(done.stderr.startswith(
                 f'clhistogram-probe: --metrics: "{address}"'), done.stderr)
             self.assertIn(words, done.stderr)
+        # Counting at its own pace until told to stop, so that it holds
+        # the port however slowly the second probe starts.
         first = self.run_probe(["--sync", "--quiet", "--metrics",
-                                "127.0.0.1:0", "--max-frames", "50", VIDEO])
+                                "127.0.0.1:0", VIDEO])
         port = first.url.rsplit(":", 1)[1].split("/")[0]
         done = subprocess.run([PROBE, "--quiet", "--metrics",
                                f"127.0.0.1:{port}", VIDEO],
@@ -303,6 +306,16 @@ class ProbeMetrics(unittest.TestCase):
                          f"port {port} is in use (another probe or "
                          "exporter?): give another port, or 0 for any free "
                          "one\n")
+        # Past its start-up, where a signal would stop it at once: a
+        # second frame counted means the pipeline plays (--sync holds the
+        # first in the sink until it does).
+        deadline = time.monotonic() + 60
+        while (time.monotonic() < deadline
+               and not re.search(r"^clhistogram_frames_total\S* "
+                                 r"([2-9]|[1-9][0-9])",
+                                 scrape(first.url)[2], re.M)):
+            time.sleep(0.1)
+        first.process.send_signal(signal.SIGTERM)
         status, _, err = first.wait()
         self.assertEqual(status, 0, err)
 

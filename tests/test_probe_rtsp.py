@@ -7,8 +7,8 @@ and started again on the same port a few seconds later: the probe says
 "a" went down, retries it, and says it came back; "a"'s clip after that
 and camera "b"'s clip, which plays on meanwhile, are counted frame for
 frame (RTSP over TCP, rtspt://, loses nothing on the way), and so is the
-file. Its /metrics (--metrics) say the same: "a" down, then up with one
-reconnection, while "b" stays up. SIGTERM then ends the probe with exit
+file. Its /metrics (--metrics) say the same: "a" down (its statistics
+gone), then up with one reconnection, while "b" stays up. SIGTERM then ends the probe with exit
 status 0. Skipped (exit
 status 77) where gi has no GstRtspServer (Debian's
 gir1.2-gst-rtsp-server-1.0).
@@ -36,9 +36,10 @@ except ValueError as e:
 
 PROBE = VIDEO = SERVER = None
 # The clips, at 10 frames a second: "b"'s lasts through "a"'s fall and
-# return.
+# return with room to spare on a slow machine (a's run, 3 s down, its
+# retry up to 2 s later, its server's start).
 FRAMES_A = 80
-FRAMES_B = 160
+FRAMES_B = 400
 VIDEO_FRAMES = 795
 # Seconds to wait for a step; generous on a slow, shared machine.
 STEP_S = 60
@@ -127,10 +128,20 @@ class Stderr:
         raise AssertionError(f"no metrics URL on stderr: {self.text()!r}")
 
 
+def scrape_text(url):
+    with urllib.request.urlopen(url, timeout=STEP_S) as reply:
+        return reply.read().decode()
+
+
+def has_series(text, family, name):
+    """Whether the scrape holds a sample of family for input="name"."""
+    return any(line.startswith(f'{family}{{input="{name}"')
+               for line in text.splitlines())
+
+
 def scrape(url, family, name):
     """The value of the sample of family with input="name"."""
-    with urllib.request.urlopen(url, timeout=STEP_S) as reply:
-        text = reply.read().decode()
+    text = scrape_text(url)
     want = f'{family}{{input="{name}"}} '
     for line in text.splitlines():
         if line.startswith(want):
@@ -172,9 +183,10 @@ def ended(run_index):
 class Rtsp(unittest.TestCase):
     def test_a_camera_falls_and_comes_back(self):
         server_a, server_b = Server(FRAMES_A), Server(FRAMES_B)
+        self.server_a = server_a
         env = dict(os.environ, GST_DEBUG="0")
         proc = subprocess.Popen(
-            [PROBE, "--no-counts", "--no-statistics", "--format", "GRAY8",
+            [PROBE, "--no-counts", "--format", "GRAY8",
              "--width", "160", "--height", "120", "--stall-timeout", "5",
              "--retry-max", "2", "--metrics", "127.0.0.1:0",
              "a=" + server_a.url, "b=" + server_b.url, "file=" + VIDEO],
@@ -217,6 +229,11 @@ class Rtsp(unittest.TestCase):
         self.assertEqual(
             scrape(self.url, "clhistogram_input_reconnects_total", "a"), 0)
         self.assertEqual(scrape(self.url, "clhistogram_input_up", "b"), 1)
+        # A camera that is down shows no statistics of its last run; the
+        # one that is up does.
+        text = scrape_text(self.url)
+        self.assertFalse(has_series(text, "clhistogram_mean", "a"), text)
+        self.assertTrue(has_series(text, "clhistogram_mean", "b"), text)
         time.sleep(3)
         self.server_a = Server(FRAMES_A, port)
         # Back: up again, one reconnection; "b" never went down.

@@ -542,6 +542,13 @@ on_retry (gpointer data)
   GError *err = NULL;
 
   input->retry_source = 0;
+  /* A signal came and its request to end every input waits behind this
+   * timeout on the main loop: no new run to start, and maybe to wait
+   * for. */
+  if (input->end_requested || probe_stop_requested ()) {
+    finish (input);
+    return G_SOURCE_REMOVE;
+  }
   input->pipe = build_pipeline (input, &err);
   if (input->pipe) {
     begin_run (input);

@@ -22,6 +22,10 @@
 #include <sys/stat.h>
 #include <glib/gstdio.h>
 
+/* A key file of inputs longer than this is not one: a few thousand
+ * cameras' groups fit in it. */
+#define MAX_KEY_FILE_BYTES (4 * 1024 * 1024)
+
 #define MAX_NAME_LENGTH 64
 
 #define USAGE_ERROR(error, ...) \
@@ -85,7 +89,11 @@ spec_new (const gchar *name, const gchar *location, gboolean named,
 {
   ProbeInputSpec *spec = g_new0 (ProbeInputSpec, 1);
 
-  spec->name = g_strdup (name);
+  /* An unnamed input is named by its argument, which may be a file name
+   * in any bytes: as UTF-8 (invalid bytes as U+FFFD), since the name goes
+   * into JSON and Prometheus labels; two arguments that read the same then
+   * need names (check_names()). */
+  spec->name = named ? g_strdup (name) : g_filename_display_name (name);
   spec->location = g_strdup (location);
   spec->named = named;
   spec->live = is_live (location);
@@ -183,20 +191,74 @@ spec_of_group (GKeyFile *file, const gchar *path, const gchar *group,
   return spec;
 }
 
+/* A group given twice, which GKeyFile would merge into one, the second's
+ * keys over the first's: two inputs of one name, which is an error. */
+static gboolean
+check_groups_once (const gchar *text, const gchar *path, GError **error)
+{
+  GHashTable *seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      NULL);
+  gchar **lines = g_strsplit (text, "\n", -1);
+  gboolean ok = TRUE;
+  guint i;
+
+  for (i = 0; ok && lines[i]; i++) {
+    const gchar *line = lines[i];
+    const gchar *end;
+
+    while (g_ascii_isspace (*line))
+      line++;
+    if (*line != '[' || !(end = strrchr (line, ']')))
+      continue;
+    ok = g_hash_table_add (seen, g_strndup (line + 1, end - line - 1));
+    if (!ok)
+      USAGE_ERROR (error, "--inputs %s: [%.*s] is given twice: give each "
+          "input one group of its own", path, (int) (end - line - 1),
+          line + 1);
+  }
+  g_strfreev (lines);
+  g_hash_table_unref (seen);
+  return ok;
+}
+
+/* The key file: an administrator's, but bounded all the same, and read
+ * twice, by GKeyFile and for its group lines. */
+static gboolean
+load_key_file (GKeyFile *file, const gchar *path, GError **error)
+{
+  GStatBuf st;
+  gchar *text = NULL;
+  GError *err = NULL;
+  gboolean ok;
+
+  if (g_stat (path, &st) == 0 && st.st_size > MAX_KEY_FILE_BYTES) {
+    USAGE_ERROR (error, "--inputs %s: %" G_GINT64_FORMAT " bytes: a key "
+        "file of inputs is at most %d", path, (gint64) st.st_size,
+        MAX_KEY_FILE_BYTES);
+    return FALSE;
+  }
+  ok = g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, &err)
+      && g_file_get_contents (path, &text, NULL, &err);
+  if (!ok) {
+    USAGE_ERROR (error, "--inputs %s: %s", path, err->message);
+    g_error_free (err);
+  } else {
+    ok = check_groups_once (text, path, error);
+  }
+  g_free (text);
+  return ok;
+}
+
 static gboolean
 read_key_file (GPtrArray *specs, const gchar *path,
     const ProbeSettings *defaults, GError **error)
 {
   GKeyFile *file = g_key_file_new ();
-  GError *err = NULL;
   gchar **groups = NULL;
-  gboolean ok = g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, &err);
+  gboolean ok = load_key_file (file, path, error);
   guint i;
 
-  if (!ok) {
-    USAGE_ERROR (error, "--inputs %s: %s", path, err->message);
-    g_error_free (err);
-  } else {
+  if (ok) {
     groups = g_key_file_get_groups (file, NULL);
     if (!groups[0]) {
       USAGE_ERROR (error, "--inputs %s: no inputs: give a group for each, "

@@ -656,6 +656,21 @@ probe_metrics_take_message (ProbeMetrics *m, const gchar *input,
     take_exposure (m, input, s);
 }
 
+/* The values of the input's run that ended: a camera that went down, or
+ * a file at its end, shows no statistics and no alert on (its element,
+ * built again for the next run, starts with none), only its counters. */
+static void
+forget_run (Input *input)
+{
+  guint a;
+
+  g_clear_pointer (&input->statistics, statistics_free);
+  for (a = 0; a < N_ALERTS; a++) {
+    input->alert_active[a] = FALSE;
+    g_array_set_size (input->alert_zones[a], 0);
+  }
+}
+
 /**
  * probe_metrics_set_up:
  * @m: (nullable): the metrics; %NULL (none asked for) does nothing
@@ -664,8 +679,8 @@ probe_metrics_take_message (ProbeMetrics *m, const gchar *input,
  *   or ended)
  *
  * Each call with @up %FALSE counts one down (as each `input-down` line
- * does); @up %TRUE after a down counts a reconnect, unless the input was
- * never up before.
+ * does) and drops the run's statistics and alerts; @up %TRUE after a
+ * down counts a reconnect, unless the input was never up before.
  */
 void
 probe_metrics_set_up (ProbeMetrics *m, const gchar *name, gboolean up)
@@ -682,6 +697,7 @@ probe_metrics_set_up (ProbeMetrics *m, const gchar *name, gboolean up)
     input->was_up = TRUE;
   } else if (!up) {
     input->downs++;
+    forget_run (input);
   }
   input->up = up;
   g_mutex_unlock (&m->lock);
@@ -692,16 +708,21 @@ probe_metrics_set_up (ProbeMetrics *m, const gchar *name, gboolean up)
  * @m: (nullable): the metrics; %NULL (none asked for) does nothing
  * @input: the input
  *
- * The input ended for good (a file's end): not up any more, and no down
- * counted, since nothing failed.
+ * The input ended for good (a file's end): not up any more, its
+ * statistics and alerts dropped, and no down counted, since nothing
+ * failed.
  */
 void
 probe_metrics_set_ended (ProbeMetrics *m, const gchar *name)
 {
+  Input *input;
+
   if (!m)
     return;
   g_mutex_lock (&m->lock);
-  lookup (m, name)->up = FALSE;
+  input = lookup (m, name);
+  input->up = FALSE;
+  forget_run (input);
   g_mutex_unlock (&m->lock);
 }
 

@@ -261,14 +261,33 @@ probe_set_doubles (GstElement *element, const gchar *property,
  * @text: a comma list of numbers, e.g. `1,10,50,90,99`
  *
  * Sets the `percentiles` property, a #GstValueArray of gdouble, each in
- * the range its element spec gives.
+ * the range its element spec gives and none given twice.
  */
 gboolean
 probe_set_percentiles (GstElement *element, const gchar *text,
     GError **error)
 {
-  return probe_set_doubles (element, "percentiles", text, "1,10,50,90,99",
-      error);
+  gchar **parts = g_strsplit (text, ",", -1);
+  gboolean ok = TRUE;
+  guint i, j;
+
+  /* Twice the same point would be two series of one name for
+   * Prometheus, and twice the same column for anyone reading the JSON. */
+  for (i = 0; ok && parts[i]; i++)
+    for (j = 0; ok && j < i; j++) {
+      gchar *a_end = NULL, *b_end = NULL;
+      const gdouble a = g_ascii_strtod (parts[i], &a_end);
+      const gdouble b = g_ascii_strtod (parts[j], &b_end);
+
+      if (a_end != parts[i] && b_end != parts[j] && a == b) {
+        BAD_VALUE (error, "--percentiles: %s is given twice; give each "
+            "point once, e.g. 1,10,50,90,99", g_strstrip (parts[i]));
+        ok = FALSE;
+      }
+    }
+  g_strfreev (parts);
+  return ok && probe_set_doubles (element, "percentiles", text,
+      "1,10,50,90,99", error);
 }
 
 static gboolean
