@@ -1139,6 +1139,48 @@ test_http_timeout (void)
   probe_metrics_server_stop (server);
 }
 
+/* With a 1 s timeout, a client sending a byte of its request every
+ * 0.3 s, which no single timeout catches, is shut down 3 s after it
+ * connected. */
+static void
+test_http_lifetime (void)
+{
+  GError *error = NULL;
+  ProbeMetricsServer *server = probe_metrics_server_start_with_limits
+      ("127.0.0.1:0", render_fixed, NULL, 4, 1, &error);
+  GSocketConnection *slow;
+  GSocket *socket;
+  const gchar *request = "GET /metrics HTTP/1.1\r\nHost: probe\r\n"
+      "X-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+  gint64 start = g_get_monotonic_time (), lasted = -1;
+  gchar buf[256];
+  guint i;
+
+  g_assert_no_error (error);
+  slow = connect_raw (probe_metrics_server_get_url (server));
+  socket = g_socket_connection_get_socket (slow);
+  for (i = 0; request[i] && lasted < 0; i++) {
+    /* Once shut down, the server's answer (if any) and the end. */
+    if (g_socket_condition_timed_wait (socket, G_IO_IN, G_USEC_PER_SEC * 3
+            / 10, NULL, NULL)) {
+      while (g_socket_receive (socket, buf, sizeof buf, NULL, &error) > 0)
+        ;
+      g_clear_error (&error);
+      lasted = g_get_monotonic_time () - start;
+    } else if (g_socket_send (socket, request + i, 1, NULL, &error) != 1) {
+      g_clear_error (&error);
+      lasted = g_get_monotonic_time () - start;
+    }
+  }
+  g_test_message ("a byte every 0.3 s: closed after %" G_GINT64_FORMAT
+      " us", lasted);
+  g_assert_cmpint (lasted, >=, 2 * G_USEC_PER_SEC);
+  g_assert_cmpint (lasted, <, 5 * G_USEC_PER_SEC);
+
+  g_object_unref (slow);
+  probe_metrics_server_stop (server);
+}
+
 /* With a cap of 4: 4 idle connections held, those beyond are closed at
  * once (well before the 10 s timeout); once the 4 go, GET answers; and
  * three times the cap of GETs one after the other all answer, so closed
@@ -1351,6 +1393,7 @@ main (int argc, char **argv)
   g_test_add_func ("/probe-metrics/http", test_http);
   g_test_add_func ("/probe-metrics/http-body-unread", test_http_body_unread);
   g_test_add_func ("/probe-metrics/http-timeout", test_http_timeout);
+  g_test_add_func ("/probe-metrics/http-lifetime", test_http_lifetime);
   g_test_add_func ("/probe-metrics/http-cap", test_http_cap);
   g_test_add_func ("/probe-metrics/http-accept-failing",
       test_http_accept_failing);

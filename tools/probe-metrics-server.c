@@ -27,6 +27,10 @@
  * that sends or reads nothing for this long is closed. */
 #define DEFAULT_MAX_CONNECTIONS 32
 #define DEFAULT_TIMEOUT_S 10
+/* A connection carries one request; one still open this many timeouts
+ * after it was accepted (a client sending a byte now and then, which no
+ * single timeout catches) is shut down. */
+#define LIFETIME_TIMEOUTS 3
 /* An accept that failed (EMFILE: out of descriptors) is retried this much
  * later, not at once: the listening socket stays readable, so retrying
  * at once would spin. */
@@ -58,7 +62,8 @@ struct _ProbeMetricsServer
   GCancellable *accepting;
   GSource *accept_retry;
   gboolean accept_failing;
-  /* The connections handed to libsoup and not yet finalized. */
+  /* The connections handed to libsoup and not yet finalized, each to
+   * the source that ends its lifetime. */
   GHashTable *connections;
 
   /* Start-up: the thread says whether it listens. */
@@ -388,6 +393,23 @@ connection_gone (gpointer user_data, GObject *where_the_connection_was)
   g_hash_table_remove (server->connections, where_the_connection_was);
 }
 
+/* Shut down rather than closed: libsoup still polls the descriptor, and
+ * sees the end of the stream on it. */
+static gboolean
+end_lifetime (gpointer connection)
+{
+  g_socket_shutdown (g_socket_connection_get_socket (connection), TRUE, TRUE,
+      NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+drop_source (gpointer source)
+{
+  g_source_destroy (source);
+  g_source_unref (source);
+}
+
 static void
 serve_connection (ProbeMetricsServer *server, GSocketConnection *connection)
 {
@@ -405,7 +427,12 @@ serve_connection (ProbeMetricsServer *server, GSocketConnection *connection)
     /* Every read and write of the connection, waiting for a request
      * included, fails after this long without progress. */
     g_socket_set_timeout (socket, server->timeout_s);
-    g_hash_table_add (server->connections, connection);
+    GSource *lifetime = g_timeout_source_new_seconds (server->timeout_s *
+        LIFETIME_TIMEOUTS);
+
+    g_source_set_callback (lifetime, end_lifetime, connection, NULL);
+    g_source_attach (lifetime, server->context);
+    g_hash_table_insert (server->connections, connection, lifetime);
     g_object_weak_ref (G_OBJECT (connection), connection_gone, server);
     soup_server_accept_iostream (server->soup, G_IO_STREAM (connection),
         local, remote, NULL);
@@ -563,7 +590,8 @@ server_free (ProbeMetricsServer *server)
  * connection; any other request is answered at once (404 for another
  * path, 405 for another method, 413 for a body), its body unread. At
  * most 32 connections are open at once, those beyond closed as soon as
- * accepted; one idle or stalled for 10 s is closed.
+ * accepted; one idle or stalled for 10 s is closed, and one still open
+ * 30 s after it was accepted is shut down.
  *
  * Returns: (transfer full) (nullable): the server, to stop with
  *   probe_metrics_server_stop().
@@ -584,7 +612,8 @@ probe_metrics_server_start (const gchar *address,
  * @max_connections: at most this many connections open at once (at
  *   least 1); those accepted beyond it are closed at once
  * @timeout_s: seconds a connection may go without a read or write
- *   making progress before it is closed (at least 1)
+ *   making progress before it is closed (at least 1); three times it,
+ *   the longest a connection is kept
  * @error: as probe_metrics_server_start()'s
  *
  * probe_metrics_server_start() with other limits than its 32 connections
@@ -607,7 +636,8 @@ probe_metrics_server_start_with_limits (const gchar *address,
   server->data = data;
   server->max_connections = max_connections;
   server->timeout_s = timeout_s;
-  server->connections = g_hash_table_new (NULL, NULL);
+  server->connections = g_hash_table_new_full (NULL, NULL, NULL,
+      drop_source);
   server->context = g_main_context_new ();
   server->loop = g_main_loop_new (server->context, FALSE);
   g_mutex_init (&server->lock);
