@@ -5,12 +5,18 @@
  * state); each value against the message it came from, for messages made
  * here and for those of a real clhistogram; a scrape during a stream of
  * messages sees one message's values; the HTTP server (status, content
- * type, methods, paths) and the addresses it refuses, with their words. */
+ * type, methods, paths), what it does to untrusted clients (a body never
+ * read, half-sent requests timed out, connections over the cap closed)
+ * and the addresses it refuses, with their words. */
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
 #include <gst/gst.h>
 #include <libsoup/soup.h>
 
 #include "probe-metrics.h"
+#include "probe-metrics-server.h"
 
 static const gchar *const family_types[][2] = {
   {"clhistogram_input_up", "gauge"},
@@ -936,6 +942,356 @@ test_http (void)
   probe_metrics_free (m);
 }
 
+/* A connection of our own to @url's port on 127.0.0.1, for requests that
+ * no HTTP client would send; its reads give up after 5 s. */
+static GSocketConnection *
+connect_raw (const gchar *url)
+{
+  GUri *uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+  GSocketClient *client = g_socket_client_new ();
+  GInetAddress *host = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  GSocketAddress *where;
+  GSocketConnection *connection;
+  GError *error = NULL;
+
+  g_assert_nonnull (uri);
+  /* Straight to the server, whatever proxy the environment names. */
+  g_socket_client_set_enable_proxy (client, FALSE);
+  where = g_inet_socket_address_new (host, g_uri_get_port (uri));
+  connection = g_socket_client_connect (client,
+      G_SOCKET_CONNECTABLE (where), NULL, &error);
+  g_assert_no_error (error);
+  g_socket_set_timeout (g_socket_connection_get_socket (connection), 5);
+  g_object_unref (where);
+  g_object_unref (host);
+  g_object_unref (client);
+  g_uri_unref (uri);
+  return connection;
+}
+
+static void
+send_text (GSocketConnection *connection, const gchar *text)
+{
+  GError *error = NULL;
+
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM
+          (connection)), text, strlen (text), NULL, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* All the server sends until it closes the connection (a reset after its
+ * answer counts as closing); fails if it is still open after 5 s. */
+static gchar *
+read_until_closed (GSocketConnection *connection)
+{
+  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
+  GString *text = g_string_new (NULL);
+  gchar buf[4096];
+  gssize n;
+  GError *error = NULL;
+
+  while ((n = g_input_stream_read (in, buf, sizeof buf, NULL, &error)) > 0)
+    g_string_append_len (text, buf, n);
+  if (error && !g_error_matches (error, G_IO_ERROR,
+          G_IO_ERROR_CONNECTION_CLOSED) && !g_error_matches (error,
+          G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE))
+    g_error ("the server did not close the connection: %s (read so far: "
+        "\"%s\")", error->message, text->str);
+  g_clear_error (&error);
+  return g_string_free (text, FALSE);
+}
+
+static gsize
+resident_bytes (void)
+{
+  gchar *status = NULL;
+  const gchar *line;
+  gsize kb = 0;
+
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL,
+          NULL));
+  line = strstr (status, "VmRSS:");
+  g_assert_nonnull (line);
+  kb = g_ascii_strtoull (line + strlen ("VmRSS:"), NULL, 10);
+  g_free (status);
+  return kb * 1024;
+}
+
+/* Requests with a body of 100 MB announced, none of it sent: each is
+ * answered within a second, its connection closed, so the body was never
+ * waited for; 64 MB then sent after one is refused, not kept. */
+static void
+test_http_body_unread (void)
+{
+  const struct
+  {
+    const gchar *request;
+    const gchar *status;
+  } cases[] = {
+    {"POST /metrics HTTP/1.1\r\nHost: probe\r\n"
+          "Content-Length: 100000000\r\n\r\n", "HTTP/1.1 405 "},
+    {"GET /metrics HTTP/1.1\r\nHost: probe\r\n"
+          "Content-Length: 100000000\r\n\r\n", "HTTP/1.1 413 "},
+    {"GET /metrics HTTP/1.1\r\nHost: probe\r\n"
+          "Transfer-Encoding: chunked\r\n\r\n", "HTTP/1.1 413 "},
+    {"PUT /other HTTP/1.1\r\nHost: probe\r\n"
+          "Content-Length: 100000000\r\n\r\n", "HTTP/1.1 404 "},
+  };
+  ProbeMetrics *m = metrics_new ();
+  gchar *url = probe_metrics_get_url (m);
+  gsize before = resident_bytes (), sent = 0;
+  gchar *chunk = g_malloc0 (1 << 20);
+  GSocketConnection *connection;
+  GError *error = NULL;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gint64 start = g_get_monotonic_time ();
+    gchar *answer;
+
+    connection = connect_raw (url);
+    send_text (connection, cases[i].request);
+    answer = read_until_closed (connection);
+    g_test_message ("%.13s: %.12s in %" G_GINT64_FORMAT " us",
+        cases[i].request, answer, g_get_monotonic_time () - start);
+    g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+    g_assert_true (g_str_has_prefix (answer, cases[i].status));
+    g_assert_nonnull (strstr (answer, "\r\nConnection: close\r\n"));
+    if (i == 0)
+      g_assert_nonnull (strstr (answer, "\r\nAllow: GET, HEAD\r\n"));
+    g_free (answer);
+    g_object_unref (connection);
+  }
+
+  /* The body sent anyway fails once the closed connection is reset. */
+  connection = connect_raw (url);
+  send_text (connection, cases[0].request);
+  g_free (read_until_closed (connection));
+  while (sent < 64 << 20 && g_output_stream_write_all
+      (g_io_stream_get_output_stream (G_IO_STREAM (connection)), chunk,
+          1 << 20, NULL, NULL, &error))
+    sent += 1 << 20;
+  g_assert_nonnull (error);
+  g_test_message ("body after the answer: %s after %" G_GSIZE_FORMAT
+      " bytes", error->message, sent);
+  g_clear_error (&error);
+  g_object_unref (connection);
+  g_assert_cmpuint (resident_bytes (), <, before + (32 << 20));
+
+  g_free (chunk);
+  g_free (url);
+  probe_metrics_free (m);
+}
+
+static gchar *
+render_fixed (gpointer data)
+{
+  return g_strdup ("probe_up 1\n");
+}
+
+static guint
+get_status (SoupSession *session, const gchar *url)
+{
+  GBytes *body;
+  SoupMessage *msg = request (session, "GET", url, &body);
+  guint status = soup_message_get_status (msg);
+
+  g_bytes_unref (body);
+  g_object_unref (msg);
+  return status;
+}
+
+/* With a 1 s timeout, a half-sent request and a connection that sends
+ * nothing are closed after about a second, not held; a GET still answers. */
+static void
+test_http_timeout (void)
+{
+  GError *error = NULL;
+  ProbeMetricsServer *server = probe_metrics_server_start_with_limits
+      ("127.0.0.1:0", render_fixed, NULL, 4, 1, &error);
+  const gchar *url;
+  SoupSession *session = soup_session_new_with_options ("proxy-resolver",
+      NULL, NULL);
+  GSocketConnection *half, *silent;
+  gint64 start;
+  gchar *answer;
+
+  g_assert_no_error (error);
+  url = probe_metrics_server_get_url (server);
+  half = connect_raw (url);
+  silent = connect_raw (url);
+  start = g_get_monotonic_time ();
+  send_text (half, "GET /metrics HTTP/1.1\r\nHost: pro");
+  answer = read_until_closed (half);
+  g_test_message ("half-sent request closed after %" G_GINT64_FORMAT " us",
+      g_get_monotonic_time () - start);
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, G_USEC_PER_SEC / 2);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 4 * G_USEC_PER_SEC);
+  g_assert_false (g_str_has_prefix (answer, "HTTP/1.1 200"));
+  g_free (answer);
+  g_free (read_until_closed (silent));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 4 * G_USEC_PER_SEC);
+  g_assert_cmpuint (get_status (session, url), ==, 200);
+
+  g_object_unref (half);
+  g_object_unref (silent);
+  g_object_unref (session);
+  probe_metrics_server_stop (server);
+}
+
+/* With a 1 s timeout, a client sending a byte of its request every
+ * 0.3 s, which no single timeout catches, is shut down 3 s after it
+ * connected. */
+static void
+test_http_lifetime (void)
+{
+  GError *error = NULL;
+  ProbeMetricsServer *server = probe_metrics_server_start_with_limits
+      ("127.0.0.1:0", render_fixed, NULL, 4, 1, &error);
+  GSocketConnection *slow;
+  GSocket *socket;
+  const gchar *request = "GET /metrics HTTP/1.1\r\nHost: probe\r\n"
+      "X-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+  gint64 start = g_get_monotonic_time (), lasted = -1;
+  gchar buf[256];
+  guint i;
+
+  g_assert_no_error (error);
+  slow = connect_raw (probe_metrics_server_get_url (server));
+  socket = g_socket_connection_get_socket (slow);
+  for (i = 0; request[i] && lasted < 0; i++) {
+    /* Once shut down, the server's answer (if any) and the end. */
+    if (g_socket_condition_timed_wait (socket, G_IO_IN, G_USEC_PER_SEC * 3
+            / 10, NULL, NULL)) {
+      while (g_socket_receive (socket, buf, sizeof buf, NULL, &error) > 0)
+        ;
+      g_clear_error (&error);
+      lasted = g_get_monotonic_time () - start;
+    } else if (g_socket_send (socket, request + i, 1, NULL, &error) != 1) {
+      g_clear_error (&error);
+      lasted = g_get_monotonic_time () - start;
+    }
+  }
+  g_test_message ("a byte every 0.3 s: closed after %" G_GINT64_FORMAT
+      " us", lasted);
+  g_assert_cmpint (lasted, >=, 2 * G_USEC_PER_SEC);
+  g_assert_cmpint (lasted, <, 5 * G_USEC_PER_SEC);
+
+  g_object_unref (slow);
+  probe_metrics_server_stop (server);
+}
+
+/* With a cap of 4: 4 idle connections held, those beyond are closed at
+ * once (well before the 10 s timeout); once the 4 go, GET answers; and
+ * three times the cap of GETs one after the other all answer, so closed
+ * connections stop counting. */
+static void
+test_http_cap (void)
+{
+  GError *error = NULL;
+  ProbeMetricsServer *server = probe_metrics_server_start_with_limits
+      ("127.0.0.1:0", render_fixed, NULL, 4, 10, &error);
+  const gchar *url;
+  SoupSession *session = soup_session_new_with_options ("proxy-resolver",
+      NULL, NULL);
+  GSocketConnection *held[4], *over;
+  gint64 start;
+  guint i, status = 0;
+
+  g_assert_no_error (error);
+  url = probe_metrics_server_get_url (server);
+  for (i = 0; i < G_N_ELEMENTS (held); i++)
+    held[i] = connect_raw (url);
+  for (i = 0; i < 4; i++) {
+    start = g_get_monotonic_time ();
+    over = connect_raw (url);
+    g_free (read_until_closed (over));
+    g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_USEC_PER_SEC);
+    g_object_unref (over);
+  }
+  for (i = 0; i < G_N_ELEMENTS (held); i++)
+    g_object_unref (held[i]);
+  /* The server sees the 4 closed as soon as it next reads them. */
+  start = g_get_monotonic_time ();
+  while (g_get_monotonic_time () - start < 2 * G_USEC_PER_SEC
+      && (status = get_status (session, url)) != 200)
+    g_usleep (G_USEC_PER_SEC / 20);
+  g_assert_cmpuint (status, ==, 200);
+  for (i = 0; i < 12; i++)
+    g_assert_cmpuint (get_status (session, url), ==, 200);
+
+  g_object_unref (session);
+  probe_metrics_server_stop (server);
+}
+
+/* Out of descriptors (EMFILE), the server's accepts fail: it retries
+ * every 100 ms, not in a loop taking a CPU, says so once, and answers the
+ * connection waiting once descriptors are free again. */
+static void
+test_http_accept_failing (void)
+{
+  GError *error = NULL;
+  ProbeMetricsServer *server = probe_metrics_server_start_with_limits
+      ("127.0.0.1:0", render_fixed, NULL, 4, 10, &error);
+  GUri *uri;
+  GSocket *socket;
+  GInetAddress *host = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  GSocketAddress *where;
+  GArray *spare = g_array_new (FALSE, FALSE, sizeof (gint));
+  struct rusage before, after;
+  gint64 cpu_us, fd;
+  GString *answer = g_string_new (NULL);
+  const gchar *get = "GET /metrics HTTP/1.1\r\nHost: probe\r\n\r\n";
+  gchar buf[4096];
+  gssize n;
+
+  g_assert_no_error (error);
+  uri = g_uri_parse (probe_metrics_server_get_url (server), G_URI_FLAGS_NONE,
+      NULL);
+  where = g_inet_socket_address_new (host, g_uri_get_port (uri));
+  /* The client's socket made first: it needs no descriptor later. */
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+      G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_socket_set_timeout (socket, 5);
+  g_test_expect_message (NULL, G_LOG_LEVEL_WARNING,
+      "*cannot accept a connection*retrying every 100 ms");
+  while ((fd = dup (0)) >= 0)
+    g_array_append_val (spare, fd);
+  g_assert_cmpint (errno, ==, EMFILE);
+  g_assert_true (g_socket_connect (socket, where, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_socket_send (socket, get, strlen (get), NULL, &error),
+      ==, strlen (get));
+
+  getrusage (RUSAGE_SELF, &before);
+  g_usleep (G_USEC_PER_SEC / 2);
+  getrusage (RUSAGE_SELF, &after);
+  cpu_us = (after.ru_utime.tv_sec - before.ru_utime.tv_sec
+      + after.ru_stime.tv_sec - before.ru_stime.tv_sec) * G_USEC_PER_SEC
+      + after.ru_utime.tv_usec - before.ru_utime.tv_usec
+      + after.ru_stime.tv_usec - before.ru_stime.tv_usec;
+  g_test_message ("0.5 s without descriptors: %" G_GINT64_FORMAT
+      " us of CPU", cpu_us);
+  for (guint i = 0; i < spare->len; i++)
+    close (g_array_index (spare, gint, i));
+  g_assert_cmpint (cpu_us, <, G_USEC_PER_SEC / 5);
+
+  while ((n = g_socket_receive (socket, buf, sizeof buf, NULL, &error)) > 0)
+    g_string_append_len (answer, buf, n);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (answer->str, "HTTP/1.1 200"));
+  g_test_assert_expected_messages ();
+
+  g_string_free (answer, TRUE);
+  g_array_unref (spare);
+  g_object_unref (socket);
+  g_object_unref (where);
+  g_object_unref (host);
+  g_uri_unref (uri);
+  probe_metrics_server_stop (server);
+}
+
 static void
 assert_refused (const gchar *address, GQuark domain, gint code,
     const gchar *words)
@@ -1035,6 +1391,12 @@ main (int argc, char **argv)
   g_test_add_func ("/probe-metrics/real-messages", test_real_messages);
   g_test_add_func ("/probe-metrics/snapshot", test_snapshot);
   g_test_add_func ("/probe-metrics/http", test_http);
+  g_test_add_func ("/probe-metrics/http-body-unread", test_http_body_unread);
+  g_test_add_func ("/probe-metrics/http-timeout", test_http_timeout);
+  g_test_add_func ("/probe-metrics/http-lifetime", test_http_lifetime);
+  g_test_add_func ("/probe-metrics/http-cap", test_http_cap);
+  g_test_add_func ("/probe-metrics/http-accept-failing",
+      test_http_accept_failing);
   g_test_add_func ("/probe-metrics/addresses", test_addresses);
   return g_test_run ();
 }

@@ -3,16 +3,38 @@
  * sockets to the thread-default GMainContext of the thread that listens,
  * so the server is made, listens and runs on a thread of its own with a
  * context of its own: a scrape is answered whatever the probe's main loop
- * and streaming threads are doing. */
+ * and streaming threads are doing.
+ *
+ * Its clients are untrusted. It accepts connections itself and hands them
+ * to libsoup (soup_server_accept_iostream()), so that their number is
+ * capped and each times out; a request is answered from its headers
+ * unless it is a bodiless GET or HEAD of /metrics, its body never read;
+ * and each connection carries one request, as libsoup closes connections
+ * it did not accept itself once answered. */
 #include "probe-metrics-server.h"
 
 #include <string.h>
+#include <netinet/in.h>
 #include <gio/gio.h>
 #include <libsoup/soup.h>
 
 /* The text exposition format Prometheus reads, as its documentation
  * ("Exposition formats") names it. */
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+
+/* Untrusted clients: at most this many connections open at once (a
+ * scraper needs one; the rest are closed as soon as accepted), and one
+ * that sends or reads nothing for this long is closed. */
+#define DEFAULT_MAX_CONNECTIONS 32
+#define DEFAULT_TIMEOUT_S 10
+/* A connection carries one request; one still open this many timeouts
+ * after it was accepted (a client sending a byte now and then, which no
+ * single timeout catches) is shut down. */
+#define LIFETIME_TIMEOUTS 3
+/* An accept that failed (EMFILE: out of descriptors) is retried this much
+ * later, not at once: the listening socket stays readable, so retrying
+ * at once would spin. */
+#define ACCEPT_RETRY_MS 100
 
 #define ADDRESS_HINT "give HOST:PORT, :PORT (every interface) or " \
   "[IPV6-ADDRESS]:PORT, such as 127.0.0.1:9610; port 0 takes any free port"
@@ -29,8 +51,20 @@ struct _ProbeMetricsServer
   GThread *thread;
   GMainContext *context;
   GMainLoop *loop;
+  guint max_connections;
+  guint timeout_s;
+
   /* The server thread's own. */
   SoupServer *soup;
+  /* The sockets accepted from, in place of SoupServer's own listening:
+   * libsoup 3 neither bounds its connections nor times them out. */
+  GSocketListener *listener;
+  GCancellable *accepting;
+  GSource *accept_retry;
+  gboolean accept_failing;
+  /* The connections handed to libsoup and not yet finalized, each to
+   * the source that ends its lifetime. */
+  GHashTable *connections;
 
   /* Start-up: the thread says whether it listens. */
   GMutex lock;
@@ -142,37 +176,87 @@ parse_address (ProbeMetricsServer *server, GError **error)
   return ok;
 }
 
+/* An answer written on the stolen connection itself and the connection
+ * closed: libsoup 3 reads a request's whole body (into memory) before any
+ * handler's answer is sent, even one an early handler set. The answer is
+ * a few hundred bytes on a connection that has sent nothing else, so
+ * the socket's buffer takes it at once. */
 static void
-set_text (SoupServerMessage *msg, guint status, const gchar *text)
+reject (SoupServerMessage *msg, guint status, const gchar *text)
 {
-  soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, "text/plain; charset=utf-8",
-      SOUP_MEMORY_COPY, text, strlen (text));
+  GIOStream *stream;
+  GDateTime *now = g_date_time_new_now_utc ();
+  gchar *date = soup_date_time_to_string (now, SOUP_DATE_HTTP);
+  gboolean head = strcmp (soup_server_message_get_method (msg), "HEAD") == 0;
+  gchar *answer = g_strdup_printf ("HTTP/1.1 %u %s\r\n"
+      "Date: %s\r\n"
+      "Content-Type: text/plain; charset=utf-8\r\n"
+      "Content-Length: %" G_GSIZE_FORMAT "\r\n"
+      "%s"
+      "Connection: close\r\n\r\n%s", status, soup_status_get_phrase (status),
+      date, strlen (text),
+      status == SOUP_STATUS_METHOD_NOT_ALLOWED ? "Allow: GET, HEAD\r\n" : "",
+      head ? "" : text);
+
+  stream = soup_server_message_steal_connection (msg);
+  if (stream) {
+    g_output_stream_write_all (g_io_stream_get_output_stream (stream),
+        answer, strlen (answer), NULL, NULL, NULL);
+    g_io_stream_close (stream, NULL, NULL);
+    g_object_unref (stream);
+  }
+  g_free (answer);
+  g_free (date);
+  g_date_time_unref (now);
 }
 
+static gboolean
+has_body (SoupServerMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+
+  switch (soup_message_headers_get_encoding (headers)) {
+    case SOUP_ENCODING_NONE:
+      return FALSE;
+    case SOUP_ENCODING_CONTENT_LENGTH:
+      return soup_message_headers_get_content_length (headers) > 0;
+    default:
+      return TRUE;
+  }
+}
+
+/* Once the request's headers are read, before its body: all but a
+ * bodiless GET or HEAD of /metrics is answered here, its body unread. */
+static void
+on_request_headers (SoupServer *soup, SoupServerMessage *msg,
+    const char *path, GHashTable *query, gpointer user_data)
+{
+  const gchar *method = soup_server_message_get_method (msg);
+
+  if (strcmp (path, "/metrics") != 0)
+    reject (msg, SOUP_STATUS_NOT_FOUND,
+        "Not found: the probe's metrics are at /metrics\n");
+  else if (strcmp (method, "GET") != 0 && strcmp (method, "HEAD") != 0)
+    reject (msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
+        "Method not allowed: /metrics answers GET and HEAD\n");
+  else if (has_body (msg))
+    reject (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
+        "Content too large: GET /metrics takes no body\n");
+}
+
+/* What on_request_headers() let through: GET or HEAD /metrics. */
 static void
 on_request (SoupServer *soup, SoupServerMessage *msg, const char *path,
     GHashTable *query, gpointer user_data)
 {
   ProbeMetricsServer *server = user_data;
-  const gchar *method = soup_server_message_get_method (msg);
-  gchar *body;
+  gchar *body = server->render (server->data);
 
-  if (strcmp (path, "/metrics") != 0) {
-    set_text (msg, SOUP_STATUS_NOT_FOUND,
-        "Not found: the probe's metrics are at /metrics\n");
-    return;
-  }
-  /* libsoup leaves a HEAD's body out itself. */
-  if (strcmp (method, "GET") != 0 && strcmp (method, "HEAD") != 0) {
-    soup_message_headers_replace (soup_server_message_get_response_headers
-        (msg), "Allow", "GET, HEAD");
-    set_text (msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
-        "Method not allowed: /metrics answers GET and HEAD\n");
-    return;
-  }
-  body = server->render (server->data);
+  /* libsoup leaves a HEAD's body out itself, and closes the connection
+   * after the answer (see the top of this file): the client is told. */
   soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_message_headers_replace (soup_server_message_get_response_headers
+      (msg), "Connection", "close");
   soup_server_message_set_response (msg, CONTENT_TYPE, SOUP_MEMORY_TAKE,
       body, strlen (body));
 }
@@ -180,18 +264,21 @@ on_request (SoupServer *soup, SoupServerMessage *msg, const char *path,
 /* The URL of the first socket listening: a wildcard address as it is
  * (0.0.0.0), an IPv6 one in brackets. */
 static gchar *
-first_url (SoupServer *soup)
+first_url (GSocket *socket)
 {
-  GSList *uris = soup_server_get_uris (soup);
+  GSocketAddress *where = g_socket_get_local_address (socket, NULL);
   gchar *url = NULL;
 
-  if (uris) {
-    const gchar *host = g_uri_get_host (uris->data);
+  if (G_IS_INET_SOCKET_ADDRESS (where)) {
+    GInetSocketAddress *inet = G_INET_SOCKET_ADDRESS (where);
+    gchar *host = g_inet_address_to_string
+        (g_inet_socket_address_get_address (inet));
 
-    url = g_strdup_printf (strchr (host, ':') ? "http://[%s]:%d/metrics" :
-        "http://%s:%d/metrics", host, g_uri_get_port (uris->data));
+    url = g_strdup_printf (strchr (host, ':') ? "http://[%s]:%u/metrics" :
+        "http://%s:%u/metrics", host, g_inet_socket_address_get_port (inet));
+    g_free (host);
   }
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  g_clear_object (&where);
   return url;
 }
 
@@ -217,28 +304,222 @@ explain_listen_error (ProbeMetricsServer *server, GError *err,
   g_error_free (err);
 }
 
+/* A listening socket on @host:@port; an IPv6 wildcard takes IPv6 only,
+ * its IPv4 twin being another socket, as soup_server_listen_all() does. */
+static GSocket *
+listen_socket (GInetAddress *host, guint16 port, GError **error)
+{
+  GSocketFamily family = g_inet_address_get_family (host);
+  GSocket *socket = g_socket_new (family, G_SOCKET_TYPE_STREAM,
+      G_SOCKET_PROTOCOL_TCP, error);
+  GSocketAddress *where;
+  gboolean ok;
+
+  if (!socket)
+    return NULL;
+  if (family == G_SOCKET_FAMILY_IPV6 && g_inet_address_get_is_any (host)
+      && !g_socket_set_option (socket, IPPROTO_IPV6, IPV6_V6ONLY, TRUE,
+          error)) {
+    g_object_unref (socket);
+    return NULL;
+  }
+  where = g_inet_socket_address_new (host, port);
+  ok = g_socket_bind (socket, where, TRUE, error)
+      && g_socket_listen (socket, error);
+  g_object_unref (where);
+  if (!ok)
+    g_clear_object (&socket);
+  return socket;
+}
+
+/* @server's sockets into its listener: its host, or for :PORT the IPv4
+ * wildcard and, where this machine has IPv6, the IPv6 one on the same
+ * port. The URL is the first's. */
+static gboolean
+open_sockets (ProbeMetricsServer *server, GError **error)
+{
+  GInetAddress *any4 = NULL, *any6 = NULL;
+  GSocket *first, *second = NULL;
+  GError *err = NULL;
+  gboolean ok = TRUE;
+
+  if (!server->host)
+    any4 = g_inet_address_new_any (G_SOCKET_FAMILY_IPV4);
+  first = listen_socket (server->host ? server->host : any4, server->port,
+      error);
+  if (first && !server->host) {
+    GSocketAddress *bound = g_socket_get_local_address (first, NULL);
+    guint16 port = bound ? g_inet_socket_address_get_port
+        (G_INET_SOCKET_ADDRESS (bound)) : server->port;
+
+    any6 = g_inet_address_new_any (G_SOCKET_FAMILY_IPV6);
+    second = listen_socket (any6, port, &err);
+    /* No IPv6 here (not built in, or off): IPv4 alone, as libsoup does;
+     * but the port taken or not allowed is said. */
+    if (!second && !g_error_matches (err, G_IO_ERROR,
+            G_IO_ERROR_ADDRESS_IN_USE) && !g_error_matches (err, G_IO_ERROR,
+            G_IO_ERROR_PERMISSION_DENIED))
+      g_clear_error (&err);
+    else if (!second) {
+      g_propagate_error (error, err);
+      g_clear_object (&first);
+    }
+    g_clear_object (&bound);
+  }
+  if (!first)
+    ok = FALSE;
+  if (ok)
+    ok = g_socket_listener_add_socket (server->listener, first, NULL, error)
+        && (!second || g_socket_listener_add_socket (server->listener,
+            second, NULL, error));
+  if (ok)
+    server->url = first_url (first);
+  g_clear_object (&first);
+  g_clear_object (&second);
+  g_clear_object (&any4);
+  g_clear_object (&any6);
+  return ok;
+}
+
+static void accept_next (ProbeMetricsServer *server);
+
+/* The last reference to an accepted connection is gone: libsoup closed
+ * it (answered, timed out, the client gone) or the server stopped. */
+static void
+connection_gone (gpointer user_data, GObject *where_the_connection_was)
+{
+  ProbeMetricsServer *server = user_data;
+
+  g_hash_table_remove (server->connections, where_the_connection_was);
+}
+
+/* Shut down rather than closed: libsoup still polls the descriptor, and
+ * sees the end of the stream on it. */
+static gboolean
+end_lifetime (gpointer connection)
+{
+  g_socket_shutdown (g_socket_connection_get_socket (connection), TRUE, TRUE,
+      NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+drop_source (gpointer source)
+{
+  g_source_destroy (source);
+  g_source_unref (source);
+}
+
+static void
+serve_connection (ProbeMetricsServer *server, GSocketConnection *connection)
+{
+  GSocket *socket = g_socket_connection_get_socket (connection);
+  GSocketAddress *local = g_socket_connection_get_local_address (connection,
+      NULL);
+  GSocketAddress *remote =
+      g_socket_connection_get_remote_address (connection, NULL);
+
+  /* libsoup 3.2 refuses a connection without both addresses. */
+  if (g_hash_table_size (server->connections) >= server->max_connections
+      || !local || !remote) {
+    g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  } else {
+    /* Every read and write of the connection, waiting for a request
+     * included, fails after this long without progress. */
+    g_socket_set_timeout (socket, server->timeout_s);
+    GSource *lifetime = g_timeout_source_new_seconds (server->timeout_s *
+        LIFETIME_TIMEOUTS);
+
+    g_source_set_callback (lifetime, end_lifetime, connection, NULL);
+    g_source_attach (lifetime, server->context);
+    g_hash_table_insert (server->connections, connection, lifetime);
+    g_object_weak_ref (G_OBJECT (connection), connection_gone, server);
+    soup_server_accept_iostream (server->soup, G_IO_STREAM (connection),
+        local, remote, NULL);
+  }
+  g_clear_object (&local);
+  g_clear_object (&remote);
+}
+
+/* Those libsoup still holds once stopped, which no longer count. */
+static void
+forget_connections (ProbeMetricsServer *server)
+{
+  GHashTableIter iter;
+  gpointer connection;
+
+  g_hash_table_iter_init (&iter, server->connections);
+  while (g_hash_table_iter_next (&iter, &connection, NULL)) {
+    g_object_weak_unref (connection, connection_gone, server);
+    g_hash_table_iter_remove (&iter);
+  }
+}
+
+static gboolean
+retry_accept (gpointer user_data)
+{
+  ProbeMetricsServer *server = user_data;
+
+  g_clear_pointer (&server->accept_retry, g_source_unref);
+  accept_next (server);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_accepted (GObject *listener, GAsyncResult *result, gpointer user_data)
+{
+  ProbeMetricsServer *server = user_data;
+  GError *error = NULL;
+  GSocketConnection *connection =
+      g_socket_listener_accept_finish (G_SOCKET_LISTENER (listener), result,
+      NULL, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
+    g_error_free (error);
+    return;
+  }
+  if (!connection) {
+    /* Said once for a run of failures, not ten times a second. */
+    if (!server->accept_failing)
+      g_warning ("metrics server on %s: cannot accept a connection (%s); "
+          "retrying every %u ms", server->address, error->message,
+          ACCEPT_RETRY_MS);
+    server->accept_failing = TRUE;
+    g_error_free (error);
+    server->accept_retry = g_timeout_source_new (ACCEPT_RETRY_MS);
+    g_source_set_callback (server->accept_retry, retry_accept, server, NULL);
+    g_source_attach (server->accept_retry, server->context);
+    return;
+  }
+  server->accept_failing = FALSE;
+  serve_connection (server, connection);
+  g_object_unref (connection);
+  accept_next (server);
+}
+
+static void
+accept_next (ProbeMetricsServer *server)
+{
+  g_socket_listener_accept_async (server->listener, server->accepting,
+      on_accepted, server);
+}
+
 static gboolean
 listen_on (ProbeMetricsServer *server, GError **error)
 {
   GError *err = NULL;
-  gboolean ok;
 
   server->soup = soup_server_new (NULL, NULL);
+  soup_server_add_early_handler (server->soup, NULL, on_request_headers,
+      server, NULL);
   soup_server_add_handler (server->soup, NULL, on_request, server, NULL);
-  if (server->host) {
-    GSocketAddress *where = g_inet_socket_address_new (server->host,
-        server->port);
-
-    ok = soup_server_listen (server->soup, where, 0, &err);
-    g_object_unref (where);
-  } else {
-    ok = soup_server_listen_all (server->soup, server->port, 0, &err);
-  }
-  if (!ok) {
+  server->listener = g_socket_listener_new ();
+  server->accepting = g_cancellable_new ();
+  if (!open_sockets (server, &err)) {
     explain_listen_error (server, err, error);
     return FALSE;
   }
-  server->url = first_url (server->soup);
+  accept_next (server);
   return TRUE;
 }
 
@@ -259,12 +540,22 @@ serve (gpointer user_data)
 
   if (listening)
     g_main_loop_run (server->loop);
+  g_cancellable_cancel (server->accepting);
+  if (server->accept_retry) {
+    g_source_destroy (server->accept_retry);
+    g_clear_pointer (&server->accept_retry, g_source_unref);
+  }
+  if (server->listener)
+    g_socket_listener_close (server->listener);
   if (server->soup)
     soup_server_disconnect (server->soup);
   g_clear_object (&server->soup);
   /* What closing the connections queued (their sources hold them). */
   while (g_main_context_iteration (server->context, FALSE))
     ;
+  g_clear_object (&server->listener);
+  g_clear_object (&server->accepting);
+  forget_connections (server);
   g_main_context_pop_thread_default (server->context);
   return NULL;
 }
@@ -273,6 +564,7 @@ static void
 server_free (ProbeMetricsServer *server)
 {
   g_clear_object (&server->host);
+  g_hash_table_unref (server->connections);
   g_main_loop_unref (server->loop);
   g_main_context_unref (server->context);
   g_mutex_clear (&server->lock);
@@ -293,7 +585,13 @@ server_free (ProbeMetricsServer *server)
  *   text says what to write), a G_IO_ERROR when it cannot be listened on
  *   (G_IO_ERROR_ADDRESS_IN_USE: the port is taken)
  *
- * Starts the server and returns once it listens (or failed to).
+ * Starts the server and returns once it listens (or failed to). It
+ * serves GET and HEAD of /metrics, without a body, one request a
+ * connection; any other request is answered at once (404 for another
+ * path, 405 for another method, 413 for a body), its body unread. At
+ * most 32 connections are open at once, those beyond closed as soon as
+ * accepted; one idle or stalled for 10 s is closed, and one still open
+ * 30 s after it was accepted is shut down.
  *
  * Returns: (transfer full) (nullable): the server, to stop with
  *   probe_metrics_server_stop().
@@ -302,11 +600,44 @@ ProbeMetricsServer *
 probe_metrics_server_start (const gchar *address,
     ProbeMetricsRenderFunc render, gpointer data, GError **error)
 {
-  ProbeMetricsServer *server = g_new0 (ProbeMetricsServer, 1);
+  return probe_metrics_server_start_with_limits (address, render, data,
+      DEFAULT_MAX_CONNECTIONS, DEFAULT_TIMEOUT_S, error);
+}
 
+/**
+ * probe_metrics_server_start_with_limits:
+ * @address: as probe_metrics_server_start()'s
+ * @render: as probe_metrics_server_start()'s
+ * @data: @render's
+ * @max_connections: at most this many connections open at once (at
+ *   least 1); those accepted beyond it are closed at once
+ * @timeout_s: seconds a connection may go without a read or write
+ *   making progress before it is closed (at least 1); three times it,
+ *   the longest a connection is kept
+ * @error: as probe_metrics_server_start()'s
+ *
+ * probe_metrics_server_start() with other limits than its 32 connections
+ * and 10 s: for tests, which cannot wait that long.
+ *
+ * Returns: (transfer full) (nullable): the server, to stop with
+ *   probe_metrics_server_stop().
+ */
+ProbeMetricsServer *
+probe_metrics_server_start_with_limits (const gchar *address,
+    ProbeMetricsRenderFunc render, gpointer data, guint max_connections,
+    guint timeout_s, GError **error)
+{
+  ProbeMetricsServer *server;
+
+  g_return_val_if_fail (max_connections > 0 && timeout_s > 0, NULL);
+  server = g_new0 (ProbeMetricsServer, 1);
   server->address = g_strdup (address);
   server->render = render;
   server->data = data;
+  server->max_connections = max_connections;
+  server->timeout_s = timeout_s;
+  server->connections = g_hash_table_new_full (NULL, NULL, NULL,
+      drop_source);
   server->context = g_main_context_new ();
   server->loop = g_main_loop_new (server->context, FALSE);
   g_mutex_init (&server->lock);

@@ -16,6 +16,10 @@ typedef gchar *(*ProbeMetricsRenderFunc) (gpointer data);
 
 ProbeMetricsServer *probe_metrics_server_start (const gchar *address,
     ProbeMetricsRenderFunc render, gpointer data, GError **error);
+/* Internal, for tests: other limits on connections than the defaults. */
+ProbeMetricsServer *probe_metrics_server_start_with_limits (
+    const gchar *address, ProbeMetricsRenderFunc render, gpointer data,
+    guint max_connections, guint timeout_s, GError **error);
 const gchar *probe_metrics_server_get_url (ProbeMetricsServer *server);
 void probe_metrics_server_stop (ProbeMetricsServer *server);
 
