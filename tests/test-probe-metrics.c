@@ -1054,7 +1054,9 @@ test_http_body_unread (void)
     answer = read_until_closed (connection);
     g_test_message ("%.13s: %.12s in %" G_GINT64_FORMAT " us",
         cases[i].request, answer, g_get_monotonic_time () - start);
-    g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+    /* At once, not after the server's 10 s timeout a body it waited
+     * for would take (a loaded machine given room). */
+    g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
     g_assert_true (g_str_has_prefix (answer, cases[i].status));
     g_assert_nonnull (strstr (answer, "\r\nConnection: close\r\n"));
     if (i == 0)
@@ -1126,11 +1128,11 @@ test_http_timeout (void)
   g_test_message ("half-sent request closed after %" G_GINT64_FORMAT " us",
       g_get_monotonic_time () - start);
   g_assert_cmpint (g_get_monotonic_time () - start, >=, G_USEC_PER_SEC / 2);
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 4 * G_USEC_PER_SEC);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 8 * G_USEC_PER_SEC);
   g_assert_false (g_str_has_prefix (answer, "HTTP/1.1 200"));
   g_free (answer);
   g_free (read_until_closed (silent));
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 4 * G_USEC_PER_SEC);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 8 * G_USEC_PER_SEC);
   g_assert_cmpuint (get_status (session, url), ==, 200);
 
   g_object_unref (half);
@@ -1206,7 +1208,7 @@ test_http_cap (void)
     start = g_get_monotonic_time ();
     over = connect_raw (url);
     g_free (read_until_closed (over));
-    g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_USEC_PER_SEC);
+    g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
     g_object_unref (over);
   }
   for (i = 0; i < G_N_ELEMENTS (held); i++)
