@@ -145,6 +145,9 @@ clhistogram_errors_suite (void)
   Suite *s = suite_create ("clhistogram-errors");
   TCase *tc = tcase_create ("general");
 
+  /* A build that fails compiles the kernels first: seconds on PoCL, more
+   * under the sanitizers on a busy machine than check's default 4 s. */
+  tcase_set_timeout (tc, 120);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_no_opencl);
   tcase_add_test (tc, test_build_failure);

@@ -1222,6 +1222,8 @@ clscope_suite (void)
   tcase_add_test (tc, test_overlay_too_small);
 
   env = tcase_create ("environment");
+  /* As the general case: a failed build compiles first. */
+  tcase_set_timeout (env, 120);
   suite_add_tcase (s, env);
   tcase_add_test (env, test_env_no_opencl);
   tcase_add_test (env, test_env_build_failure);

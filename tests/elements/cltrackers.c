@@ -2841,6 +2841,8 @@ cltrackers_suite (void)
   tcase_add_test (tc, test_context_shared);
 
   env = tcase_create ("environment");
+  /* As the general case: a failed build compiles first. */
+  tcase_set_timeout (env, 120);
   suite_add_tcase (s, env);
   tcase_add_loop_test (env, test_env_no_opencl, 0, G_N_ELEMENTS (both));
   tcase_add_loop_test (env, test_env_build_failure, 0, G_N_ELEMENTS (both));
