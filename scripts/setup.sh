@@ -9,7 +9,8 @@
 # it. gst-rtsp-server's typelib: the probe's RTSP test serves its clips
 # from Python on localhost.) libsoup 3 serves clhistogram-probe --metrics;
 # the tests check its metrics with Prometheus (prometheus, with promtool)
-# and its systemd unit with systemd-analyze (systemd).
+# and its systemd unit with systemd-analyze (systemd; man-db for its man:
+# link).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 sudo=""
@@ -37,7 +38,7 @@ $sudo apt-get install -y -q --no-install-recommends \
   gir1.2-gst-plugins-base-1.0 gir1.2-gst-plugins-bad-1.0 \
   gir1.2-gst-rtsp-server-1.0 \
   python3-gi python3-gst-1.0 python3-numpy python3-opencv \
-  libjson-glib-dev ffmpeg jq abigail-tools groff-base \
+  libjson-glib-dev ffmpeg jq abigail-tools groff-base man-db \
   libpango1.0-dev libcairo2-dev fonts-dejavu-core gstreamer1.0-opencv \
   libsoup-3.0-dev prometheus systemd
 "$root/scripts/fetch-samples.sh"
