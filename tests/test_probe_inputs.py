@@ -329,6 +329,23 @@ class Live(unittest.TestCase):
         self.assertEqual([o["downs"] for o in downs[:2]], [1, 2])
         self.assertEqual(proc.returncode, 0, stderr)
 
+    def test_downs_go_on_while_stdout_is_full(self):
+        """A reader that takes nothing fills stdout with a file's lines;
+        a live input that cannot connect still goes down and is retried
+        every second meanwhile (said on stderr): the main loop never waits
+        for the reader."""
+        proc = subprocess.Popen(
+            [PROBE, "--retry-max", "1", "file=" + VIDEO,
+             f"gone=rtspt://127.0.0.1:{free_port()}/clip"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=probe_env())
+        time.sleep(8)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        stderr = proc.stderr.read().decode()
+        proc.stdout.close()
+        proc.stderr.close()
+        self.assertGreaterEqual(stderr.count("gone: input down"), 4, stderr)
+
     def test_long_stall_timeout(self):
         """--stall-timeout of an hour: a live input that connects but says
         nothing (a server that never answers) is not taken down within

@@ -105,11 +105,20 @@ one_line (const gchar *text)
   return line;
 }
 
+/* @json (freed) as a line. */
+static gchar *
+line_of (gchar *json)
+{
+  gchar *line = g_strconcat (json, "\n", NULL);
+
+  g_free (json);
+  return line;
+}
+
 static void
 push_line (ProbeInput *input, gchar *json)
 {
-  probe_output_push (input->shared->out, g_strconcat (json, "\n", NULL));
-  g_free (json);
+  probe_output_push (input->shared->out, line_of (json));
 }
 
 /* A `histogram` or `exposure` message of the input's element, on the
@@ -145,9 +154,11 @@ report_down (ProbeInput *input, const gchar *reason, guint retry_in)
   g_printerr ("clhistogram-probe: %s: input down (%s); retrying in %u s\n",
       input->spec->name, reason, retry_in);
   probe_metrics_set_up (input->shared->metrics, input->spec->name, FALSE);
+  /* From the main loop, which must not wait for a slow reader. */
   if (input->shared->out)
-    push_line (input, probe_json_of_input_down (input->spec->name, reason,
-            retry_in, input->downs));
+    probe_output_push_now (input->shared->out,
+        line_of (probe_json_of_input_down (input->spec->name, reason,
+                retry_in, input->downs)));
 }
 
 static gboolean

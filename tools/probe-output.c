@@ -219,6 +219,24 @@ probe_output_new (gint fd, GSourceFunc on_end, gpointer data)
   return out;
 }
 
+static gboolean
+push_line (ProbeOutput *out, gchar *line, gboolean wait_for_room)
+{
+  g_mutex_lock (&out->lock);
+  while (wait_for_room && !out->sealed
+      && g_queue_get_length (&out->lines) >= MAX_LINES)
+    g_cond_wait (&out->cond, &out->lock);
+  if (out->sealed) {
+    g_mutex_unlock (&out->lock);
+    g_free (line);
+    return FALSE;
+  }
+  g_queue_push_tail (&out->lines, line);
+  g_cond_broadcast (&out->cond);
+  g_mutex_unlock (&out->lock);
+  return TRUE;
+}
+
 /**
  * probe_output_push:
  * @line: (transfer full): a line, ending in a newline
@@ -232,18 +250,24 @@ probe_output_new (gint fd, GSourceFunc on_end, gpointer data)
 gboolean
 probe_output_push (ProbeOutput *out, gchar *line)
 {
-  g_mutex_lock (&out->lock);
-  while (!out->sealed && g_queue_get_length (&out->lines) >= MAX_LINES)
-    g_cond_wait (&out->cond, &out->lock);
-  if (out->sealed) {
-    g_mutex_unlock (&out->lock);
-    g_free (line);
-    return FALSE;
-  }
-  g_queue_push_tail (&out->lines, line);
-  g_cond_broadcast (&out->cond);
-  g_mutex_unlock (&out->lock);
-  return TRUE;
+  return push_line (out, line, TRUE);
+}
+
+/**
+ * probe_output_push_now:
+ * @line: (transfer full): a line, ending in a newline
+ *
+ * Queues @line without waiting for room: for the main loop's rare lines
+ * (an input that went down), which must not wait for a slow reader while
+ * the other inputs' retries and stall checks are due. The queue then
+ * holds a line or so over its bound.
+ *
+ * Returns: as probe_output_push()
+ */
+gboolean
+probe_output_push_now (ProbeOutput *out, gchar *line)
+{
+  return push_line (out, line, FALSE);
 }
 
 /**

@@ -13,6 +13,7 @@ gint probe_output_claim_stdout (void);
 void probe_output_release_stdout (void);
 ProbeOutput *probe_output_new (gint fd, GSourceFunc on_end, gpointer data);
 gboolean probe_output_push (ProbeOutput *out, gchar *line);
+gboolean probe_output_push_now (ProbeOutput *out, gchar *line);
 void probe_output_finish (ProbeOutput *out);
 gboolean probe_output_abort (ProbeOutput *out, gint64 wait_us);
 gint probe_output_close (ProbeOutput *out);
