@@ -201,19 +201,23 @@ append_double (GValue *array, gdouble v)
   gst_value_array_append_and_take_value (array, &item);
 }
 
-/**
- * probe_set_doubles:
- * @property: a #GstValueArray of gdouble property, which is also the
- *   option's name
- * @text: a comma list of numbers
- * @example: a valid list, for the error
- *
- * Sets @property to the numbers of @text, each in the range its element
- * spec gives.
- */
-gboolean
-probe_set_doubles (GstElement *element, const gchar *property,
-    const gchar *text, const gchar *example, GError **error)
+/* Whether @v is one of @array's values so far. */
+static gboolean
+holds_double (const GValue *array, gdouble v)
+{
+  guint i;
+
+  for (i = 0; i < gst_value_array_get_size (array); i++)
+    if (g_value_get_double (gst_value_array_get_value (array, i)) == v)
+      return TRUE;
+  return FALSE;
+}
+
+/* @property's numbers from @text; with @distinct, a number given twice is
+ * refused too. */
+static gboolean
+set_doubles (GstElement *element, const gchar *property, const gchar *text,
+    const gchar *example, gboolean distinct, GError **error)
 {
   GParamSpec *pspec = find_property (element, property, error);
   gdouble lo = 0.0, hi = G_MAXDOUBLE;
@@ -240,7 +244,11 @@ probe_set_doubles (GstElement *element, const gchar *property,
     gdouble v = g_ascii_strtod (part, &end);
 
     ok = *part && end && *end == '\0' && isfinite (v) && v >= lo && v <= hi;
-    if (ok)
+    if (ok && distinct && holds_double (&array, v)) {
+      BAD_VALUE (error, "--%s: %s is given twice; give each point once, "
+          "e.g. %s", property, part, example);
+      ok = FALSE;
+    } else if (ok)
       append_double (&array, v);
     else if (hi >= G_MAXFLOAT)
       BAD_VALUE (error, "--%s: \"%s\" is not a number of %g or more; "
@@ -257,37 +265,37 @@ probe_set_doubles (GstElement *element, const gchar *property,
 }
 
 /**
+ * probe_set_doubles:
+ * @property: a #GstValueArray of gdouble property, which is also the
+ *   option's name
+ * @text: a comma list of numbers
+ * @example: a valid list, for the error
+ *
+ * Sets @property to the numbers of @text, each in the range its element
+ * spec gives.
+ */
+gboolean
+probe_set_doubles (GstElement *element, const gchar *property,
+    const gchar *text, const gchar *example, GError **error)
+{
+  return set_doubles (element, property, text, example, FALSE, error);
+}
+
+/**
  * probe_set_percentiles:
  * @text: a comma list of numbers, e.g. `1,10,50,90,99`
  *
  * Sets the `percentiles` property, a #GstValueArray of gdouble, each in
- * the range its element spec gives and none given twice.
+ * the range its element spec gives and none given twice: twice the same
+ * point would be two series of one name for Prometheus, and twice the
+ * same column for anyone reading the JSON.
  */
 gboolean
 probe_set_percentiles (GstElement *element, const gchar *text,
     GError **error)
 {
-  gchar **parts = g_strsplit (text, ",", -1);
-  gboolean ok = TRUE;
-  guint i, j;
-
-  /* Twice the same point would be two series of one name for
-   * Prometheus, and twice the same column for anyone reading the JSON. */
-  for (i = 0; ok && parts[i]; i++)
-    for (j = 0; ok && j < i; j++) {
-      gchar *a_end = NULL, *b_end = NULL;
-      const gdouble a = g_ascii_strtod (parts[i], &a_end);
-      const gdouble b = g_ascii_strtod (parts[j], &b_end);
-
-      if (a_end != parts[i] && b_end != parts[j] && a == b) {
-        BAD_VALUE (error, "--percentiles: %s is given twice; give each "
-            "point once, e.g. 1,10,50,90,99", g_strstrip (parts[i]));
-        ok = FALSE;
-      }
-    }
-  g_strfreev (parts);
-  return ok && probe_set_doubles (element, "percentiles", text,
-      "1,10,50,90,99", error);
+  return set_doubles (element, "percentiles", text, "1,10,50,90,99", TRUE,
+      error);
 }
 
 static gboolean
