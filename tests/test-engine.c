@@ -654,6 +654,53 @@ test_profiling (void)
   g_assert_false (clh_engine_get_timings (engine, &timings));
 }
 
+/* A device's UUID is there exactly where cl_khr_device_uuid is (PoCL's
+ * CPU device may lack it), the same on every call; without it, zeros.
+ * Extensions are matched by whole name, never by a name's beginning. */
+static void
+test_device_uuid (void)
+{
+  ClhContext *ctx = clh_engine_get_context (engine);
+  cl_device_id device = clh_context_get_device (ctx)->device;
+  const gboolean offered = clh_device_has_extension (device,
+      "cl_khr_device_uuid");
+  guint8 uuid[CLH_DEVICE_UUID_SIZE], again[CLH_DEVICE_UUID_SIZE];
+  guint8 zeros[CLH_DEVICE_UUID_SIZE] = { 0 };
+  gchar *list = clh_device_string (device, CL_DEVICE_EXTENSIONS);
+  gchar **names = g_strsplit (list, " ", -1);
+
+  memset (uuid, 0xa5, sizeof (uuid));
+  g_assert_cmpint (clh_context_get_device_uuid (ctx, uuid), ==, offered);
+  if (offered) {
+    g_assert_true (clh_context_get_device_uuid (ctx, again));
+    g_assert_cmpmem (uuid, sizeof (uuid), again, sizeof (again));
+    g_assert_true (memcmp (uuid, zeros, sizeof (uuid)) != 0);
+  } else {
+    g_test_message ("%s offers no cl_khr_device_uuid",
+        clh_context_get_device_name (ctx));
+    g_assert_cmpmem (uuid, sizeof (uuid), zeros, sizeof (zeros));
+  }
+
+  /* Every listed extension is found; its name less its last character,
+   * unless that too is listed, is not. */
+  g_assert_nonnull (names[0]);
+  for (guint i = 0; names[i]; i++) {
+    gsize len = strlen (names[i]);
+    gchar *prefix;
+
+    if (len < 2)
+      continue;
+    g_assert_true (clh_device_has_extension (device, names[i]));
+    prefix = g_strndup (names[i], len - 1);
+    if (!g_strv_contains ((const gchar * const *) names, prefix))
+      g_assert_false (clh_device_has_extension (device, prefix));
+    g_free (prefix);
+  }
+  g_assert_false (clh_device_has_extension (device, "cl_clh_no_such"));
+  g_strfreev (names);
+  g_free (list);
+}
+
 static void
 test_device_selection (void)
 {
@@ -1926,6 +1973,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/largest-degenerate", test_largest_degenerate);
   g_test_add_func ("/engine/invalid-requests", test_invalid_requests);
   g_test_add_func ("/engine/device-selection", test_device_selection);
+  g_test_add_func ("/engine/device-uuid", test_device_uuid);
   g_test_add_func ("/engine/profiling", test_profiling);
   g_test_add_func ("/engine/program-cache", test_program_cache);
   g_test_add_func ("/engine/build-log/locate", test_build_log_locate);

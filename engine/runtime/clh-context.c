@@ -299,6 +299,42 @@ clh_context_get_driver_version (const ClhContext *context)
   return clh_device_string (context->device.device, CL_DRIVER_VERSION);
 }
 
+/* cl_khr_device_uuid's query (the Khronos extension's specification;
+ * defined here so that older OpenCL headers do too). */
+#define CLH_DEVICE_UUID_KHR 0x106A
+
+/**
+ * clh_context_get_device_uuid:
+ * @context: a context
+ * @uuid: (out caller-allocates) (array fixed-size=16): where the UUID goes
+ *
+ * The device's UUID (%CL_DEVICE_UUID_KHR of the cl_khr_device_uuid
+ * extension): 16 bytes that name one physical device across APIs, as
+ * CUDA's cuDeviceGetUuid() and Vulkan's VkPhysicalDeviceIDProperties give
+ * them, so that an OpenCL device and a CUDA device can be found to be the
+ * same GPU. Devices without the extension (PoCL's CPU device, older
+ * drivers) have none.
+ *
+ * Returns: %TRUE with @uuid filled; %FALSE, @uuid zeroed, if the device
+ *   lacks cl_khr_device_uuid or the query fails
+ */
+gboolean
+clh_context_get_device_uuid (const ClhContext *context,
+    guint8 uuid[CLH_DEVICE_UUID_SIZE])
+{
+  cl_device_id device = context->device.device;
+
+  memset (uuid, 0, CLH_DEVICE_UUID_SIZE);
+  if (!clh_device_has_extension (device, "cl_khr_device_uuid"))
+    return FALSE;
+  if (clGetDeviceInfo (device, CLH_DEVICE_UUID_KHR, CLH_DEVICE_UUID_SIZE,
+          uuid, NULL) != CL_SUCCESS) {
+    memset (uuid, 0, CLH_DEVICE_UUID_SIZE);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /**
  * clh_context_get_program_origin:
  * @context: a context

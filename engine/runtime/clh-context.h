@@ -49,6 +49,13 @@ gsize clh_context_get_alignment (const ClhContext *context);
 gsize clh_context_get_max_host_block (const ClhContext *context);
 gboolean clh_context_reads_host_in_place (const ClhContext *context);
 
+/* The size of a device's UUID, in bytes (cl_khr_device_uuid's
+ * CL_UUID_SIZE_KHR, CUDA's CUuuid). */
+#define CLH_DEVICE_UUID_SIZE 16
+
+gboolean clh_context_get_device_uuid (const ClhContext *context,
+    guint8 uuid[CLH_DEVICE_UUID_SIZE]);
+
 ClhHostBlock *clh_context_alloc_host (ClhContext *context, gsize size,
     GError **error);
 void clh_host_block_free (ClhHostBlock *block);

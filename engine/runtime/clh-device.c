@@ -58,6 +58,31 @@ clh_device_string (cl_device_id device, cl_device_info what)
   return g_strstrip (s);
 }
 
+/**
+ * clh_device_has_extension:
+ * @device: a device
+ * @extension: an extension's name, e.g. "cl_khr_device_uuid"
+ *
+ * Whether %CL_DEVICE_EXTENSIONS names @extension: a whole word of the
+ * space-separated list, so that a name that begins another (cl_khr_fp16,
+ * cl_khr_fp16_extended) is not taken for it.
+ *
+ * Returns: %TRUE if the device offers @extension; %FALSE if it does not or
+ *   the query fails
+ */
+gboolean
+clh_device_has_extension (cl_device_id device, const gchar *extension)
+{
+  gchar *list = clh_device_string (device, CL_DEVICE_EXTENSIONS);
+  gchar **names = g_strsplit_set (list, " \t\n", -1);
+  gboolean found = g_strv_contains ((const gchar * const *) names,
+      extension);
+
+  g_strfreev (names);
+  g_free (list);
+  return found;
+}
+
 static void
 device_info_free (gpointer p)
 {

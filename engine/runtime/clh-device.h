@@ -30,6 +30,8 @@ void clh_device_info_clear (ClhDeviceInfo *info);
 
 gchar *clh_platform_string (cl_platform_id platform, cl_platform_info what);
 gchar *clh_device_string (cl_device_id device, cl_device_info what);
+gboolean clh_device_has_extension (cl_device_id device,
+    const gchar *extension);
 
 gboolean clh_device_select (const gchar *spec, ClhDeviceInfo *selected,
     GError **error);
