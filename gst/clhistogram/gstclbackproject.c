@@ -104,7 +104,9 @@ GST_ELEMENT_REGISTER_DEFINE (clbackproject, "clbackproject", GST_RANK_NONE,
     GST_TYPE_CL_BACKPROJECT);
 
 /* The other pad's caps: GRAY8 of the same size and rate from any colour
- * format, and back. */
+ * format, and back. The output is written in system memory whatever memory
+ * the input is in; from the output's caps, the input may be in system
+ * memory or (where the sink template offers it) in CUDA memory. */
 static GstCaps *
 gst_cl_backproject_transform_caps (GstBaseTransform *trans,
     GstPadDirection direction, GstCaps *caps, GstCaps *filter)
@@ -114,10 +116,15 @@ gst_cl_backproject_transform_caps (GstBaseTransform *trans,
 
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+    GstStructure *in_cuda;
 
     gst_structure_remove_fields (s, "format", "colorimetry", "chroma-site",
         NULL);
+    in_cuda = direction == GST_PAD_SRC ? gst_structure_copy (s) : NULL;
     other = gst_caps_merge_structure (other, s);
+    if (in_cuda)
+      other = gst_caps_merge_structure_full (other, in_cuda,
+          gst_caps_features_new (GST_CL_CAPS_FEATURE_MEMORY_CUDA, NULL));
   }
   templ = direction == GST_PAD_SINK ?
       gst_static_pad_template_get_caps (&src_template) :

@@ -92,6 +92,7 @@
 #include "gstclhistogram.h"
 #include "gstclbufferpool.h"
 #include "gstclcontext.h"
+#include "gstclcudainput.h"
 #include "gstclframemap.h"
 #include "gstclhistograminterval.h"
 #include "gstclhistogrammetering.h"
@@ -189,10 +190,13 @@ enum {
   "YUY2, UYVY, YVYU, VYUY, " \
   "I420_10LE, I420_10BE, I420_12LE, I422_10LE, I422_12LE, " \
   "Y444_10LE, Y444_10BE, Y444_12LE, Y444_16LE, P010_10LE, P012_LE, P016_LE }"
+/* System memory first, then (built with GStreamer's CUDA library) the
+ * decoders' formats in CUDA memory, read through the host for now. */
 #define CAPS_STR \
   "video/x-raw, format = (string) " FORMATS ", " \
   "width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
-  "framerate = (fraction) [ 0/1, MAX ]"
+  "framerate = (fraction) [ 0/1, MAX ]" \
+  GST_CL_CUDA_CAPS_MAKE (GST_CL_CUDA_FORMATS)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (CAPS_STR));
@@ -237,6 +241,8 @@ struct _GstClHistogram {
   GstVideoInfo info;
   /* The negotiated format's planes and components; plane pointers unset. */
   ClhFrame frame_format;
+  /* Streaming thread: whether frames come in CUDA memory. */
+  GstClCudaInput cuda_input;
   /* Upstream answered the latency query as live when the caps came. */
   gboolean upstream_live;
 
@@ -460,6 +466,8 @@ crop_frame (GstClHistogram *self, GstClPendingFrame *pending, ClhFrame *frame)
 static gboolean
 map_frame (GstClHistogram *self, GstClPendingFrame *pending, ClhFrame *frame)
 {
+  gst_cl_cuda_input_note_frame (&self->cuda_input, GST_ELEMENT (self),
+      pending->buffer);
   return gst_cl_frame_map_read (&pending->map, GST_ELEMENT (self),
       &self->info, &self->frame_format, pending->buffer, frame)
       && crop_frame (self, pending, frame);
@@ -1192,6 +1200,8 @@ gst_cl_histogram_sink_event (GstBaseTransform *trans, GstEvent *event)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
 
+  if (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START)
+    gst_cl_cuda_input_new_stream (&self->cuda_input);
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_FLUSH_START:
       /* Wakes the streaming thread if it waits for room or a drain. */
@@ -1311,6 +1321,8 @@ gst_cl_histogram_set_caps (GstBaseTransform *trans, GstCaps *incaps,
     self->upstream_live = live;
   }
   GST_OBJECT_UNLOCK (self);
+  if (valid)
+    gst_cl_cuda_input_set_caps (&self->cuda_input, incaps);
   gst_cl_histogram_request_clear (&request);
   /* Frames of new caps start a new interval. */
   if (valid)

@@ -31,6 +31,7 @@ typedef struct {
   /* Streaming thread: the input caps and their planes and components. */
   GstVideoInfo info;
   ClhFrame format;
+  GstClCudaInput cuda_input;
 } GstClTrackerFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstClTrackerFilter, gst_cl_tracker_filter,
@@ -81,6 +82,8 @@ gst_cl_tracker_filter_map (GstClTrackerFilter *self, GstBuffer *buffer,
 {
   GstClTrackerFilterPrivate *priv = PRIV (self);
 
+  gst_cl_cuda_input_note_frame (&priv->cuda_input, GST_ELEMENT (self),
+      buffer);
   if (!gst_cl_frame_map_read (map, GST_ELEMENT (self), &priv->info,
           &priv->format, buffer, frame)) {
     gst_cl_frame_map_clear (map);
@@ -205,7 +208,18 @@ gst_cl_tracker_filter_set_caps (GstBaseTransform *trans, GstCaps *incaps,
   }
   priv->info = info;
   priv->format = format;
+  gst_cl_cuda_input_set_caps (&priv->cuda_input, incaps);
   return TRUE;
+}
+
+static gboolean
+gst_cl_tracker_filter_sink_event (GstBaseTransform *trans, GstEvent *event)
+{
+  if (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START)
+    gst_cl_cuda_input_new_stream (&PRIV (GST_CL_TRACKER_FILTER (trans))->
+        cuda_input);
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_tracker_filter_parent_class)->
+      sink_event (trans, event);
 }
 
 static void
@@ -288,6 +302,8 @@ gst_cl_tracker_filter_class_init (GstClTrackerFilterClass *klass)
       GST_DEBUG_FUNCPTR (gst_cl_tracker_filter_set_context);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_tracker_filter_query);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_tracker_filter_set_caps);
+  trans_class->sink_event =
+      GST_DEBUG_FUNCPTR (gst_cl_tracker_filter_sink_event);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_TRACKER_FILTER, 0);
 }

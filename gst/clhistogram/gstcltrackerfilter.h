@@ -7,6 +7,7 @@
 #include <gst/video/video.h>
 
 #include "clh-tracker.h"
+#include "gstclcudainput.h"
 #include "gstclframemap.h"
 
 G_BEGIN_DECLS
@@ -22,8 +23,11 @@ G_BEGIN_DECLS
   format ", width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
   "framerate = (fraction) [ 0/1, MAX ]"
 
-/* Their sink caps (clcamshift's source caps too). */
-#define GST_CL_TRACKER_CAPS GST_CL_TRACKER_CAPS_MAKE (GST_CL_TRACKER_FORMATS)
+/* Their sink caps (clcamshift's source caps too): system memory, then
+ * (built with GStreamer's CUDA library) the decoders' 8-bit formats in
+ * CUDA memory, read through the host for now. */
+#define GST_CL_TRACKER_CAPS GST_CL_TRACKER_CAPS_MAKE (GST_CL_TRACKER_FORMATS) \
+  GST_CL_CUDA_CAPS_MAKE (GST_CL_CUDA_TRACKER_FORMATS)
 
 #define GST_TYPE_CL_TRACKER_FILTER (gst_cl_tracker_filter_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstClTrackerFilter, gst_cl_tracker_filter, GST,
