@@ -112,7 +112,7 @@ main (int argc, char **argv)
 
     for (i = 0; i < n; i++)
       start[i] = grid_window (i, width, height);
-    if (!clh_tracker_set_frame (tracker, &first, &spec, &err)
+    if (!clh_tracker_set_frame (tracker, &first, NULL, &spec, &err)
         || !clh_tracker_window_histograms (tracker, start, n, counts, &err))
       g_error ("%s", err->message);
     for (i = 0; i < n; i++)
@@ -127,7 +127,7 @@ main (int argc, char **argv)
       memcpy (windows, start, sizeof (ClhRect) * n);
       t0 = clh_bench_now_us ();
       /* A one-pixel histogram waits for the load without adding work. */
-      if (!clh_tracker_set_frame (tracker, &f, &spec, &err)
+      if (!clh_tracker_set_frame (tracker, &f, NULL, &spec, &err)
           || !clh_tracker_window_histograms (tracker, &one, 1, probe, &err))
         g_error ("%s", err->message);
       t1 = clh_bench_now_us ();
@@ -135,7 +135,7 @@ main (int argc, char **argv)
               boxes, NULL, &err))
         g_error ("%s", err->message);
       t2 = clh_bench_now_us ();
-      if (!clh_tracker_backproject (tracker, &f, &spec, prob, width, &err))
+      if (!clh_tracker_backproject (tracker, &f, NULL, &spec, prob, width, &err))
         g_error ("%s", err->message);
       t3 = clh_bench_now_us ();
       if (k < 10)

@@ -401,6 +401,27 @@ count_bands (const ClhTransferPlan *plan, ClhDispatch *d, ClhQueues *q,
   return ok;
 }
 
+/* Counts a frame in device memory another API exported
+ * (clh_context_import_opaque_fd()) where it lies: the only way, since the
+ * host cannot read it. The launches sit between the block's acquire and
+ * release, as cl_khr_external_memory asks. */
+static gboolean
+count_external (ClhDispatch *d, ClhQueues *q, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, guint used, const ClhHostBlock *block,
+    GError **error)
+{
+  ClhBand band;
+
+  if (!block_band (frame, used, block, &band)) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "a plane lies beyond 4 GiB into its device memory block");
+    return FALSE;
+  }
+  return clh_host_block_acquire (block, q->queue, error)
+      && clh_dispatch_count_band (d, q, frame, spec, &band, error)
+      && clh_host_block_release (block, q->queue, error);
+}
+
 /* Counts @frame into the slot's counters: where it lies if it can be read
  * there, else copied in bands; from a host copy in the slot's stage block
  * first if stages() says so and the frame is in no block. */
@@ -422,6 +443,8 @@ clh_transfer_count_frame (const ClhTransferPlan *plan, ClhDispatch *d,
     source = &staged;
     block = q->slot->stage;
   }
+  if (block && clh_host_block_is_external (block))
+    return count_external (d, q, frame, spec, used, block, error);
   if (in_place_source (plan, q, source, used, block, &band, &why))
     return clh_dispatch_count_band (d, q, source, spec, &band, error)
         && take_back_host_block (q, q->slot, FALSE, error);

@@ -376,7 +376,10 @@ batch (const Submission *sub, gboolean *taken, GError **error)
   ClhBatchFrame f;
 
   *taken = FALSE;
+  /* A batch copies its frames into one buffer: a frame already in device
+   * memory is read where it lies instead. */
   if (!sub->posted || !sub->full_frame || sub->n_regions > 0
+      || (sub->block && clh_host_block_is_external (sub->block))
       || !clh_transfer_batch_frame (&engine->plan, &engine->dispatch,
           &engine->q, sub->frame, sub->spec, &f)
       || !(batcher = clh_batcher_get (engine->q.ctx, TRUE))
@@ -528,6 +531,41 @@ post (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
   return TRUE;
 }
 
+/* A block of device memory from another API must be of the engine's
+ * context and hold every plane the request reads: no other way reaches
+ * such a frame, since the host cannot read it. */
+static gboolean
+check_external (const ClhEngine *engine, const ClhFrame *frame,
+    const ClhHistogramSpec *spec, const ClhHostBlock *block, GError **error)
+{
+  const guint8 *start;
+  guint i;
+
+  if (!block || !clh_host_block_is_external (block))
+    return TRUE;
+  if (clh_host_block_get_context (block) != engine->q.ctx) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "the frame's device memory was imported into another device's "
+        "context");
+    return FALSE;
+  }
+  start = clh_host_block_get_data (block);
+  for (i = 0; i < spec->n_components; i++) {
+    const guint p = frame->components[spec->components[i]].plane;
+    const guint8 *data = frame->planes[p].data;
+
+    if (data < start || (gsize) (data - start)
+        > clh_host_block_get_size (block)
+        || clh_frame_plane_span (frame, p) > clh_host_block_get_size (block)
+        - (gsize) (data - start)) {
+      g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+          "plane %u of the frame is not inside its device memory block", p);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 /**
  * clh_engine_submit_regions:
  * @engine: an engine with fewer than clh_engine_get_max_in_flight() frames
@@ -545,7 +583,11 @@ post (ClhEngine *engine, const ClhFrame *frame, const ClhHistogramSpec *spec,
  * @n_regions: rectangles in @regions, at most %CLH_MAX_REGIONS
  * @block: (nullable): the clh_context_alloc_host() block of the engine's
  *   context that @frame's planes lie in, if the caller knows it: such a
- *   frame is read where it lies on CPU devices and copied by DMA on others
+ *   frame is read where it lies on CPU devices and copied by DMA on others;
+ *   or device memory imported into the context
+ *   (clh_context_import_opaque_fd()), whose frames' plane data are device
+ *   addresses in it, read where they lie and never batched with other
+ *   streams' frames
  * @error: %CLH_ENGINE_ERROR_INVALID for a frame outside
  *   clh_frame_is_valid(), a request clh_histogram_spec_is_valid() refuses
  *   (its message says why), too many regions or frames in flight;
@@ -577,7 +619,8 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
   };
 
   if (!check_request (frame, spec, error)
-      || !clh_engine_check_regions (spec, full_frame, n_regions, error))
+      || !clh_engine_check_regions (spec, full_frame, n_regions, error)
+      || !check_external (engine, frame, spec, block, error))
     return FALSE;
   if (engine->n_pending >= engine->n_slots - 1) {
     g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
@@ -585,8 +628,9 @@ clh_engine_submit_regions (ClhEngine *engine, const ClhFrame *frame,
         engine->n_pending);
     return FALSE;
   }
-  sub.on_host = clh_engine_counts_on_host (engine->counting,
-      engine->q.device, frame, spec);
+  sub.on_host = !(block && clh_host_block_is_external (block))
+      && clh_engine_counts_on_host (engine->counting, engine->q.device,
+      frame, spec);
   /* Frames the host counts need no device. The others go to the
    * submission thread while other engines submit too (one did in the last
    * 2 ms, and for 10 ms after): then it is the only thread in the driver.

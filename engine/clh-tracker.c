@@ -403,7 +403,7 @@ stage_frame (ClhTracker *t, const ClhFrame *frame,
  * itself; else the tracker's source buffer, filled in one copy. The kernel
  * parameters that place them. */
 static gboolean
-upload_frame (ClhTracker *t, const ClhFrame *frame,
+upload_frame (ClhTracker *t, const ClhFrame *frame, const ClhHostBlock *block,
     const ClhBackprojectSpec *spec, ClhParamsBackproject *p, cl_mem *src,
     GError **error)
 {
@@ -412,7 +412,13 @@ upload_frame (ClhTracker *t, const ClhFrame *frame,
   const gsize total = pack_planes (frame, spec, &used, base);
   cl_int ret;
 
-  if (clh_context_reads_host_in_place (t->ctx)) {
+  if (block) {
+    /* Device memory from another API: read where the planes lie. */
+    for (i = 0; i < frame->n_planes; i++)
+      base[i] = (gsize) (frame->planes[i].data
+          - clh_host_block_get_data (block));
+    *src = clh_host_block_get_mem (block);
+  } else if (clh_context_reads_host_in_place (t->ctx)) {
     *src = clh_host_block_get_mem (t->stage);
   } else {
     if (!ensure_buffer (t, &t->src, &t->src_size, total, error))
@@ -600,7 +606,8 @@ upload_out_table (ClhTracker *t, const ClhBackprojectSpec *spec,
  * pitch of the frame's width. */
 static gboolean
 run_backproject (ClhTracker *t, const ClhFrame *frame,
-    const ClhBackprojectSpec *spec, gboolean identity, GError **error)
+    const ClhHostBlock *block, const ClhBackprojectSpec *spec,
+    gboolean identity, GError **error)
 {
   const gsize global[2] = { ROUND_UP_POW2 ((gsize) frame->width, 16),
     ROUND_UP_POW2 ((gsize) frame->height, 16) };
@@ -609,7 +616,7 @@ run_backproject (ClhTracker *t, const ClhFrame *frame,
   cl_mem src;
   cl_int ret;
 
-  if (!upload_frame (t, frame, spec, &p, &src, error)
+  if (!upload_frame (t, frame, block, spec, &p, &src, error)
       || !upload_axes (t, spec, error)
       || !upload_out_table (t, spec, identity, error)
       || !ensure_buffer (t, &t->image, &t->image_size,
@@ -624,14 +631,18 @@ run_backproject (ClhTracker *t, const ClhFrame *frame,
   ret |= clSetKernelArg (t->backproject, 4, sizeof (cl_mem), &t->image);
   if (!clh_cl_check (ret, "clSetKernelArg", error))
     return FALSE;
+  if (block && !clh_host_block_acquire (block, t->queue, error))
+    return FALSE;
   ret = clEnqueueNDRangeKernel (t->queue, t->backproject, 2, NULL, global,
       local, 0, NULL, NULL);
-  return clh_cl_check (ret, "clEnqueueNDRangeKernel", error);
+  return clh_cl_check (ret, "clEnqueueNDRangeKernel", error)
+      && (!block || clh_host_block_release (block, t->queue, error));
 }
 
 /* What an operation of the tracker's public calls reads. */
 typedef struct {
   const ClhFrame *frame;
+  const ClhHostBlock *block;
   const ClhBackprojectSpec *spec;
   guint8 *dest;
   gsize dest_stride;
@@ -643,6 +654,39 @@ typedef struct {
   cl_ulong *moments;
 } Request;
 
+/* @block, if any, is device memory of the tracker's context from another
+ * API holding every plane @spec reads (the host cannot read such a frame,
+ * nor copy it). */
+static gboolean
+check_block (const ClhTracker *t, const ClhFrame *frame,
+    const ClhHostBlock *block, const ClhBackprojectSpec *spec,
+    GError **error)
+{
+  gsize base[CLH_MAX_PLANES];
+  const guint8 *start;
+  guint used, i;
+
+  if (!block)
+    return TRUE;
+  if (!clh_host_block_is_external (block)
+      || clh_host_block_get_context (block) != t->ctx)
+    return invalid (error, "the block is not device memory of this "
+        "tracker's context");
+  pack_planes (frame, spec, &used, base);
+  start = clh_host_block_get_data (block);
+  for (i = 0; i < frame->n_planes; i++) {
+    const guint8 *data = frame->planes[i].data;
+    const gsize size = clh_host_block_get_size (block);
+
+    if ((used & (1u << i)) && (data < start || (gsize) (data - start) > size
+            || clh_frame_plane_span (frame, i) > size - (gsize) (data - start)
+            || (gsize) (data - start) + clh_frame_plane_span (frame, i)
+            > G_MAXUINT32))
+      return invalid (error, "a plane is not inside the device block");
+  }
+  return TRUE;
+}
+
 static gboolean
 backproject_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
 {
@@ -650,7 +694,7 @@ backproject_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
   const size_t origin[3] = { 0, 0, 0 };
   const size_t region[3] = { r->frame->width, r->frame->height, 1 };
 
-  return run_backproject (t, r->frame, r->spec, FALSE, error)
+  return run_backproject (t, r->frame, r->block, r->spec, FALSE, error)
       && clh_cl_check (clEnqueueReadBufferRect (t->queue, t->image, CL_FALSE,
           origin, origin, region, r->frame->width, 0, r->dest_stride, 0,
           r->dest, 0, NULL, done), "clEnqueueReadBufferRect", error);
@@ -660,6 +704,9 @@ backproject_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
  * clh_tracker_backproject:
  * @tracker: a tracking engine
  * @frame: an 8-bit RGB or YUV frame
+ * @block: (nullable): device memory imported into the tracker's context
+ *   (clh_context_import_opaque_fd()) that @frame's planes lie in, given as
+ *   device addresses; %NULL: @frame is in host memory
  * @spec: the back-projection, its model set
  * @dest: (out caller-allocates): `frame->height` rows of `frame->width`
  *   bytes, @dest_stride bytes apart
@@ -675,16 +722,17 @@ backproject_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
  */
 gboolean
 clh_tracker_backproject (ClhTracker *tracker, const ClhFrame *frame,
-    const ClhBackprojectSpec *spec, guint8 *dest, gsize dest_stride,
-    GError **error)
+    const ClhHostBlock *block, const ClhBackprojectSpec *spec, guint8 *dest,
+    gsize dest_stride, GError **error)
 {
-  Request r = { frame, spec, dest, dest_stride };
+  Request r = { frame, block, spec, dest, dest_stride };
 
-  if (!check_spec (frame, spec, TRUE, error))
+  if (!check_spec (frame, spec, TRUE, error)
+      || !check_block (tracker, frame, block, spec, error))
     return FALSE;
   if (dest_stride < frame->width)
     return invalid (error, "destination rows shorter than the frame's");
-  return stage_frame (tracker, frame, spec, error)
+  return (block || stage_frame (tracker, frame, spec, error))
       && run_op (tracker, backproject_op, &r, TRUE, error);
 }
 
@@ -693,13 +741,17 @@ set_frame_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
 {
   const Request *r = data;
 
-  return run_backproject (t, r->frame, r->spec, TRUE, error);
+  return run_backproject (t, r->frame, r->block, r->spec, TRUE, error);
 }
 
 /**
  * clh_tracker_set_frame:
  * @tracker: a tracking engine
  * @frame: an 8-bit RGB or YUV frame
+ * @block: (nullable): as for clh_tracker_backproject(); such a frame is
+ *   read by the device, not copied: its memory must stay unchanged until
+ *   the next operation that waits (clh_tracker_camshift(),
+ *   clh_tracker_window_histograms()) returns
  * @spec: %CLH_COUNT_HUE, at most 180 bins, the mask; its model is not read
  * @error: %CLH_ENGINE_ERROR_INVALID, %CLH_ENGINE_ERROR_OPENCL
  *
@@ -713,16 +765,18 @@ set_frame_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
  */
 gboolean
 clh_tracker_set_frame (ClhTracker *tracker, const ClhFrame *frame,
-    const ClhBackprojectSpec *spec, GError **error)
+    const ClhHostBlock *block, const ClhBackprojectSpec *spec,
+    GError **error)
 {
-  Request r = { frame, spec };
+  Request r = { frame, block, spec };
 
-  if (!check_spec (frame, spec, FALSE, error))
+  if (!check_spec (frame, spec, FALSE, error)
+      || !check_block (tracker, frame, block, spec, error))
     return FALSE;
   if (spec->count != CLH_COUNT_HUE)
     return invalid (error, "CamShift tracks hue");
   tracker->width = tracker->height = 0;
-  if (!stage_frame (tracker, frame, spec, error)
+  if (!(block || stage_frame (tracker, frame, spec, error))
       || !run_op (tracker, set_frame_op, &r, FALSE, error))
     return FALSE;
   tracker->width = frame->width;

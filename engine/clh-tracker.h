@@ -16,11 +16,12 @@ ClhTracker *clh_tracker_new (ClhContext *context, GError **error);
 void clh_tracker_free (ClhTracker *tracker);
 
 gboolean clh_tracker_backproject (ClhTracker *tracker, const ClhFrame *frame,
-    const ClhBackprojectSpec *spec, guint8 *dest, gsize dest_stride,
-    GError **error);
+    const ClhHostBlock *block, const ClhBackprojectSpec *spec, guint8 *dest,
+    gsize dest_stride, GError **error);
 
 gboolean clh_tracker_set_frame (ClhTracker *tracker, const ClhFrame *frame,
-    const ClhBackprojectSpec *spec, GError **error);
+    const ClhHostBlock *block, const ClhBackprojectSpec *spec,
+    GError **error);
 gboolean clh_tracker_window_histograms (ClhTracker *tracker,
     const ClhRect *windows, guint n_windows, guint32 *counts,
     GError **error);

@@ -75,7 +75,7 @@ assert_backproject_equal (const ClhFrame *frame,
   GError *err = NULL;
   guint y;
 
-  g_assert_true (clh_tracker_backproject (tracker, frame, spec, got, stride,
+  g_assert_true (clh_tracker_backproject (tracker, frame, NULL, spec, got, stride,
           &err));
   g_assert_no_error (err);
   clh_reference_backproject (frame, spec, want, stride);
@@ -172,7 +172,7 @@ run_tracks (ClhTestFrame *tf, ClhRect *start, guint n, guint steps,
   GError *err = NULL;
   guint i, s;
 
-  g_assert_true (clh_tracker_set_frame (tracker, frame, &spec, &err));
+  g_assert_true (clh_tracker_set_frame (tracker, frame, NULL, &spec, &err));
   g_assert_no_error (err);
   g_assert_true (clh_tracker_window_histograms (tracker, windows, n, counts,
           &err));
@@ -311,16 +311,16 @@ test_invalid (void)
   GError *err = NULL;
 
   spec.model = NULL;
-  g_assert_false (clh_tracker_backproject (tracker, &tf->frame, &spec, out,
+  g_assert_false (clh_tracker_backproject (tracker, &tf->frame, NULL, &spec, out,
           16, &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
   g_clear_error (&err);
   spec.bins = 181;
-  g_assert_false (clh_tracker_set_frame (tracker, &tf->frame, &spec, &err));
+  g_assert_false (clh_tracker_set_frame (tracker, &tf->frame, NULL, &spec, &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
   g_clear_error (&err);
   spec.bins = 16;
-  g_assert_true (clh_tracker_set_frame (tracker, &tf->frame, &spec, &err));
+  g_assert_true (clh_tracker_set_frame (tracker, &tf->frame, NULL, &spec, &err));
   g_assert_false (clh_tracker_camshift (tracker, model, &empty, 1, &criteria,
           &box, NULL, &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
@@ -393,7 +393,7 @@ test_beside_engines (void)
 
   first = clh_test_frame_new ("RGB", 161, 97, 3, CLH_TEST_GRADIENT, 9);
   spec = camshift_spec (first);
-  g_assert_true (clh_tracker_set_frame (tracker, &first->frame, &spec,
+  g_assert_true (clh_tracker_set_frame (tracker, &first->frame, NULL, &spec,
           NULL));
   clh_test_frame_free (first);
   test_camshift_windows ();

@@ -701,6 +701,51 @@ test_device_uuid (void)
   g_free (list);
 }
 
+/* Importing external memory: refused with a message where the device has
+ * no cl_khr_external_memory_opaque_fd (PoCL), or for a descriptor that is
+ * not exported device memory (a pipe); a refused descriptor stays the
+ * caller's, open. The import of CUDA's memory itself is checked on the GPU
+ * machine (tests/device/cuda-import.c). */
+static void
+test_external_memory_refused (void)
+{
+  ClhContext *ctx = clh_engine_get_context (engine);
+  const gboolean offered = clh_context_can_import_opaque_fd (ctx);
+  ClhHostBlock *block;
+  GError *err = NULL;
+  gint fds[2];
+
+  g_assert_cmpint (offered, ==, clh_device_has_extension (
+          clh_context_get_device (ctx)->device,
+          "cl_khr_external_memory_opaque_fd"));
+  g_assert_cmpint (pipe (fds), ==, 0);
+  block = clh_context_import_opaque_fd (ctx, fds[0], 1 << 20, 0x10000,
+      &err);
+  g_assert_null (block);
+  g_assert_nonnull (err);
+  g_test_message ("import of a pipe: %s", err->message);
+  if (!offered)
+    g_assert_true (g_error_matches (err, CLH_ENGINE_ERROR,
+            CLH_ENGINE_ERROR_INVALID));
+  g_clear_error (&err);
+  g_assert_cmpint (fcntl (fds[0], F_GETFD), !=, -1);
+
+  g_assert_null (clh_context_import_opaque_fd (ctx, fds[0], 0, 0x10000,
+          &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_clear_error (&err);
+  g_assert_null (clh_context_import_opaque_fd (ctx, -1, 4096, 0x10000,
+          &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_clear_error (&err);
+  g_assert_null (clh_context_import_opaque_fd (ctx, fds[0], 4096,
+          G_MAXUINT64 - 100, &err));
+  g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
+  g_clear_error (&err);
+  close (fds[0]);
+  close (fds[1]);
+}
+
 static void
 test_device_selection (void)
 {
@@ -1974,6 +2019,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/invalid-requests", test_invalid_requests);
   g_test_add_func ("/engine/device-selection", test_device_selection);
   g_test_add_func ("/engine/device-uuid", test_device_uuid);
+  g_test_add_func ("/engine/external-memory-refused",
+      test_external_memory_refused);
   g_test_add_func ("/engine/profiling", test_profiling);
   g_test_add_func ("/engine/program-cache", test_program_cache);
   g_test_add_func ("/engine/build-log/locate", test_build_log_locate);

@@ -28,5 +28,9 @@ gboolean clh_host_block_lend (ClhHostBlock *block, cl_command_queue queue,
 gboolean clh_host_block_take_back (ClhHostBlock *block,
     cl_command_queue queue, gboolean blocking, cl_event *event,
     GError **error);
+gboolean clh_host_block_acquire (const ClhHostBlock *block,
+    cl_command_queue queue, GError **error);
+gboolean clh_host_block_release (const ClhHostBlock *block,
+    cl_command_queue queue, GError **error);
 
 G_END_DECLS

@@ -3,6 +3,7 @@
 #include "clh-submitter.h"
 #include "clh-program-cache.h"
 
+#include <gmodule.h>
 #include <string.h>
 
 /* kernels/program.cl (the histogram and tracking kernels), embedded at
@@ -39,6 +40,22 @@ struct _ClhContext {
   gint last_submit_ms;
 };
 
+/* cl_khr_external_memory's acquire and release commands, and OpenCL 3.0's
+ * clCreateBufferWithProperties(), typed here since the engine compiles
+ * against the OpenCL 1.2 API (clh-cl.h). */
+typedef cl_int (CL_API_CALL *ClhExternalMemFn) (cl_command_queue queue,
+    cl_uint n_mems, const cl_mem *mems, cl_uint n_waits,
+    const cl_event *waits, cl_event *event);
+typedef cl_mem (CL_API_CALL *ClhCreateBufferWithPropertiesFn) (
+    cl_context context, const cl_ulong *properties, cl_mem_flags flags,
+    size_t size, void *host_ptr, cl_int *errcode);
+
+/* The Khronos names of cl_khr_external_memory_opaque_fd's import (the
+ * OpenCL Extension Specification, "External Memory"). */
+#define CLH_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR 0x2060
+#define CLH_DEVICE_HANDLE_LIST_KHR 0x2051
+#define CLH_DEVICE_HANDLE_LIST_END_KHR 0
+
 struct _ClhHostBlock {
   ClhContext *context;
   cl_mem mem;
@@ -46,6 +63,13 @@ struct _ClhHostBlock {
   gsize size;
   /* CPU devices: our own allocation under a CL_MEM_USE_HOST_PTR buffer. */
   gpointer allocation;
+  /* Device memory another API allocated and exported
+   * (clh_context_import_opaque_fd()): @data is its address in that API's
+   * device address space, which the host never dereferences; the kernels
+   * read it between @acquire and @release commands. */
+  gboolean external;
+  ClhExternalMemFn acquire;
+  ClhExternalMemFn release;
 };
 
 static gboolean
@@ -531,7 +555,7 @@ clh_host_block_free (ClhHostBlock *block)
   if (!block)
     return;
   ctx = block->context;
-  if (block->allocation)
+  if (block->allocation || block->external)
     g_clear_pointer (&block->mem, clReleaseMemObject);
   else
     clh_context_unpin (ctx, g_steal_pointer (&block->mem), block->data);
@@ -597,7 +621,7 @@ clh_host_block_lend (ClhHostBlock *block, cl_command_queue queue,
 {
   if (event)
     *event = NULL;
-  if (block->allocation)
+  if (block->allocation || block->external)
     return TRUE;
   return clh_cl_check (clEnqueueUnmapMemObject (queue, block->mem,
           block->data, 0, NULL, event), "clEnqueueUnmapMemObject", error);
@@ -626,7 +650,7 @@ clh_host_block_take_back (ClhHostBlock *block, cl_command_queue queue,
 
   if (event)
     *event = NULL;
-  if (block->allocation)
+  if (block->allocation || block->external)
     return TRUE;
   data = clEnqueueMapBuffer (queue, block->mem, blocking, CL_MAP_READ
       | CL_MAP_WRITE, 0, block->size, 0, NULL, event, &ret);
@@ -652,6 +676,180 @@ ClhContext *
 clh_host_block_get_context (const ClhHostBlock *block)
 {
   return block->context;
+}
+
+/**
+ * clh_context_can_import_opaque_fd:
+ * @context: a context
+ *
+ * Whether the device imports memory another API exported as an opaque
+ * POSIX file descriptor (cl_khr_external_memory_opaque_fd: NVIDIA's driver
+ * does, for CUDA's cuMemExportToShareableHandle()), so that
+ * clh_context_import_opaque_fd() can succeed.
+ *
+ * Returns: %TRUE if the device lists the extension
+ */
+gboolean
+clh_context_can_import_opaque_fd (const ClhContext *context)
+{
+  return clh_device_has_extension (context->device.device,
+      "cl_khr_external_memory_opaque_fd");
+}
+
+/* A platform's extension function, else the loader's symbol of that name
+ * (OpenCL 3.0's core functions, which the ICD loader exports). */
+static gpointer
+platform_function (cl_platform_id platform, const gchar *name)
+{
+  gpointer fn = clGetExtensionFunctionAddressForPlatform (platform, name);
+  GModule *self;
+
+  if (fn)
+    return fn;
+  self = g_module_open (NULL, 0);
+  if (self && !g_module_symbol (self, name, &fn))
+    fn = NULL;
+  if (self)
+    g_module_close (self);
+  return fn;
+}
+
+/**
+ * clh_context_import_opaque_fd:
+ * @context: a context whose device can import
+ *   (clh_context_can_import_opaque_fd())
+ * @fd: a file descriptor another API exported for device memory of the
+ *   same GPU (CUDA's cuMemExportToShareableHandle() with
+ *   %CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR); on success the OpenCL
+ *   driver owns it (as Vulkan's and CUDA's imports do), on failure it is
+ *   still the caller's
+ * @size: bytes of the allocation @fd stands for
+ * @device_address: its first byte's address in the exporting API's device
+ *   address space (a CUdeviceptr)
+ * @error: %CLH_ENGINE_ERROR_INVALID if the device cannot import or @size is
+ *   0 or beyond clh_context_get_max_host_block(); %CLH_ENGINE_ERROR_OPENCL
+ *   if the driver refuses the import
+ *
+ * Imports device memory another API allocated as a block the engine reads
+ * frames from where they lie, with no copy: frames whose planes are given
+ * as addresses in [@device_address, @device_address + @size) of that API
+ * (clh_frame's plane data) are counted from it when the block is passed to
+ * clh_engine_submit_regions() or the tracker. The host never reads through
+ * those addresses. The exporting API must have finished writing a frame
+ * before it is submitted: the kernels do not wait for its streams. Import
+ * once per allocation, not per frame: the import maps the memory into the
+ * OpenCL context.
+ *
+ * Returns: (transfer full) (nullable): the block, or %NULL on error
+ */
+ClhHostBlock *
+clh_context_import_opaque_fd (ClhContext *context, gint fd, gsize size,
+    guint64 device_address, GError **error)
+{
+  const cl_platform_id platform = context->device.platform;
+  ClhCreateBufferWithPropertiesFn create;
+  cl_ulong props[6];
+  ClhHostBlock *block;
+  cl_int ret;
+
+  if (!clh_context_can_import_opaque_fd (context)) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "%s does not import external memory "
+        "(no cl_khr_external_memory_opaque_fd)", context->device.name);
+    return NULL;
+  }
+  if (fd < 0 || size == 0 || size > context->max_block
+      || device_address > G_MAXUINT64 - size) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "cannot import %" G_GSIZE_FORMAT " bytes of external memory (fd "
+        "%d) on %s", size, fd, context->device.name);
+    return NULL;
+  }
+  create = platform_function (platform, "clCreateBufferWithProperties");
+  if (!create) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "the OpenCL loader has no clCreateBufferWithProperties (OpenCL "
+        "3.0): it cannot import external memory");
+    return NULL;
+  }
+  props[0] = CLH_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR;
+  props[1] = (cl_ulong) fd;
+  props[2] = CLH_DEVICE_HANDLE_LIST_KHR;
+  props[3] = (cl_ulong) (guintptr) context->device.device;
+  props[4] = CLH_DEVICE_HANDLE_LIST_END_KHR;
+  props[5] = 0;
+  block = g_new0 (ClhHostBlock, 1);
+  block->external = TRUE;
+  block->mem = create (context->context, props, CL_MEM_READ_ONLY, size,
+      NULL, &ret);
+  if (!clh_cl_check (ret, "clCreateBufferWithProperties (opaque fd)",
+          error)) {
+    g_free (block);
+    return NULL;
+  }
+  block->context = clh_context_ref (context);
+  block->data = (guint8 *) (guintptr) device_address;
+  block->size = size;
+  block->acquire = platform_function (platform,
+      "clEnqueueAcquireExternalMemObjectsKHR");
+  block->release = platform_function (platform,
+      "clEnqueueReleaseExternalMemObjectsKHR");
+  return block;
+}
+
+/**
+ * clh_host_block_is_external:
+ * @block: a block
+ *
+ * Returns: whether @block is device memory imported from another API
+ *   (clh_context_import_opaque_fd()), whose data the host cannot read
+ */
+gboolean
+clh_host_block_is_external (const ClhHostBlock *block)
+{
+  return block->external;
+}
+
+/**
+ * clh_host_block_acquire:
+ * @block: an external block
+ * @queue: the queue of the commands that will read it
+ * @error: %CLH_ENGINE_ERROR_OPENCL
+ *
+ * Enqueues cl_khr_external_memory's acquire of @block before commands that
+ * read it (the extension requires it; a driver without the entry point
+ * needs none).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+clh_host_block_acquire (const ClhHostBlock *block, cl_command_queue queue,
+    GError **error)
+{
+  if (!block->external || !block->acquire)
+    return TRUE;
+  return clh_cl_check (block->acquire (queue, 1, &block->mem, 0, NULL,
+          NULL), "clEnqueueAcquireExternalMemObjectsKHR", error);
+}
+
+/**
+ * clh_host_block_release:
+ * @block: an external block acquired on @queue
+ * @queue: that queue
+ * @error: %CLH_ENGINE_ERROR_OPENCL
+ *
+ * Enqueues the release that ends clh_host_block_acquire()'s.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+clh_host_block_release (const ClhHostBlock *block, cl_command_queue queue,
+    GError **error)
+{
+  if (!block->external || !block->release)
+    return TRUE;
+  return clh_cl_check (block->release (queue, 1, &block->mem, 0, NULL,
+          NULL), "clEnqueueReleaseExternalMemObjectsKHR", error);
 }
 
 /**

@@ -63,6 +63,11 @@ guint8 *clh_host_block_get_data (const ClhHostBlock *block);
 gsize clh_host_block_get_size (const ClhHostBlock *block);
 ClhContext *clh_host_block_get_context (const ClhHostBlock *block);
 
+gboolean clh_context_can_import_opaque_fd (const ClhContext *context);
+ClhHostBlock *clh_context_import_opaque_fd (ClhContext *context, gint fd,
+    gsize size, guint64 device_address, GError **error);
+gboolean clh_host_block_is_external (const ClhHostBlock *block);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClhContext, clh_context_unref)
 
 G_END_DECLS

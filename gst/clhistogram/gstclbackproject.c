@@ -229,15 +229,16 @@ project (GstClBackproject *self, GstBuffer *inbuf, const ClhBackprojectSpec
     *spec, GstVideoFrame *out)
 {
   GstClTrackerFilter *filter = GST_CL_TRACKER_FILTER (self);
+  const ClhHostBlock *block;
   GstClFrameMap map;
   ClhFrame frame;
   GError *err = NULL;
   gboolean ok;
 
-  if (!gst_cl_tracker_filter_map (filter, inbuf, &map, &frame))
+  if (!gst_cl_tracker_filter_map (filter, inbuf, &map, &frame, &block))
     return GST_FLOW_ERROR;
   ok = clh_tracker_backproject (gst_cl_tracker_filter_get_tracker (filter),
-      &frame, spec, GST_VIDEO_FRAME_PLANE_DATA (out, 0),
+      &frame, block, spec, GST_VIDEO_FRAME_PLANE_DATA (out, 0),
       GST_VIDEO_FRAME_PLANE_STRIDE (out, 0), &err);
   gst_cl_frame_map_clear (&map);
   return ok ? GST_FLOW_OK : gst_cl_tracker_filter_engine_error (filter, err);

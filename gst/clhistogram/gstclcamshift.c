@@ -597,6 +597,7 @@ track_frame (GstClCamShift *self, GstBuffer *buffer,
   ClhBackprojectSpec spec = { 0 };
   GstClFrameMap map;
   GError *err = NULL;
+  const ClhHostBlock *block;
   ClhFrame frame;
   gboolean ok;
 
@@ -610,9 +611,9 @@ track_frame (GstClCamShift *self, GstBuffer *buffer,
   spec.min_saturation = s->min_saturation;
   spec.min_value = s->min_value;
   spec.max_value = s->max_value;
-  if (!gst_cl_tracker_filter_map (filter, buffer, &map, &frame))
+  if (!gst_cl_tracker_filter_map (filter, buffer, &map, &frame, &block))
     return GST_FLOW_ERROR;
-  ok = clh_tracker_set_frame (tracker, &frame, &spec, &err)
+  ok = clh_tracker_set_frame (tracker, &frame, block, &spec, &err)
       && make_models (self, tracker, fresh, s->bins, &err)
       && step_tracks (self, tracker, s, fresh, &err);
   gst_cl_frame_map_clear (&map);

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Frames in CUDA memory (video/x-raw(memory:CUDAMemory), NVIDIA's decoders)
- * at the elements' sink pads: their caps, and the one log line per stream
- * saying that such frames are read through the host (docs/design.md,
- * "Frames already in device memory"). */
+ * at the elements' sink pads: their caps; the pool of exportable CUDA
+ * memory proposed upstream where the CUDA device is the OpenCL device;
+ * and each frame mapped where it lies, on the device, or through the host
+ * with one log line per stream saying why (docs/design.md, "Frames
+ * already in device memory"). */
 #pragma once
 
 #include <gst/video/video.h>
+
+#include "clh-context.h"
+#include "gstclframemap.h"
 
 G_BEGIN_DECLS
 
@@ -34,18 +39,34 @@ G_BEGIN_DECLS
 #define GST_CL_CUDA_CAPS_MAKE(formats) ""
 #endif
 
-/* What an element knows of its input's memory (streaming thread). */
+/* What an element knows of its input's memory (streaming thread, but
+ * @cuda_context: under the object lock). */
 typedef struct {
   /* The negotiated caps carry memory:CUDAMemory. */
   gboolean cuda_caps;
   /* This stream's log line was written. */
   gboolean told;
+  /* The GstCudaContext upstream decodes on (a GstObject, NULL without
+   * GStreamer's CUDA library), from a context query or set_context. */
+  GstObject *cuda_context;
+  /* Why the pool of exportable memory was not proposed, if it was not. */
+  gchar *not_proposed;
+  /* Frames counted from CUDA memory on the device, for the tests. */
+  guint64 n_on_device;
 } GstClCudaInput;
 
 gboolean gst_cl_caps_features_are_cuda (const GstCaps *caps, guint index);
 void gst_cl_cuda_input_set_caps (GstClCudaInput *input, const GstCaps *caps);
 void gst_cl_cuda_input_new_stream (GstClCudaInput *input);
-void gst_cl_cuda_input_note_frame (GstClCudaInput *input,
-    GstElement *element, GstBuffer *buffer);
+void gst_cl_cuda_input_clear (GstClCudaInput *input);
+void gst_cl_cuda_input_set_context (GstClCudaInput *input,
+    GstElement *element, GstContext *context);
+gboolean gst_cl_cuda_input_propose_allocation (GstClCudaInput *input,
+    GstElement *element, GstQuery *query, ClhContext *context,
+    guint min_buffers);
+gboolean gst_cl_cuda_input_map (GstClCudaInput *input, GstElement *element,
+    ClhContext *context, GstClFrameMap *fm, const GstVideoInfo *info,
+    const ClhFrame *format, GstBuffer *buffer, ClhFrame *frame,
+    const ClhHostBlock **block);
 
 G_END_DECLS

@@ -7,6 +7,10 @@
 
 #include <string.h>
 
+/* Ours, beside GStreamer's: the frame is read on the device, with no
+ * fallback to a mapping of the whole buffer. */
+#define GST_CL_MAP_DEVICE (GST_MAP_FLAG_LAST << 8)
+
 GST_DEBUG_CATEGORY_EXTERN (gst_cl_histogram_debug);
 #define GST_CAT_DEFAULT gst_cl_histogram_debug
 
@@ -158,7 +162,8 @@ map_frame (GstElement *self, const GstVideoInfo *info,
 {
   const gchar *what = (flags & GST_MAP_WRITE) ? "writing" : "reading";
 
-  if (!gst_video_frame_map (&fm->vframe, info, fm->buffer, flags)) {
+  if (!gst_video_frame_map (&fm->vframe, info, fm->buffer,
+          flags & ~GST_CL_MAP_DEVICE)) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Could not map a %s frame for %s.", GST_VIDEO_INFO_NAME (info),
             what), ("gst_video_frame_map() failed on %" GST_PTR_FORMAT,
@@ -169,6 +174,12 @@ map_frame (GstElement *self, const GstVideoInfo *info,
   if (planes_from_video_frame (frame, &fm->vframe, vmeta != NULL))
     return TRUE;
   gst_cl_frame_map_clear (fm);
+  if (flags & GST_CL_MAP_DEVICE) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("A %s frame in device memory has a plane outside its memory.",
+            GST_VIDEO_INFO_NAME (info)), ("%" GST_PTR_FORMAT, fm->buffer));
+    return FALSE;
+  }
 
   GST_DEBUG_OBJECT (self, "a plane spans memory blocks: mapping the buffer");
   if (!gst_buffer_map (fm->buffer, &fm->map, flags)) {
@@ -227,6 +238,32 @@ gst_cl_frame_map_read (GstClFrameMap *fm, GstElement *element,
     ClhFrame *frame)
 {
   return frame_map (fm, element, info, format, buffer, GST_MAP_READ, frame);
+}
+
+/**
+ * gst_cl_frame_map_read_device:
+ * @fm: (out caller-allocates): as for gst_cl_frame_map_read()
+ * @element: the element errors are posted on
+ * @info: the negotiated format
+ * @format: @info's planes and components
+ * @buffer: (transfer none): the frame, one memory block of device memory
+ *   that maps with @device_flag
+ * @device_flag: the map flag giving device addresses (%GST_MAP_CUDA)
+ * @frame: (out): as for gst_cl_frame_map_read(), its planes' data device
+ *   addresses, which the host must not dereference
+ *
+ * Maps @buffer for reading on the device, with gst_cl_frame_map_read()'s
+ * checks.
+ *
+ * Returns: %FALSE after posting a STREAM element error
+ */
+gboolean
+gst_cl_frame_map_read_device (GstClFrameMap *fm, GstElement *element,
+    const GstVideoInfo *info, const ClhFrame *format, GstBuffer *buffer,
+    GstMapFlags device_flag, ClhFrame *frame)
+{
+  return frame_map (fm, element, info, format, buffer, GST_MAP_READ
+      | GST_CL_MAP_DEVICE | device_flag, frame);
 }
 
 /**

@@ -23,6 +23,9 @@ typedef struct {
 gboolean gst_cl_frame_map_read (GstClFrameMap *fm, GstElement *element,
     const GstVideoInfo *info, const ClhFrame *format, GstBuffer *buffer,
     ClhFrame *frame);
+gboolean gst_cl_frame_map_read_device (GstClFrameMap *fm,
+    GstElement *element, const GstVideoInfo *info, const ClhFrame *format,
+    GstBuffer *buffer, GstMapFlags device_flag, ClhFrame *frame);
 gboolean gst_cl_frame_map_write (GstClFrameMap *fm, GstElement *element,
     const GstVideoInfo *info, const ClhFrame *format, GstBuffer *buffer,
     ClhFrame *frame);

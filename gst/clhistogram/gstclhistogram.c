@@ -212,6 +212,9 @@ typedef struct {
    * queued only to keep its place. */
   gboolean counted;
   GstClFrameMap map;
+  /* The device memory the mapped frame lies in (frames in CUDA memory
+   * imported into OpenCL), NULL for a frame in host memory. */
+  const ClhHostBlock *device_block;
   /* The GstVideoCropMeta's rectangle when the frame could not be narrowed
    * to it in place (a corner off a subsampled component's grid, or inside
    * a packed group of samples): then the memory's frame is counted with
@@ -466,10 +469,9 @@ crop_frame (GstClHistogram *self, GstClPendingFrame *pending, ClhFrame *frame)
 static gboolean
 map_frame (GstClHistogram *self, GstClPendingFrame *pending, ClhFrame *frame)
 {
-  gst_cl_cuda_input_note_frame (&self->cuda_input, GST_ELEMENT (self),
-      pending->buffer);
-  return gst_cl_frame_map_read (&pending->map, GST_ELEMENT (self),
-      &self->info, &self->frame_format, pending->buffer, frame)
+  return gst_cl_cuda_input_map (&self->cuda_input, GST_ELEMENT (self),
+      self->context, &pending->map, &self->info, &self->frame_format,
+      pending->buffer, frame, &pending->device_block)
       && crop_frame (self, pending, frame);
 }
 
@@ -609,8 +611,10 @@ submit_frame (GstClHistogram *self, GstClPendingFrame *pending)
       settings->regions, settings->roi_meta, pending->buffer, request->width,
       request->height, gst_cl_histogram_request_max_regions (request));
 
-  block = gst_cl_host_memory_buffer_block (pending->buffer, self->context);
-  GST_LOG_OBJECT (self, "%s: %" GST_PTR_FORMAT, block ?
+  block = pending->device_block ? pending->device_block :
+      gst_cl_host_memory_buffer_block (pending->buffer, self->context);
+  GST_LOG_OBJECT (self, "%s: %" GST_PTR_FORMAT, pending->device_block ?
+      "device memory, read where it lies" : block ?
       "our host memory, no host copy" : "other memory, copy path",
       pending->buffer);
   rects = region_rects (pending, &n_rects);
@@ -1258,6 +1262,7 @@ gst_cl_histogram_propose_allocation (GstBaseTransform *trans,
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
   GstAllocator *allocator = NULL;
+  ClhContext *context;
 
   /* In place, downstream sees our input buffers: it proposes first. */
   if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
@@ -1267,10 +1272,17 @@ gst_cl_histogram_propose_allocation (GstBaseTransform *trans,
   GST_OBJECT_LOCK (self);
   if (self->allocator)
     allocator = gst_object_ref (self->allocator);
+  context = self->context ? gst_cl_context_handle_ref (self->context) : NULL;
   GST_OBJECT_UNLOCK (self);
+  /* Frames in CUDA memory: the pool of exportable CUDA memory, if any;
+   * never our host memory. */
+  if (gst_cl_cuda_input_propose_allocation (&self->cuda_input,
+          GST_ELEMENT (self), query, context, wanted_in_flight (self) + 1))
+    g_clear_object (&allocator);
   gst_cl_buffer_pool_propose_allocation (GST_ELEMENT (self), query,
       allocator, wanted_in_flight (self) + 1);
   gst_clear_object (&allocator);
+  g_clear_pointer (&context, gst_cl_context_handle_unref);
   return TRUE;
 }
 
@@ -1357,6 +1369,7 @@ gst_cl_histogram_change_state (GstElement *element, GstStateChange transition)
   if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
     reset_output (self);
     close_device (self);
+    gst_cl_cuda_input_clear (&self->cuda_input);
   }
   return ret;
 }
@@ -1366,6 +1379,7 @@ gst_cl_histogram_set_context (GstElement *element, GstContext *context)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (element);
 
+  gst_cl_cuda_input_set_context (&self->cuda_input, element, context);
   if (gst_cl_handle_set_context (element, context, &self->device, &self->context))
     GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
@@ -1816,6 +1830,7 @@ gst_cl_histogram_finalize (GObject *object)
 
   reset_output (self);
   close_device (self);
+  gst_cl_cuda_input_clear (&self->cuda_input);
   g_mutex_clear (&self->engine_lock);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);

@@ -74,18 +74,18 @@ gst_cl_tracker_filter_init_spec (GstClTrackerFilter *self,
 }
 
 /* Maps @buffer for reading as the caps' frame (a GstVideoMeta larger than
- * the caps is read from its top-left corner); FALSE after posting a STREAM
- * error. */
+ * the caps is read from its top-left corner): in host memory, or on the
+ * device for frames in CUDA memory the tracker imports (@block: the device
+ * memory, else NULL); FALSE after posting a STREAM error. */
 gboolean
 gst_cl_tracker_filter_map (GstClTrackerFilter *self, GstBuffer *buffer,
-    GstClFrameMap *map, ClhFrame *frame)
+    GstClFrameMap *map, ClhFrame *frame, const ClhHostBlock **block)
 {
   GstClTrackerFilterPrivate *priv = PRIV (self);
 
-  gst_cl_cuda_input_note_frame (&priv->cuda_input, GST_ELEMENT (self),
-      buffer);
-  if (!gst_cl_frame_map_read (map, GST_ELEMENT (self), &priv->info,
-          &priv->format, buffer, frame)) {
+  if (!gst_cl_cuda_input_map (&priv->cuda_input, GST_ELEMENT (self),
+          priv->context, map, &priv->info, &priv->format, buffer, frame,
+          block)) {
     gst_cl_frame_map_clear (map);
     return FALSE;
   }
@@ -156,8 +156,10 @@ gst_cl_tracker_filter_change_state (GstElement *element,
     return GST_STATE_CHANGE_FAILURE;
   ret = GST_ELEMENT_CLASS (gst_cl_tracker_filter_parent_class)->change_state
       (element, transition);
-  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
     close_device (self);
+    gst_cl_cuda_input_clear (&PRIV (self)->cuda_input);
+  }
   return ret;
 }
 
@@ -166,6 +168,7 @@ gst_cl_tracker_filter_set_context (GstElement *element, GstContext *context)
 {
   GstClTrackerFilterPrivate *priv = PRIV (GST_CL_TRACKER_FILTER (element));
 
+  gst_cl_cuda_input_set_context (&priv->cuda_input, element, context);
   if (gst_cl_handle_set_context (element, context, &priv->device, &priv->context))
     GST_ELEMENT_CLASS (gst_cl_tracker_filter_parent_class)->set_context (element, context);
 }
@@ -191,6 +194,29 @@ gst_cl_tracker_filter_query (GstBaseTransform *trans,
   }
   return GST_BASE_TRANSFORM_CLASS (gst_cl_tracker_filter_parent_class)->query
       (trans, direction, query);
+}
+
+/* Frames in CUDA memory: the pool of exportable CUDA memory, where the
+ * tracker can import it. */
+static gboolean
+gst_cl_tracker_filter_propose_allocation (GstBaseTransform *trans,
+    GstQuery *decide_query, GstQuery *query)
+{
+  GstClTrackerFilterPrivate *priv = PRIV (GST_CL_TRACKER_FILTER (trans));
+  ClhContext *context = NULL;
+
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cl_tracker_filter_parent_class)->
+      propose_allocation (trans, decide_query, query))
+    GST_DEBUG_OBJECT (trans, "downstream answered no allocation query");
+  GST_OBJECT_LOCK (trans);
+  if (priv->context)
+    context = gst_cl_context_handle_ref (priv->context);
+  GST_OBJECT_UNLOCK (trans);
+  /* The frame being tracked, and the one the decoder writes meanwhile. */
+  gst_cl_cuda_input_propose_allocation (&priv->cuda_input,
+      GST_ELEMENT (trans), query, context, 2);
+  g_clear_pointer (&context, gst_cl_context_handle_unref);
+  return TRUE;
 }
 
 static gboolean
@@ -270,6 +296,7 @@ gst_cl_tracker_filter_finalize (GObject *object)
   GstClTrackerFilter *self = GST_CL_TRACKER_FILTER (object);
 
   close_device (self);
+  gst_cl_cuda_input_clear (&PRIV (self)->cuda_input);
   g_free (PRIV (self)->device);
   G_OBJECT_CLASS (gst_cl_tracker_filter_parent_class)->finalize (object);
 }
@@ -302,6 +329,8 @@ gst_cl_tracker_filter_class_init (GstClTrackerFilterClass *klass)
       GST_DEBUG_FUNCPTR (gst_cl_tracker_filter_set_context);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_tracker_filter_query);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_tracker_filter_set_caps);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_tracker_filter_propose_allocation);
   trans_class->sink_event =
       GST_DEBUG_FUNCPTR (gst_cl_tracker_filter_sink_event);
 

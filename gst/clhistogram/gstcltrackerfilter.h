@@ -42,7 +42,8 @@ const GstVideoInfo *gst_cl_tracker_filter_get_info (GstClTrackerFilter *self);
 void gst_cl_tracker_filter_init_spec (GstClTrackerFilter *self,
     ClhBackprojectSpec *spec);
 gboolean gst_cl_tracker_filter_map (GstClTrackerFilter *self,
-    GstBuffer *buffer, GstClFrameMap *map, ClhFrame *frame);
+    GstBuffer *buffer, GstClFrameMap *map, ClhFrame *frame,
+    const ClhHostBlock **block);
 GstFlowReturn gst_cl_tracker_filter_engine_error (GstClTrackerFilter *self,
     GError *err);
 
