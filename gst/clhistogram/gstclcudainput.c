@@ -139,6 +139,28 @@ import_refusal (GstCudaContext *cuda, ClhContext *context)
   return NULL;
 }
 
+/* The CUDA context upstream decodes on, from a context query on the sink
+ * pad (a decoder answers with its own). Not
+ * gst_cuda_ensure_element_context(): that makes a new context when none
+ * answers, which no decoder would write into. */
+static GstCudaContext *
+query_upstream_context (GstElement *element)
+{
+  GstPad *sink = gst_element_get_static_pad (element, "sink");
+  GstQuery *query = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
+  GstCudaContext *cuda = NULL;
+  GstContext *context = NULL;
+
+  if (sink && gst_pad_peer_query (sink, query)) {
+    gst_query_parse_context (query, &context);
+    if (context)
+      gst_cuda_handle_set_context (element, context, -1, &cuda);
+  }
+  gst_query_unref (query);
+  gst_clear_object (&sink);
+  return cuda;
+}
+
 /* The pool at the head of @query's pools, where decoders take it. */
 static void
 put_pool_first (GstQuery *query, GstBufferPool *pool, guint size,
@@ -208,8 +230,7 @@ gst_cl_cuda_input_propose_allocation (GstClCudaInput *input,
     if (input->cuda_context)
       cuda = (GstCudaContext *) gst_object_ref (input->cuda_context);
     GST_OBJECT_UNLOCK (element);
-    /* Upstream's, by a context query: a decoder answers with its own. */
-    if (!cuda && gst_cuda_ensure_element_context (element, -1, &cuda)) {
+    if (!cuda && (cuda = query_upstream_context (element))) {
       GST_OBJECT_LOCK (element);
       gst_object_replace (&input->cuda_context, GST_OBJECT (cuda));
       GST_OBJECT_UNLOCK (element);

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The CUDA memory path on the GPU machine (NVIDIA GPU with NVDEC, no
+# GStreamer development files), with the runtime that
+# `../shared/device/bundle --nvcodec` packs into .device/ and the build
+# folder carried:
+#   source .device/env.sh; scripts/device-cuda-check.sh CLIPS [BUILD]
+# CLIPS holds h264-1080p.mp4 (1920x1080, 300 frames), h264-odd.mp4
+# (638x358), h265-10bit.mp4 (Main 10) and vp9-10bit.webm (profile 2), as
+# scripts/make-cuda-clips.sh makes them. Prints PASS or FAIL per check, the
+# benchmarks' lines, and "N passed, N failed" last.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+clips=${1:?usage: device-cuda-check.sh CLIPS [BUILD]}
+build=${2:-$root/build}
+export GST_PLUGIN_PATH="$build/gst/clhistogram"
+export LD_LIBRARY_PATH="$build/gst-libs/gst/clhistogram:${LD_LIBRARY_PATH:-}"
+export CLHISTOGRAM_CACHE_DIR=/tmp/clh-program-cache
+check="$build/tests/clhistogram-cuda-check"
+passed=0
+failed=0
+run() {
+  local name=$1; shift
+  echo "=== $name"
+  local start=$SECONDS rc=0
+  "$@" || rc=$?
+  if [ $rc -eq 0 ]; then
+    echo "=== $name: PASS ($((SECONDS - start)) s)"; passed=$((passed + 1))
+  elif [ $rc -eq 77 ]; then
+    echo "=== $name: SKIP"
+  else
+    echo "=== $name: FAIL ($((SECONDS - start)) s)"; failed=$((failed + 1))
+  fi
+}
+has() { gst-inspect-1.0 "$1" >/dev/null 2>&1; }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+clinfo -l
+for dec in nvh264dec nvh265dec nvvp9dec; do
+  has $dec && echo "$dec: $(gst-inspect-1.0 $dec | grep -m1 -o 'profile: .*' \
+    || true)" || echo "$dec: missing"
+done
+
+h264="h264parse ! nvh264dec"
+run engine-import-refused "$build/tests/test-engine" -p /engine/external-memory-refused
+run equal-nv12-odd "$check" equal "$clips/h264-odd.mp4" "$h264"
+run equal-nv12-1080p "$check" equal "$clips/h264-1080p.mp4" "$h264"
+if has nvh265dec; then
+  run equal-p010-h265 "$check" equal "$clips/h265-10bit.mp4" \
+    "h265parse ! nvh265dec" P010_10LE
+fi
+if has nvvp9dec; then
+  run equal-p010-vp9 "$check" equal "$clips/vp9-10bit.webm" \
+    "vp9parse ! nvvp9dec" P010_10LE
+fi
+run trackers "$check" trackers "$clips/h264-odd.mp4" "$h264"
+run fallback-tee "$check" fallback "$clips/h264-odd.mp4" "$h264"
+run cycles "$check" cycles "$clips/h264-odd.mp4" "$h264" "${CYCLES:-1000}"
+
+echo "=== benchmarks"
+for format in NV12 P010_10LE; do
+  for size in "1920 1080" "3840 2160"; do
+    set -- $size
+    run "kernel-bench-$format-${1}x$2" "$build/bench/clh-cuda-bench" \
+      --format "$format" --width "$1" --height "$2" --iterations 300
+  done
+done
+python3 "$root/bench/cuda-streams.py" "$clips/h264-1080p.mp4" 300 \
+  --streams "${STREAMS:-16}" --repeats "${REPEATS:-3}" --decoder "$h264"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

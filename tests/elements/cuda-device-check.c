@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The CUDA memory path on a machine with an NVIDIA GPU, NVDEC and
+ * GStreamer's nvcodec plugin (scripts/device-cuda-check.sh runs it there;
+ * there is no such machine in CI): frames NVDEC decodes into CUDA memory,
+ * counted on the device from the pool of exportable memory clhistogram
+ * proposes, against the same frames through cudadownload.
+ *
+ *   clhistogram-cuda-check equal CLIP DECODER [FORMAT]
+ *       every histogram message (luma, channels, zones and regions with
+ *       statistics) is the same both ways, bit for bit, and the CUDA
+ *       way's frames were counted on the device (its log line)
+ *   clhistogram-cuda-check trackers CLIP DECODER
+ *       clcamshift's messages and clbackproject's images, the same both
+ *       ways
+ *   clhistogram-cuda-check fallback CLIP DECODER
+ *       behind a tee (which keeps the decoder's own pool) the frames are
+ *       mapped through the host, said once in the log, counts unchanged
+ *   clhistogram-cuda-check cycles CLIP DECODER N
+ *       N start-stop cycles: no growth of device memory or descriptors
+ *
+ * DECODER is a parse ! decode chain such as "h264parse ! nvh264dec"; CLIP
+ * is in MP4 (qtdemux) or WebM (matroskademux). Exit status 0 on success,
+ * 1 on a failed check, 77 when the machine lacks what it needs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gst/gst.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudautils.h>
+#include <gmodule.h>
+
+#define SKIP 77
+
+/* What one pipeline run gave. */
+typedef struct {
+  GPtrArray *messages;
+  GPtrArray *images;
+  GMutex lock;
+  guint on_device;
+  guint through_host;
+} Run;
+
+static void
+run_init (Run *run)
+{
+  run->messages = g_ptr_array_new_with_free_func (g_free);
+  run->images = g_ptr_array_new_with_free_func (g_free);
+  g_mutex_init (&run->lock);
+  run->on_device = run->through_host = 0;
+}
+
+static void
+run_clear (Run *run)
+{
+  g_ptr_array_unref (run->messages);
+  g_ptr_array_unref (run->images);
+  g_mutex_clear (&run->lock);
+}
+
+static Run *current;
+
+/* Counts the elements' one line per stream on the way frames take. */
+static void
+log_function (GstDebugCategory *category, GstDebugLevel level,
+    const gchar *file, const gchar *function, gint line, GObject *object,
+    GstDebugMessage *message, gpointer unused)
+{
+  const gchar *text = gst_debug_message_get (message);
+
+  if (!current || !text
+      || strcmp (gst_debug_category_get_name (category), "clhistogram"))
+    return;
+  g_mutex_lock (&current->lock);
+  if (strstr (text, "counted where they lie"))
+    current->on_device++;
+  if (strstr (text, "copied to the host and back"))
+    current->through_host++;
+  g_mutex_unlock (&current->lock);
+}
+
+static void
+on_handoff (GstElement *sink, GstBuffer *buffer, GstPad *pad, Run *run)
+{
+  GstMapInfo map;
+
+  if (!gst_buffer_map (buffer, &map, GST_MAP_READ))
+    return;
+  g_mutex_lock (&run->lock);
+  g_ptr_array_add (run->images, g_compute_checksum_for_data (G_CHECKSUM_MD5,
+          map.data, map.size));
+  g_mutex_unlock (&run->lock);
+  gst_buffer_unmap (buffer, &map);
+}
+
+static const gchar *
+demuxer (const gchar *clip)
+{
+  return g_str_has_suffix (clip, ".webm") || g_str_has_suffix (clip, ".mkv")
+      ? "matroskademux" : "qtdemux";
+}
+
+/* Runs @desc to EOS, keeping the element messages' structures and the
+ * images of a fakesink named "images"; FALSE on an error message. */
+static gboolean
+run_pipeline (const gchar *desc, GstContext *cuda, Run *run)
+{
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &err);
+  GstElement *images;
+  GstBus *bus;
+  gboolean ok = FALSE, done = FALSE;
+
+  if (!pipeline) {
+    g_printerr ("cannot build %s: %s\n", desc, err->message);
+    g_error_free (err);
+    return FALSE;
+  }
+  if (cuda)
+    gst_element_set_context (pipeline, cuda);
+  images = gst_bin_get_by_name (GST_BIN (pipeline), "images");
+  if (images) {
+    g_object_set (images, "signal-handoffs", TRUE, NULL);
+    g_signal_connect (images, "handoff", G_CALLBACK (on_handoff), run);
+    gst_object_unref (images);
+  }
+  current = run;
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  while (!done) {
+    GstMessage *msg = gst_bus_timed_pop (bus, 60 * GST_SECOND);
+
+    if (!msg) {
+      g_printerr ("no EOS within 60 s: %s\n", desc);
+      break;
+    }
+    switch (GST_MESSAGE_TYPE (msg)) {
+      case GST_MESSAGE_ELEMENT:
+        g_ptr_array_add (run->messages,
+            gst_structure_to_string (gst_message_get_structure (msg)));
+        break;
+      case GST_MESSAGE_ERROR:{
+        gchar *dbg = NULL;
+
+        gst_message_parse_error (msg, &err, &dbg);
+        g_printerr ("error: %s (%s)\n", err->message, dbg ? dbg : "");
+        g_clear_error (&err);
+        g_free (dbg);
+        done = TRUE;
+        break;
+      }
+      case GST_MESSAGE_EOS:
+        ok = done = TRUE;
+        break;
+      default:
+        break;
+    }
+    gst_message_unref (msg);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  current = NULL;
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  return ok;
+}
+
+/* The same list both ways; says where they differ first. */
+static gboolean
+same (const gchar *what, GPtrArray *a, GPtrArray *b)
+{
+  guint i;
+
+  if (a->len != b->len) {
+    g_print ("%s: %u against %u\n", what, a->len, b->len);
+    return FALSE;
+  }
+  for (i = 0; i < a->len; i++)
+    if (strcmp (a->pdata[i], b->pdata[i])) {
+      g_print ("%s %u differs:\n  %.300s\n  %.300s\n", what, i,
+          (gchar *) a->pdata[i], (gchar *) b->pdata[i]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Runs @element (a description ending in a sink) after the decoder in CUDA
+ * memory and after cudadownload, and compares. */
+static gboolean
+compare (const gchar *clip, const gchar *decoder, const gchar *caps,
+    const gchar *element)
+{
+  gchar *head = g_strdup_printf ("filesrc location=%s ! %s ! %s ! "
+      "video/x-raw(memory:CUDAMemory)%s", clip, demuxer (clip), decoder,
+      caps);
+  gchar *on_cuda = g_strdup_printf ("%s ! %s", head, element);
+  gchar *on_host = g_strdup_printf ("%s ! cudadownload ! %s", head,
+      element);
+  Run cuda, host;
+  gboolean ok;
+
+  run_init (&cuda);
+  run_init (&host);
+  ok = run_pipeline (on_cuda, NULL, &cuda) && run_pipeline (on_host, NULL,
+      &host);
+  if (ok) {
+    g_print ("%-60.60s %u messages, %u images; on device: %u line(s)\n",
+        element, cuda.messages->len, cuda.images->len, cuda.on_device);
+    ok = same ("message", cuda.messages, host.messages)
+        && same ("image", cuda.images, host.images)
+        && (cuda.messages->len > 0 || cuda.images->len > 0);
+    if (cuda.on_device != 1 || cuda.through_host != 0) {
+      g_print ("FAIL: the CUDA run said %u time(s) it counts on the device, "
+          "%u through the host\n", cuda.on_device, cuda.through_host);
+      ok = FALSE;
+    }
+  }
+  run_clear (&cuda);
+  run_clear (&host);
+  g_free (head);
+  g_free (on_cuda);
+  g_free (on_host);
+  return ok;
+}
+
+static gboolean
+check_equal (const gchar *clip, const gchar *decoder, const gchar *format)
+{
+  gchar *caps = format ? g_strdup_printf (",format=%s", format) :
+      g_strdup ("");
+  const gchar *counts[] = {
+    "clhistogram name=count mode=luma ! fakesink sync=false",
+    "clhistogram name=count mode=channels ! fakesink sync=false",
+    "clhistogram name=count mode=luma statistics=true zones=3x3 "
+        "regions=\"<<7,5,101,57>,<300,200,4000,4000>>\" percentiles=\"<1,50,99>\" "
+        "! fakesink sync=false",
+    "clhistogram name=count mode=channels bins=64 full-frame=false "
+        "regions=\"<<1,1,33,17>>\" ! fakesink sync=false",
+  };
+  gboolean ok = TRUE;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (counts); i++)
+    ok = compare (clip, decoder, caps, counts[i]) && ok;
+  g_free (caps);
+  return ok;
+}
+
+static gboolean
+check_trackers (const gchar *clip, const gchar *decoder)
+{
+  GString *model = g_string_new ("<");
+  gchar *backproject;
+  gboolean ok;
+  guint i;
+
+  for (i = 0; i < 30; i++)
+    g_string_append_printf (model, "%s%u", i ? "," : "", (i * 37) % 101);
+  g_string_append_c (model, '>');
+  backproject = g_strdup_printf ("clbackproject mode=hue bins=30 "
+      "model=\"%s\" ! fakesink name=images sync=false", model->str);
+  ok = compare (clip, decoder, "", "clcamshift window=\"<200,100,160,120>\" "
+      "min-saturation=30 ! fakesink sync=false");
+  ok = compare (clip, decoder, "", backproject) && ok;
+  g_free (backproject);
+  g_string_free (model, TRUE);
+  return ok;
+}
+
+/* A tee between the decoder and clhistogram: the decoder's own pool. */
+static gboolean
+check_fallback (const gchar *clip, const gchar *decoder)
+{
+  gchar *head = g_strdup_printf ("filesrc location=%s ! %s ! %s ! "
+      "video/x-raw(memory:CUDAMemory)", clip, demuxer (clip), decoder);
+  gchar *teed = g_strdup_printf ("%s ! tee name=t t. ! queue ! clhistogram "
+      "name=count ! fakesink sync=false t. ! queue ! fakesink sync=false",
+      head);
+  gchar *host = g_strdup_printf ("%s ! cudadownload ! clhistogram "
+      "name=count ! fakesink sync=false", head);
+  Run a, b;
+  gboolean ok;
+
+  run_init (&a);
+  run_init (&b);
+  ok = run_pipeline (teed, NULL, &a) && run_pipeline (host, NULL, &b)
+      && same ("message", a.messages, b.messages) && a.messages->len > 0;
+  g_print ("tee: %u messages; log lines: %u through the host, %u on the "
+      "device\n", a.messages->len, a.through_host, a.on_device);
+  ok = ok && a.through_host == 1 && a.on_device == 0;
+  run_clear (&a);
+  run_clear (&b);
+  g_free (head);
+  g_free (teed);
+  g_free (host);
+  return ok;
+}
+
+typedef CUresult (CUDAAPI *MemGetInfoFn) (size_t *free_bytes,
+    size_t *total);
+
+static guint
+open_fds (void)
+{
+  GDir *dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  guint n = 0;
+
+  while (dir && g_dir_read_name (dir))
+    n++;
+  if (dir)
+    g_dir_close (dir);
+  return n;
+}
+
+/* Device memory in use on the context's GPU, in bytes. */
+static gsize
+device_used (GstCudaContext *ctx, MemGetInfoFn get_info)
+{
+  size_t free_bytes = 0, total = 0;
+
+  gst_cuda_context_push (ctx);
+  get_info (&free_bytes, &total);
+  gst_cuda_context_pop (NULL);
+  return total - free_bytes;
+}
+
+static gboolean
+check_cycles (const gchar *clip, const gchar *decoder, guint n)
+{
+  GModule *cuda = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
+  MemGetInfoFn get_info = NULL;
+  GstCudaContext *ctx;
+  GstContext *shared;
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! %s ! %s ! "
+      "video/x-raw(memory:CUDAMemory) ! clhistogram name=count ! "
+      "fakesink sync=false", clip, demuxer (clip), decoder);
+  gsize used_early = 0, used_late;
+  guint fds_early = 0, fds_late, i;
+  gint64 start = g_get_monotonic_time ();
+  gboolean ok = TRUE;
+
+  if (!cuda || !g_module_symbol (cuda, "cuMemGetInfo_v2",
+          (gpointer *) &get_info))
+    return FALSE;
+  /* One CUDA context for every cycle, as a long-lived application shares
+   * it: what grows is then what the cycles leave behind. */
+  ctx = gst_cuda_context_new (0);
+  shared = gst_context_new_cuda_context (ctx);
+  for (i = 1; ok && i <= n; i++) {
+    Run run;
+
+    run_init (&run);
+    ok = run_pipeline (desc, shared, &run) && run.messages->len > 0
+        && run.on_device == 1;
+    if (!ok)
+      g_print ("cycle %u failed (%u messages, %u on-device lines)\n", i,
+          run.messages->len, run.on_device);
+    run_clear (&run);
+    if (i == 10) {
+      used_early = device_used (ctx, get_info);
+      fds_early = open_fds ();
+    }
+    if (i % 100 == 0)
+      g_print ("cycle %u: device memory in use %.1f MiB, %u descriptors\n",
+          i, device_used (ctx, get_info) / 1048576.0, open_fds ());
+  }
+  used_late = device_used (ctx, get_info);
+  fds_late = open_fds ();
+  g_print ("%u cycles in %.1f s; device memory after cycle 10: %.1f MiB, "
+      "after cycle %u: %.1f MiB (%+.1f MiB); descriptors %u -> %u\n", n,
+      (g_get_monotonic_time () - start) / 1e6, used_early / 1048576.0, n,
+      used_late / 1048576.0, ((gdouble) used_late - used_early) / 1048576.0,
+      fds_early, fds_late);
+  /* One allocation granule (2 MiB) of slack for the driver's own. */
+  ok = ok && used_late <= used_early + (2 << 20) && fds_late <= fds_early;
+  gst_context_unref (shared);
+  gst_object_unref (ctx);
+  g_free (desc);
+  return ok;
+}
+
+int
+main (int argc, char **argv)
+{
+  const gchar *what, *clip, *decoder;
+  gboolean ok;
+
+  gst_init (&argc, &argv);
+  if (argc < 4) {
+    g_printerr ("usage: %s equal|trackers|fallback|cycles CLIP DECODER "
+        "[FORMAT|N]\n", argv[0]);
+    return 2;
+  }
+  what = argv[1];
+  clip = argv[2];
+  decoder = argv[3];
+  if (!gst_cuda_load_library ()) {
+    g_print ("SKIP: no CUDA driver here\n");
+    return SKIP;
+  }
+  gst_debug_set_threshold_for_name ("clhistogram", GST_LEVEL_INFO);
+  gst_debug_add_log_function (log_function, NULL, NULL);
+
+  if (!strcmp (what, "equal"))
+    ok = check_equal (clip, decoder, argc > 4 ? argv[4] : NULL);
+  else if (!strcmp (what, "trackers"))
+    ok = check_trackers (clip, decoder);
+  else if (!strcmp (what, "fallback"))
+    ok = check_fallback (clip, decoder);
+  else if (!strcmp (what, "cycles"))
+    ok = check_cycles (clip, decoder, argc > 4 ? atoi (argv[4]) : 1000);
+  else
+    return 2;
+  g_print ("%s %s: %s\n", what, clip, ok ? "PASS" : "FAIL");
+  return ok ? 0 : 1;
+}
