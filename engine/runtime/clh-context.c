@@ -696,21 +696,23 @@ clh_context_can_import_opaque_fd (const ClhContext *context)
       "cl_khr_external_memory_opaque_fd");
 }
 
-/* A platform's extension function, else the loader's symbol of that name
- * (OpenCL 3.0's core functions, which the ICD loader exports). */
+/* A platform's extension function, else the ICD loader's symbol of that
+ * name (OpenCL 3.0's core functions, which the engine, built against the
+ * 1.2 API, does not link to: a loader without them still loads it). By
+ * the loader's file name, since a plugin's libraries are not in the
+ * process's global scope. */
 static gpointer
 platform_function (cl_platform_id platform, const gchar *name)
 {
   gpointer fn = clGetExtensionFunctionAddressForPlatform (platform, name);
-  GModule *self;
+  GModule *loader;
 
   if (fn)
     return fn;
-  self = g_module_open (NULL, 0);
-  if (self && !g_module_symbol (self, name, &fn))
+  loader = g_module_open ("libOpenCL.so.1", G_MODULE_BIND_LAZY);
+  if (loader && !g_module_symbol (loader, name, &fn))
     fn = NULL;
-  if (self)
-    g_module_close (self);
+  /* Left open: the loader stays mapped while the engine links to it. */
   return fn;
 }
 
@@ -733,8 +735,8 @@ platform_function (cl_platform_id platform, const gchar *name)
  * Imports device memory another API allocated as a block the engine reads
  * frames from where they lie, with no copy: frames whose planes are given
  * as addresses in [@device_address, @device_address + @size) of that API
- * (clh_frame's plane data) are counted from it when the block is passed to
- * clh_engine_submit_regions() or the tracker. The host never reads through
+ * (#ClhFrame's plane data) are counted from it when the block is passed to
+ * clh_engine_submit(), clh_engine_submit_regions() or the tracker. The host never reads through
  * those addresses. The exporting API must have finished writing a frame
  * before it is submitted: the kernels do not wait for its streams. Import
  * once per allocation, not per frame: the import maps the memory into the

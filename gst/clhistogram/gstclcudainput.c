@@ -334,7 +334,6 @@ gst_cl_cuda_input_map (GstClCudaInput *input, GstElement *element,
             0), context, &err);
     if (*block) {
       tell (input, element, buffer, TRUE, NULL);
-      input->n_on_device++;
       return gst_cl_frame_map_read_device (fm, element, info, format, buffer,
           GST_MAP_CUDA, frame);
     }

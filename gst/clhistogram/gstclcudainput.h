@@ -51,8 +51,6 @@ typedef struct {
   GstObject *cuda_context;
   /* Why the pool of exportable memory was not proposed, if it was not. */
   gchar *not_proposed;
-  /* Frames counted from CUDA memory on the device, for the tests. */
-  guint64 n_on_device;
 } GstClCudaInput;
 
 gboolean gst_cl_caps_features_are_cuda (const GstCaps *caps, guint index);

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include <gst/gst.h>
+#include <gst/video/video.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudautils.h>
@@ -79,18 +80,33 @@ log_function (GstDebugCategory *category, GstDebugLevel level,
   g_mutex_unlock (&current->lock);
 }
 
+/* The checksum of an image's pixels, row by row: the padding at the end
+ * of each row is no element's output. */
 static void
 on_handoff (GstElement *sink, GstBuffer *buffer, GstPad *pad, Run *run)
 {
-  GstMapInfo map;
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_MD5);
+  GstVideoFrame frame;
+  GstVideoInfo info;
+  guint p, y;
 
-  if (!gst_buffer_map (buffer, &map, GST_MAP_READ))
-    return;
-  g_mutex_lock (&run->lock);
-  g_ptr_array_add (run->images, g_compute_checksum_for_data (G_CHECKSUM_MD5,
-          map.data, map.size));
-  g_mutex_unlock (&run->lock);
-  gst_buffer_unmap (buffer, &map);
+  if (caps && gst_video_info_from_caps (&info, caps)
+      && gst_video_frame_map (&frame, &info, buffer, GST_MAP_READ)) {
+    for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame); p++)
+      for (y = 0; y < (guint) GST_VIDEO_FRAME_COMP_HEIGHT (&frame, p); y++)
+        g_checksum_update (sum, (const guchar *)
+            GST_VIDEO_FRAME_PLANE_DATA (&frame, p)
+            + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p),
+            GST_VIDEO_FRAME_COMP_WIDTH (&frame, p)
+            * GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, p));
+    gst_video_frame_unmap (&frame);
+    g_mutex_lock (&run->lock);
+    g_ptr_array_add (run->images, g_strdup (g_checksum_get_string (sum)));
+    g_mutex_unlock (&run->lock);
+  }
+  g_checksum_free (sum);
+  gst_clear_caps (&caps);
 }
 
 static const gchar *
@@ -100,10 +116,21 @@ demuxer (const gchar *clip)
       ? "matroskademux" : "qtdemux";
 }
 
-/* Runs @desc to EOS, keeping the element messages' structures and the
- * images of a fakesink named "images"; FALSE on an error message. */
 static gboolean
-run_pipeline (const gchar *desc, GstContext *cuda, Run *run)
+has_context_type (GPtrArray *contexts, const gchar *type)
+{
+  for (guint i = 0; i < contexts->len; i++)
+    if (!strcmp (gst_context_get_context_type (contexts->pdata[i]), type))
+      return TRUE;
+  return FALSE;
+}
+
+/* Runs @desc to EOS, keeping the element messages' structures and the
+ * images of a fakesink named "images"; FALSE on an error message. The
+ * pipeline gets @contexts first, and the contexts its elements make are
+ * added to them (a long-lived application's shared device contexts). */
+static gboolean
+run_pipeline (const gchar *desc, GPtrArray *contexts, Run *run)
 {
   GError *err = NULL;
   GstElement *pipeline = gst_parse_launch (desc, &err);
@@ -116,8 +143,8 @@ run_pipeline (const gchar *desc, GstContext *cuda, Run *run)
     g_error_free (err);
     return FALSE;
   }
-  if (cuda)
-    gst_element_set_context (pipeline, cuda);
+  for (guint i = 0; contexts && i < contexts->len; i++)
+    gst_element_set_context (pipeline, contexts->pdata[i]);
   images = gst_bin_get_by_name (GST_BIN (pipeline), "images");
   if (images) {
     g_object_set (images, "signal-handoffs", TRUE, NULL);
@@ -152,6 +179,17 @@ run_pipeline (const gchar *desc, GstContext *cuda, Run *run)
       case GST_MESSAGE_EOS:
         ok = done = TRUE;
         break;
+      case GST_MESSAGE_HAVE_CONTEXT:{
+        GstContext *context;
+
+        gst_message_parse_have_context (msg, &context);
+        if (contexts && !has_context_type (contexts,
+                gst_context_get_context_type (context)))
+          g_ptr_array_add (contexts, context);
+        else
+          gst_context_unref (context);
+        break;
+      }
       default:
         break;
     }
@@ -329,7 +367,8 @@ check_cycles (const gchar *clip, const gchar *decoder, guint n)
   GModule *cuda = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
   MemGetInfoFn get_info = NULL;
   GstCudaContext *ctx;
-  GstContext *shared;
+  GPtrArray *shared = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_context_unref);
   gchar *desc = g_strdup_printf ("filesrc location=%s ! %s ! %s ! "
       "video/x-raw(memory:CUDAMemory) ! clhistogram name=count ! "
       "fakesink sync=false", clip, demuxer (clip), decoder);
@@ -341,10 +380,11 @@ check_cycles (const gchar *clip, const gchar *decoder, guint n)
   if (!cuda || !g_module_symbol (cuda, "cuMemGetInfo_v2",
           (gpointer *) &get_info))
     return FALSE;
-  /* One CUDA context for every cycle, as a long-lived application shares
-   * it: what grows is then what the cycles leave behind. */
+  /* One CUDA context and one OpenCL device context for every cycle, as a
+   * long-lived application shares them: what grows is then what the
+   * cycles leave behind. */
   ctx = gst_cuda_context_new (0);
-  shared = gst_context_new_cuda_context (ctx);
+  g_ptr_array_add (shared, gst_context_new_cuda_context (ctx));
   for (i = 1; ok && i <= n; i++) {
     Run run;
 
@@ -372,7 +412,7 @@ check_cycles (const gchar *clip, const gchar *decoder, guint n)
       fds_early, fds_late);
   /* One allocation granule (2 MiB) of slack for the driver's own. */
   ok = ok && used_late <= used_early + (2 << 20) && fds_late <= fds_early;
-  gst_context_unref (shared);
+  g_ptr_array_unref (shared);
   gst_object_unref (ctx);
   g_free (desc);
   return ok;
