@@ -457,21 +457,25 @@ clh_transfer_count_frame (const ClhTransferPlan *plan, ClhDispatch *d,
 
 /* Describes @frame's upload and 8-bit counting for the device's batcher
  * (clh-batch.c): its used planes copied as one band, as count_bands()
- * copies a frame that fits one. FALSE if the frame would be read where it
- * lies, takes more than one band, or its counting cannot be batched
- * (clh_dispatch_batch_runs()). */
+ * copies a frame that fits one; from the device memory @block, if the
+ * frame lies in imported device memory (a copy on the device costs less
+ * than the launch and readback it saves). FALSE if a frame in host memory
+ * would be read where it lies, or the frame takes more than one band, or
+ * its counting cannot be batched (clh_dispatch_batch_runs()). */
 gboolean
 clh_transfer_batch_frame (const ClhTransferPlan *plan, ClhDispatch *d,
     const ClhQueues *q, const ClhFrame *frame, const ClhHistogramSpec *spec,
-    ClhBatchFrame *f)
+    const ClhHostBlock *block, ClhBatchFrame *f)
 {
   const guint used = planes_used (frame, spec);
   ClhBand band;
   guint p;
 
-  if (plan->transfer == CLH_TRANSFER_IN_PLACE
-      || (plan->transfer != CLH_TRANSFER_COPY
-          && clh_context_reads_host_in_place (q->ctx)))
+  /* A frame in imported device memory is copied on the device. */
+  f->device = block && clh_host_block_is_external (block) ? block : NULL;
+  if (!f->device && (plan->transfer == CLH_TRANSFER_IN_PLACE
+          || (plan->transfer != CLH_TRANSFER_COPY
+              && clh_context_reads_host_in_place (q->ctx))))
     return FALSE;
   band_layout (frame, used, 0, frame->height, &band);
   if (band.size > plan->staging_limit)
@@ -481,6 +485,8 @@ clh_transfer_batch_frame (const ClhTransferPlan *plan, ClhDispatch *d,
     if (band.n_rows[p] == 0)
       continue;
     f->upload_src[f->n_uploads] = frame->planes[p].data;
+    f->device_offset[f->n_uploads] = f->device ? (gsize)
+        (frame->planes[p].data - clh_host_block_get_data (f->device)) : 0;
     f->upload_offset[f->n_uploads] = band.base[p];
     f->upload_size[f->n_uploads++] = frame->planes[p].stride
         * (band.n_rows[p] - 1) + clh_frame_plane_row_bytes (frame, p);

@@ -22,7 +22,8 @@ gboolean clh_transfer_count_frame (const ClhTransferPlan *plan,
 void clh_transfer_give_back (ClhQueues *q, ClhSlot *slot);
 gboolean clh_transfer_batch_frame (const ClhTransferPlan *plan,
     ClhDispatch *d, const ClhQueues *q, const ClhFrame *frame,
-    const ClhHistogramSpec *spec, ClhBatchFrame *f);
+    const ClhHistogramSpec *spec, const ClhHostBlock *block,
+    ClhBatchFrame *f);
 gboolean clh_transfer_prestage (const ClhTransferPlan *plan,
     const ClhQueues *q, ClhSlot *slot, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhHostBlock **block,

@@ -376,12 +376,9 @@ batch (const Submission *sub, gboolean *taken, GError **error)
   ClhBatchFrame f;
 
   *taken = FALSE;
-  /* A batch copies its frames into one buffer: a frame already in device
-   * memory is read where it lies instead. */
   if (!sub->posted || !sub->full_frame || sub->n_regions > 0
-      || (sub->block && clh_host_block_is_external (sub->block))
       || !clh_transfer_batch_frame (&engine->plan, &engine->dispatch,
-          &engine->q, sub->frame, sub->spec, &f)
+          &engine->q, sub->frame, sub->spec, sub->block, &f)
       || !(batcher = clh_batcher_get (engine->q.ctx, TRUE))
       || !clh_batcher_fits (batcher, f.work_group_size, f.local_bytes,
           f.staging_size))
@@ -586,8 +583,8 @@ check_external (const ClhEngine *engine, const ClhFrame *frame,
  *   frame is read where it lies on CPU devices and copied by DMA on others;
  *   or device memory imported into the context
  *   (clh_context_import_opaque_fd()), whose frames' plane data are device
- *   addresses in it, read where they lie and never batched with other
- *   streams' frames
+ *   addresses in it: read where they lie, or copied on the device into
+ *   the batch of other streams' frames
  * @error: %CLH_ENGINE_ERROR_INVALID for a frame outside
  *   clh_frame_is_valid(), a request clh_histogram_spec_is_valid() refuses
  *   (its message says why), too many regions or frames in flight;

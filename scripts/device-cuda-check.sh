@@ -54,6 +54,8 @@ if has nvvp9dec; then
     "vp9parse ! nvvp9dec" P010_10LE
 fi
 run trackers "$check" trackers "$clips/h264-odd.mp4" "$h264"
+run streams-odd "$check" streams "$clips/h264-odd.mp4" "$h264" 8
+run streams-1080p "$check" streams "$clips/h264-1080p.mp4" "$h264" 8
 run fallback-tee "$check" fallback "$clips/h264-odd.mp4" "$h264"
 run cycles "$check" cycles "$clips/h264-odd.mp4" "$h264" "${CYCLES:-1000}"
 

@@ -358,6 +358,30 @@ set_takes (const Set *set, const ClhBatchFrame *f)
       && at + f->staging_size <= set->staging_size;
 }
 
+/* Copies @frame's pieces into @set's staging buffer at @at: from host
+ * memory, or on the device from the imported device memory it lies in
+ * (between that memory's acquire and release). */
+static gboolean
+upload_frame (ClhBatcher *b, Set *set, const ClhBatchFrame *frame, gsize at,
+    GError **error)
+{
+  gboolean ok = !frame->device
+      || clh_host_block_acquire (frame->device, b->upload_queue, error);
+  guint i;
+
+  for (i = 0; ok && i < frame->n_uploads; i++)
+    ok = frame->device ? clh_cl_check (clEnqueueCopyBuffer (b->upload_queue,
+            clh_host_block_get_mem (frame->device), set->staging,
+            frame->device_offset[i], at + frame->upload_offset[i],
+            frame->upload_size[i], 0, NULL, NULL), "clEnqueueCopyBuffer",
+        error) : clh_cl_check (clEnqueueWriteBuffer (b->upload_queue,
+            set->staging, CL_FALSE, at + frame->upload_offset[i],
+            frame->upload_size[i], frame->upload_src[i], 0, NULL, NULL),
+        "clEnqueueWriteBuffer", error);
+  return ok && (!frame->device
+      || clh_host_block_release (frame->device, b->upload_queue, error));
+}
+
 /**
  * clh_batcher_add:
  * @b: a batcher
@@ -408,21 +432,15 @@ clh_batcher_add (ClhBatcher *b, const ClhBatchFrame *frame,
   }
   set = b->open;
   at = (set->staging_used + FRAME_ALIGN - 1) / FRAME_ALIGN * FRAME_ALIGN;
-  for (i = 0; i < frame->n_uploads; i++) {
-    const cl_int ret = clEnqueueWriteBuffer (b->upload_queue, set->staging,
-        CL_FALSE, at + frame->upload_offset[i], frame->upload_size[i],
-        frame->upload_src[i], 0, NULL, NULL);
-
-    if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error)) {
-      /* The pieces enqueued read the frame, which is its owner's again
-       * once this fails (the counting queue first: an upload of another
-       * frame may wait for it). A set this frame opened stays empty. */
-      clFinish (b->queue);
-      clFinish (b->upload_queue);
-      if (set->n_members == 0)
-        b->open = NULL;
-      return FALSE;
-    }
+  if (!upload_frame (b, set, frame, at, error)) {
+    /* The pieces enqueued read the frame, which is its owner's again once
+     * this fails (the counting queue first: an upload of another frame may
+     * wait for it). A set this frame opened stays empty. */
+    clFinish (b->queue);
+    clFinish (b->upload_queue);
+    if (set->n_members == 0)
+      b->open = NULL;
+    return FALSE;
   }
   for (i = 0; i < frame->n_runs; i++) {
     ClhBatchEntry *e = (ClhBatchEntry *) set->table.data + set->n_entries++;

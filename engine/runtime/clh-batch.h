@@ -15,7 +15,12 @@ G_BEGIN_DECLS
  * @n_uploads: pieces of the frame to copy to the device, one per plane it
  *   reads
  * @upload_src: each piece's first byte in host memory, which must stay
- *   valid until the frame's @watch is told
+ *   valid until the frame's @watch is told; unused for a frame in @device
+ * @device: (nullable): the block of device memory imported from another
+ *   API (clh_context_import_opaque_fd()) the frame lies in: its pieces are
+ *   copied on the device, from @device_offset, which must stay valid as
+ *   @upload_src
+ * @device_offset: each piece's first byte in @device
  * @upload_offset: where each piece goes, bytes from the frame's start in
  *   the batch's device buffer
  * @upload_size: each piece's bytes
@@ -39,6 +44,8 @@ G_BEGIN_DECLS
 typedef struct {
   guint n_uploads;
   const guint8 *upload_src[CLH_MAX_PLANES];
+  const ClhHostBlock *device;
+  gsize device_offset[CLH_MAX_PLANES];
   gsize upload_offset[CLH_MAX_PLANES];
   gsize upload_size[CLH_MAX_PLANES];
   gsize staging_size;

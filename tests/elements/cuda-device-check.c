@@ -12,6 +12,9 @@
  *   clhistogram-cuda-check trackers CLIP DECODER
  *       clcamshift's messages and clbackproject's images, the same both
  *       ways
+ *   clhistogram-cuda-check streams CLIP DECODER [N]
+ *       N streams at once (their frames batched on the device), each
+ *       stream's messages the same as one stream's through cudadownload
  *   clhistogram-cuda-check fallback CLIP DECODER
  *       behind a tee (which keeps the decoder's own pool) the frames are
  *       mapped through the host, said once in the log, counts unchanged
@@ -36,6 +39,8 @@
 /* What one pipeline run gave. */
 typedef struct {
   GPtrArray *messages;
+  /* Each message's source element name, in step with @messages. */
+  GPtrArray *sources;
   GPtrArray *images;
   GMutex lock;
   guint on_device;
@@ -46,6 +51,7 @@ static void
 run_init (Run *run)
 {
   run->messages = g_ptr_array_new_with_free_func (g_free);
+  run->sources = g_ptr_array_new_with_free_func (g_free);
   run->images = g_ptr_array_new_with_free_func (g_free);
   g_mutex_init (&run->lock);
   run->on_device = run->through_host = 0;
@@ -55,6 +61,7 @@ static void
 run_clear (Run *run)
 {
   g_ptr_array_unref (run->messages);
+  g_ptr_array_unref (run->sources);
   g_ptr_array_unref (run->images);
   g_mutex_clear (&run->lock);
 }
@@ -165,6 +172,7 @@ run_pipeline (const gchar *desc, GPtrArray *contexts, Run *run)
       case GST_MESSAGE_ELEMENT:
         g_ptr_array_add (run->messages,
             gst_structure_to_string (gst_message_get_structure (msg)));
+        g_ptr_array_add (run->sources, g_strdup (GST_MESSAGE_SRC_NAME (msg)));
         break;
       case GST_MESSAGE_ERROR:{
         gchar *dbg = NULL;
@@ -333,6 +341,63 @@ check_fallback (const gchar *clip, const gchar *decoder)
   return ok;
 }
 
+/* The messages of @run from element @name, in order. */
+static GPtrArray *
+messages_of (const Run *run, const gchar *name)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  guint i;
+
+  for (i = 0; i < run->messages->len; i++)
+    if (!strcmp (run->sources->pdata[i], name))
+      g_ptr_array_add (out, run->messages->pdata[i]);
+  return out;
+}
+
+/* @n streams of the clip in one pipeline, counted from CUDA memory (the
+ * device's submission thread batches their frames, copied on the device):
+ * each stream's messages equal one stream's through cudadownload. */
+static gboolean
+check_streams (const gchar *clip, const gchar *decoder, guint n)
+{
+  gchar *head = g_strdup_printf ("filesrc location=%s ! %s ! %s", clip,
+      demuxer (clip), decoder);
+  GString *many = g_string_new (NULL);
+  gchar *one = g_strdup_printf ("%s ! cudadownload ! clhistogram name=count "
+      "mode=luma ! fakesink sync=false", head);
+  GPtrArray *want, *got;
+  Run cuda, host;
+  gboolean ok;
+  guint i;
+
+  for (i = 0; i < n; i++)
+    g_string_append_printf (many, "%s ! video/x-raw(memory:CUDAMemory) ! "
+        "clhistogram name=count%u mode=luma ! fakesink sync=false ", head, i);
+  run_init (&cuda);
+  run_init (&host);
+  ok = run_pipeline (many->str, NULL, &cuda)
+      && run_pipeline (one, NULL, &host);
+  want = messages_of (&host, "count");
+  for (i = 0; ok && i < n; i++) {
+    gchar *name = g_strdup_printf ("count%u", i);
+
+    got = messages_of (&cuda, name);
+    ok = same (name, got, want) && got->len > 0;
+    g_ptr_array_unref (got);
+    g_free (name);
+  }
+  g_print ("%u streams: %u messages; %u of %u streams counted on the "
+      "device\n", n, cuda.messages->len, cuda.on_device, n);
+  ok = ok && cuda.on_device == n && cuda.through_host == 0;
+  g_ptr_array_unref (want);
+  run_clear (&cuda);
+  run_clear (&host);
+  g_string_free (many, TRUE);
+  g_free (one);
+  g_free (head);
+  return ok;
+}
+
 typedef CUresult (CUDAAPI *MemGetInfoFn) (size_t *free_bytes,
     size_t *total);
 
@@ -426,7 +491,8 @@ main (int argc, char **argv)
 
   gst_init (&argc, &argv);
   if (argc < 4) {
-    g_printerr ("usage: %s equal|trackers|fallback|cycles CLIP DECODER "
+    g_printerr ("usage: %s equal|trackers|streams|fallback|cycles CLIP "
+        "DECODER "
         "[FORMAT|N]\n", argv[0]);
     return 2;
   }
@@ -446,6 +512,8 @@ main (int argc, char **argv)
     ok = check_trackers (clip, decoder);
   else if (!strcmp (what, "fallback"))
     ok = check_fallback (clip, decoder);
+  else if (!strcmp (what, "streams"))
+    ok = check_streams (clip, decoder, argc > 4 ? atoi (argv[4]) : 8);
   else if (!strcmp (what, "cycles"))
     ok = check_cycles (clip, decoder, argc > 4 ? atoi (argv[4]) : 1000);
   else
