@@ -15,7 +15,8 @@
 #ifdef HAVE_GST_CUDA
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
-
+#endif
+#ifdef HAVE_CL_CUDA_POOL
 #include "gstclcudadriver.h"
 #include "gstclcudamemory.h"
 #include "gstclcudapool.h"
@@ -107,7 +108,7 @@ gst_cl_cuda_input_set_context (GstClCudaInput *input, GstElement *element,
 #endif
 }
 
-#ifdef HAVE_GST_CUDA
+#ifdef HAVE_CL_CUDA_POOL
 /* Why frames of @cuda cannot be imported into @context, or NULL if they
  * can: same GPU by UUID, and an OpenCL driver that imports. */
 static gchar *
@@ -137,6 +138,22 @@ import_refusal (GstCudaContext *cuda, ClhContext *context)
         "device property to the same GPU",
         clh_context_get_device_name (context));
   return NULL;
+}
+
+/* Why the GStreamer running cannot take the pool, or NULL: the pool's
+ * GstCudaAllocator subclass is built for the 1.22 series; later CUDA
+ * libraries read their memory's private part, which it leaves empty. */
+static gchar *
+newer_library (void)
+{
+  guint major, minor, micro, nano;
+
+  gst_version (&major, &minor, &micro, &nano);
+  if (major == 1 && minor <= 22)
+    return NULL;
+  return g_strdup_printf ("the pool of exportable CUDA memory is built for "
+      "GStreamer 1.22's CUDA library, and this is GStreamer %u.%u.%u",
+      major, minor, micro);
 }
 
 /* The CUDA context upstream decodes on, from a context query on the sink
@@ -220,8 +237,8 @@ gst_cl_cuda_input_propose_allocation (GstClCudaInput *input,
   if (!caps || !gst_cl_caps_features_are_cuda (caps, 0))
     return FALSE;
   g_clear_pointer (&input->not_proposed, g_free);
-#ifdef HAVE_GST_CUDA
-  {
+#ifdef HAVE_CL_CUDA_POOL
+  if (!(input->not_proposed = newer_library ())) {
     GstCudaContext *cuda = NULL;
     GstBufferPool *pool = NULL;
     guint size = 0;
@@ -251,6 +268,10 @@ gst_cl_cuda_input_propose_allocation (GstClCudaInput *input,
     }
     gst_clear_object (&cuda);
   }
+#elif defined (HAVE_GST_CUDA)
+  input->not_proposed = g_strdup ("the plugin was built against GStreamer "
+      "1.24's CUDA library or later, where counting CUDA memory on the "
+      "device is not built yet (docs/design.md)");
 #else
   input->not_proposed = g_strdup ("the plugin was built without GStreamer's "
       "CUDA library");
@@ -327,7 +348,7 @@ gst_cl_cuda_input_map (GstClCudaInput *input, GstElement *element,
   GError *err = NULL;
 
   *block = NULL;
-#ifdef HAVE_GST_CUDA
+#ifdef HAVE_CL_CUDA_POOL
   if (input->cuda_caps && context && gst_buffer_n_memory (buffer) == 1
       && gst_is_cl_cuda_memory (gst_buffer_peek_memory (buffer, 0))) {
     *block = gst_cl_cuda_memory_get_block (gst_buffer_peek_memory (buffer,
