@@ -135,7 +135,8 @@ main (int argc, char **argv)
               boxes, NULL, &err))
         g_error ("%s", err->message);
       t2 = clh_bench_now_us ();
-      if (!clh_tracker_backproject (tracker, &f, NULL, &spec, prob, width, &err))
+      if (!clh_tracker_backproject (tracker, &f, NULL, &spec, prob, width,
+              &err))
         g_error ("%s", err->message);
       t3 = clh_bench_now_us ();
       if (k < 10)

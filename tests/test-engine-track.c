@@ -75,8 +75,8 @@ assert_backproject_equal (const ClhFrame *frame,
   GError *err = NULL;
   guint y;
 
-  g_assert_true (clh_tracker_backproject (tracker, frame, NULL, spec, got, stride,
-          &err));
+  g_assert_true (clh_tracker_backproject (tracker, frame, NULL, spec, got,
+          stride, &err));
   g_assert_no_error (err);
   clh_reference_backproject (frame, spec, want, stride);
   for (y = 0; y < frame->height; y++)
@@ -311,16 +311,18 @@ test_invalid (void)
   GError *err = NULL;
 
   spec.model = NULL;
-  g_assert_false (clh_tracker_backproject (tracker, &tf->frame, NULL, &spec, out,
-          16, &err));
+  g_assert_false (clh_tracker_backproject (tracker, &tf->frame, NULL, &spec,
+          out, 16, &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
   g_clear_error (&err);
   spec.bins = 181;
-  g_assert_false (clh_tracker_set_frame (tracker, &tf->frame, NULL, &spec, &err));
+  g_assert_false (clh_tracker_set_frame (tracker, &tf->frame, NULL, &spec,
+          &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);
   g_clear_error (&err);
   spec.bins = 16;
-  g_assert_true (clh_tracker_set_frame (tracker, &tf->frame, NULL, &spec, &err));
+  g_assert_true (clh_tracker_set_frame (tracker, &tf->frame, NULL, &spec,
+          &err));
   g_assert_false (clh_tracker_camshift (tracker, model, &empty, 1, &criteria,
           &box, NULL, &err));
   g_assert_error (err, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID);

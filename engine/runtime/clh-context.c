@@ -736,8 +736,8 @@ platform_function (cl_platform_id platform, const gchar *name)
  * frames from where they lie, with no copy: frames whose planes are given
  * as addresses in [@device_address, @device_address + @size) of that API
  * (#ClhFrame's plane data) are counted from it when the block is passed to
- * clh_engine_submit(), clh_engine_submit_regions() or the tracker. The host never reads through
- * those addresses. The exporting API must have finished writing a frame
+ * clh_engine_submit(), clh_engine_submit_regions() or the tracker. The
+ * host never reads through those addresses. The exporting API must have finished writing a frame
  * before it is submitted: the kernels do not wait for its streams. Import
  * once per allocation, not per frame: the import maps the memory into the
  * OpenCL context.

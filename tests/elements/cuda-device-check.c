@@ -277,7 +277,8 @@ check_equal (const gchar *clip, const gchar *decoder, const gchar *format)
     "clhistogram name=count mode=luma ! fakesink sync=false",
     "clhistogram name=count mode=channels ! fakesink sync=false",
     "clhistogram name=count mode=luma statistics=true zones=3x3 "
-        "regions=\"<<7,5,101,57>,<300,200,4000,4000>>\" percentiles=\"<1,50,99>\" "
+        "regions=\"<<7,5,101,57>,<300,200,4000,4000>>\" "
+        "percentiles=\"<1,50,99>\" "
         "! fakesink sync=false",
     "clhistogram name=count mode=channels bins=64 full-frame=false "
         "regions=\"<<1,1,33,17>>\" ! fakesink sync=false",
