@@ -1,4 +1,7 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# A device call of 2026-11-27 (docs/performance.md, "Frames in CUDA memory"):
+# run from the checkout with .device, build-dev and scratch/cuda carried.
 source .device/env.sh
 B=$PWD/build-dev
 export GST_PLUGIN_PATH=$B/gst/clhistogram LD_LIBRARY_PATH=$B/gst-libs/gst/clhistogram:$LD_LIBRARY_PATH CLHISTOGRAM_CACHE_DIR=/tmp/cc
