@@ -26,7 +26,7 @@
  * measured.
  *
  *   clh-cuda-bench [--device SPEC] [--width W] [--height H]
- *       [--format NV12|P010_10LE] [--iterations N]
+ *       [--format NV12|P010_10LE] [--iterations N] [--fresh]
  *
  * Where there is nothing to measure (no CUDA driver, an OpenCL device
  * without cl_khr_external_memory_opaque_fd, no CUDA device that is the
@@ -96,6 +96,11 @@ typedef struct {
   ClhHostBlock *block;
   Frame frame;
   guint iterations;
+  /* --fresh: CUDA writes the frame again (a copy on the device from
+   * @source) before each count, as a decoder writes each frame just
+   * before it is counted; the resident frame is uploaded before each. */
+  gboolean fresh;
+  GstClCudaAllocation source;
 } Bench;
 
 /* One mode's medians (ns) and bytes. */
@@ -293,7 +298,11 @@ cuda_frame_init (Bench *b, gchar **why)
 
   if (!gst_cl_cuda_alloc_exportable (b->cuda, f->size, &b->allocation, &err)
       || !gst_cl_cuda_copy (b->cuda, NULL, b->allocation.ptr, f->data, 0,
-          f->size, &err)) {
+          f->size, &err)
+      || (b->fresh && (!gst_cl_cuda_alloc_exportable (b->cuda, f->size,
+                  &b->source, &err)
+              || !gst_cl_cuda_copy (b->cuda, NULL, b->source.ptr, f->data,
+                  0, f->size, &err)))) {
     *why = g_strdup_printf ("CUDA: %s", err->message);
     g_error_free (err);
     return 1;
@@ -391,6 +400,10 @@ count_once (Bench *b, guint path, const ClhHistogramSpec *spec,
 {
   const gboolean cuda = path == PATH_CUDA;
 
+  /* Written again on the device, and done, before the count. */
+  if (cuda && b->fresh && !gst_cl_cuda_copy (b->cuda, NULL,
+          b->allocation.ptr, NULL, b->source.ptr, b->frame.size, error))
+    return FALSE;
   if (!clh_engine_submit (b->engine, cuda ? &b->frame.device :
           &b->frame.host, spec, cuda ? b->block : NULL, error)
       || !clh_engine_collect (b->engine, got, error))
@@ -520,12 +533,14 @@ print_machine_line (const Bench *b, const Result *r)
       "cuda_kernel_ns=%.0f ratio=%.3f resident_upload_ns=%.0f "
       "cuda_upload_ns=%.0f resident_frame_bytes=%" G_GSIZE_FORMAT
       " cuda_frame_bytes=%" G_GSIZE_FORMAT " readback_bytes=%"
-      G_GSIZE_FORMAT " iterations=%u exact=yes\n", b->frame.format, r->mode,
+      G_GSIZE_FORMAT " iterations=%u fresh=%s exact=yes\n", b->frame.format,
+      r->mode,
       frame->width, frame->height, r->ns[PATH_RESIDENT][M_KERNEL],
       r->ns[PATH_CUDA][M_KERNEL], ratio (r->ns[PATH_CUDA][M_KERNEL],
           r->ns[PATH_RESIDENT][M_KERNEL]), r->ns[PATH_RESIDENT][M_UPLOAD],
       r->ns[PATH_CUDA][M_UPLOAD], r->frame_bytes[PATH_RESIDENT],
-      r->frame_bytes[PATH_CUDA], r->readback_bytes, b->iterations);
+      r->frame_bytes[PATH_CUDA], r->readback_bytes, b->iterations,
+      b->fresh ? "yes" : "no");
 }
 
 static void
@@ -562,8 +577,10 @@ static void
 bench_clear (Bench *b)
 {
   g_clear_pointer (&b->block, clh_host_block_free);
-  if (b->cuda)
+  if (b->cuda) {
     gst_cl_cuda_free_exportable (b->cuda, &b->allocation);
+    gst_cl_cuda_free_exportable (b->cuda, &b->source);
+  }
   if (b->frame.data)
     clh_engine_free_host (b->engine, b->frame.data);
   g_clear_pointer (&b->engine, clh_engine_free);
@@ -599,6 +616,7 @@ main (int argc, char **argv)
 {
   gchar *device = NULL, *format = NULL, *why = NULL;
   gint width = 1920, height = 1080, iterations = 200;
+  gboolean fresh = FALSE;
   GOptionEntry entries[] = {
     {"device", 'd', 0, G_OPTION_ARG_STRING, &device, "OpenCL device",
         "auto"},
@@ -609,6 +627,8 @@ main (int argc, char **argv)
         "NV12"},
     {"iterations", 'n', 0, G_OPTION_ARG_INT, &iterations,
         "Timed frames per path and mode", "200"},
+    {"fresh", 0, 0, G_OPTION_ARG_NONE, &fresh, "CUDA writes the frame "
+        "again before each count, as a decoder does", NULL},
     {NULL}
   };
   static const gchar *const modes[] = { "luma", "channels" };
@@ -645,6 +665,7 @@ main (int argc, char **argv)
 
   memset (&b, 0, sizeof (b));
   b.iterations = iterations;
+  b.fresh = fresh;
   if (!(b.engine = clh_engine_new (device, &err)))
     goto fail;
   /* The cheapest refusal first: an OpenCL driver that does not import
