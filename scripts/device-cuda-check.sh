@@ -63,8 +63,10 @@ echo "=== benchmarks"
 for format in NV12 P010_10LE; do
   for size in "1920 1080" "3840 2160"; do
     set -- $size
-    run "kernel-bench-$format-${1}x$2" "$build/bench/clh-cuda-bench" \
-      --format "$format" --width "$1" --height "$2" --iterations 300
+    for fresh in "" --fresh; do
+      run "kernel-bench-$format-${1}x$2$fresh" "$build/bench/clh-cuda-bench" \
+        --format "$format" --width "$1" --height "$2" --iterations 300 $fresh
+    done
   done
 done
 python3 "$root/bench/cuda-streams.py" "$clips/h264-1080p.mp4" 300 \
