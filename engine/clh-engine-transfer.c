@@ -417,9 +417,14 @@ count_external (ClhDispatch *d, ClhQueues *q, const ClhFrame *frame,
         "a plane lies beyond 4 GiB into its device memory block");
     return FALSE;
   }
-  return clh_host_block_acquire (block, q->queue, error)
-      && clh_dispatch_count_band (d, q, frame, spec, &band, error)
-      && clh_host_block_release (block, q->queue, error);
+  if (!clh_host_block_acquire (block, q->queue, error))
+    return FALSE;
+  if (!clh_dispatch_count_band (d, q, frame, spec, &band, error)) {
+    /* The acquire is ended whatever was enqueued after it. */
+    clh_host_block_release (block, q->queue, NULL);
+    return FALSE;
+  }
+  return clh_host_block_release (block, q->queue, error);
 }
 
 /* Counts @frame into the slot's counters: where it lies if it can be read

@@ -635,8 +635,13 @@ run_backproject (ClhTracker *t, const ClhFrame *frame,
     return FALSE;
   ret = clEnqueueNDRangeKernel (t->queue, t->backproject, 2, NULL, global,
       local, 0, NULL, NULL);
-  return clh_cl_check (ret, "clEnqueueNDRangeKernel", error)
-      && (!block || clh_host_block_release (block, t->queue, error));
+  if (!clh_cl_check (ret, "clEnqueueNDRangeKernel", error)) {
+    /* The acquire is ended whatever failed after it. */
+    if (block)
+      clh_host_block_release (block, t->queue, NULL);
+    return FALSE;
+  }
+  return !block || clh_host_block_release (block, t->queue, error);
 }
 
 /* What an operation of the tracker's public calls reads. */
@@ -741,7 +746,9 @@ set_frame_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
 {
   const Request *r = data;
 
-  return run_backproject (t, r->frame, r->block, r->spec, TRUE, error);
+  return run_backproject (t, r->frame, r->block, r->spec, TRUE, error)
+      && (!done || clh_cl_check (clEnqueueMarkerWithWaitList (t->queue, 0,
+              NULL, done), "clEnqueueMarkerWithWaitList", error));
 }
 
 /**
@@ -749,9 +756,9 @@ set_frame_op (ClhTracker *t, gpointer data, cl_event *done, GError **error)
  * @tracker: a tracking engine
  * @frame: an 8-bit RGB or YUV frame
  * @block: (nullable): as for clh_tracker_backproject(); such a frame is
- *   read by the device, not copied: its memory must stay unchanged until
- *   the next operation that waits (clh_tracker_camshift(),
- *   clh_tracker_window_histograms()) returns
+ *   read by the device where it lies, not copied, and this waits until
+ *   the device is done with it, so that its memory is the caller's again
+ *   when this returns
  * @spec: %CLH_COUNT_HUE, at most 180 bins, the mask; its model is not read
  * @error: %CLH_ENGINE_ERROR_INVALID, %CLH_ENGINE_ERROR_OPENCL
  *
@@ -777,7 +784,7 @@ clh_tracker_set_frame (ClhTracker *tracker, const ClhFrame *frame,
     return invalid (error, "CamShift tracks hue");
   tracker->width = tracker->height = 0;
   if (!(block || stage_frame (tracker, frame, spec, error))
-      || !run_op (tracker, set_frame_op, &r, FALSE, error))
+      || !run_op (tracker, set_frame_op, &r, block != NULL, error))
     return FALSE;
   tracker->width = frame->width;
   tracker->height = frame->height;

@@ -705,7 +705,7 @@ test_device_uuid (void)
  * no cl_khr_external_memory_opaque_fd (PoCL), or for a descriptor that is
  * not exported device memory (a pipe); a refused descriptor stays the
  * caller's, open. The import of CUDA's memory itself is checked on the GPU
- * machine (tests/device/cuda-import.c). */
+ * machine (tests/elements/cuda-device-check.c, bench/clh-cuda-bench.c). */
 static void
 test_external_memory_refused (void)
 {

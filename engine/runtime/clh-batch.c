@@ -365,10 +365,13 @@ static gboolean
 upload_frame (ClhBatcher *b, Set *set, const ClhBatchFrame *frame, gsize at,
     GError **error)
 {
-  gboolean ok = !frame->device
-      || clh_host_block_acquire (frame->device, b->upload_queue, error);
+  gboolean ok;
   guint i;
 
+  if (frame->device && !clh_host_block_acquire (frame->device,
+          b->upload_queue, error))
+    return FALSE;
+  ok = TRUE;
   for (i = 0; ok && i < frame->n_uploads; i++)
     ok = frame->device ? clh_cl_check (clEnqueueCopyBuffer (b->upload_queue,
             clh_host_block_get_mem (frame->device), set->staging,
@@ -378,8 +381,11 @@ upload_frame (ClhBatcher *b, Set *set, const ClhBatchFrame *frame, gsize at,
             set->staging, CL_FALSE, at + frame->upload_offset[i],
             frame->upload_size[i], frame->upload_src[i], 0, NULL, NULL),
         "clEnqueueWriteBuffer", error);
-  return ok && (!frame->device
-      || clh_host_block_release (frame->device, b->upload_queue, error));
+  if (!frame->device)
+    return ok;
+  /* The acquire is ended whatever was enqueued after it. */
+  return clh_host_block_release (frame->device, b->upload_queue,
+      ok ? error : NULL) && ok;
 }
 
 /**

@@ -12,6 +12,16 @@ extern const char clh_program_cl_source[];
 
 #define BUILD_OPTIONS "-cl-std=CL1.2"
 
+/* cl_khr_external_memory's acquire and release commands, and OpenCL 3.0's
+ * clCreateBufferWithProperties(), typed here since the engine compiles
+ * against the OpenCL 1.2 API (clh-cl.h). */
+typedef cl_int (CL_API_CALL *ClhExternalMemFn) (cl_command_queue queue,
+    cl_uint n_mems, const cl_mem *mems, cl_uint n_waits,
+    const cl_event *waits, cl_event *event);
+typedef cl_mem (CL_API_CALL *ClhCreateBufferWithPropertiesFn) (
+    cl_context context, const cl_ulong *properties, cl_mem_flags flags,
+    size_t size, void *host_ptr, cl_int *errcode);
+
 struct _ClhContext {
   gatomicrefcount ref;
   ClhDeviceInfo device;
@@ -38,17 +48,13 @@ struct _ClhContext {
    * as a wrapping 32-bit count). */
   gpointer last_submitter;
   gint last_submit_ms;
+  /* The external memory import's entry points, resolved once
+   * (import_functions()); all NULL where the device cannot import. */
+  GOnce import_once;
+  ClhCreateBufferWithPropertiesFn create_with_properties;
+  ClhExternalMemFn acquire;
+  ClhExternalMemFn release;
 };
-
-/* cl_khr_external_memory's acquire and release commands, and OpenCL 3.0's
- * clCreateBufferWithProperties(), typed here since the engine compiles
- * against the OpenCL 1.2 API (clh-cl.h). */
-typedef cl_int (CL_API_CALL *ClhExternalMemFn) (cl_command_queue queue,
-    cl_uint n_mems, const cl_mem *mems, cl_uint n_waits,
-    const cl_event *waits, cl_event *event);
-typedef cl_mem (CL_API_CALL *ClhCreateBufferWithPropertiesFn) (
-    cl_context context, const cl_ulong *properties, cl_mem_flags flags,
-    size_t size, void *host_ptr, cl_int *errcode);
 
 /* The Khronos names of cl_khr_external_memory_opaque_fd's import (the
  * OpenCL Extension Specification, "External Memory"). */
@@ -678,23 +684,6 @@ clh_host_block_get_context (const ClhHostBlock *block)
   return block->context;
 }
 
-/**
- * clh_context_can_import_opaque_fd:
- * @context: a context
- *
- * Whether the device imports memory another API exported as an opaque
- * POSIX file descriptor (cl_khr_external_memory_opaque_fd: NVIDIA's driver
- * does, for CUDA's cuMemExportToShareableHandle()), so that
- * clh_context_import_opaque_fd() can succeed.
- *
- * Returns: %TRUE if the device lists the extension
- */
-gboolean
-clh_context_can_import_opaque_fd (const ClhContext *context)
-{
-  return clh_device_has_extension (context->device.device,
-      "cl_khr_external_memory_opaque_fd");
-}
 
 /* A platform's extension function, else the ICD loader's symbol of that
  * name (OpenCL 3.0's core functions, which the engine, built against the
@@ -702,18 +691,63 @@ clh_context_can_import_opaque_fd (const ClhContext *context)
  * the loader's file name, since a plugin's libraries are not in the
  * process's global scope. */
 static gpointer
-platform_function (cl_platform_id platform, const gchar *name)
+platform_function (cl_platform_id platform, GModule *loader,
+    const gchar *name)
 {
   gpointer fn = clGetExtensionFunctionAddressForPlatform (platform, name);
+
+  if (!fn && loader && !g_module_symbol (loader, name, &fn))
+    fn = NULL;
+  return fn;
+}
+
+/* Resolves the import's three entry points, once per context; all or
+ * none, since cl_khr_external_memory requires the acquire and release
+ * around every use. */
+static gpointer
+import_functions (gpointer data)
+{
+  ClhContext *ctx = data;
+  const cl_platform_id platform = ctx->device.platform;
   GModule *loader;
 
-  if (fn)
-    return fn;
-  loader = g_module_open ("libOpenCL.so.1", G_MODULE_BIND_LAZY);
-  if (loader && !g_module_symbol (loader, name, &fn))
-    fn = NULL;
+  if (!clh_device_has_extension (ctx->device.device,
+          "cl_khr_external_memory_opaque_fd"))
+    return NULL;
   /* Left open: the loader stays mapped while the engine links to it. */
-  return fn;
+  loader = g_module_open ("libOpenCL.so.1", G_MODULE_BIND_LAZY);
+  ctx->create_with_properties = platform_function (platform, loader,
+      "clCreateBufferWithProperties");
+  ctx->acquire = platform_function (platform, loader,
+      "clEnqueueAcquireExternalMemObjectsKHR");
+  ctx->release = platform_function (platform, loader,
+      "clEnqueueReleaseExternalMemObjectsKHR");
+  if (!ctx->create_with_properties || !ctx->acquire || !ctx->release)
+    ctx->create_with_properties = NULL;
+  return NULL;
+}
+
+/**
+ * clh_context_can_import_opaque_fd:
+ * @context: a context
+ *
+ * Whether the device imports memory another API exported as an opaque
+ * POSIX file descriptor (cl_khr_external_memory_opaque_fd: NVIDIA's driver
+ * does, for CUDA's cuMemExportToShareableHandle()), so that
+ * clh_context_import_opaque_fd() can succeed: the device lists the
+ * extension and the loader and driver give its entry points
+ * (clCreateBufferWithProperties() of OpenCL 3.0,
+ * clEnqueueAcquireExternalMemObjectsKHR() and its release).
+ *
+ * Returns: %TRUE if the device can import
+ */
+gboolean
+clh_context_can_import_opaque_fd (const ClhContext *context)
+{
+  ClhContext *ctx = (ClhContext *) context;
+
+  g_once (&ctx->import_once, import_functions, ctx);
+  return ctx->create_with_properties != NULL;
 }
 
 /**
@@ -728,9 +762,10 @@ platform_function (cl_platform_id platform, const gchar *name)
  * @size: bytes of the allocation @fd stands for
  * @device_address: its first byte's address in the exporting API's device
  *   address space (a CUdeviceptr)
- * @error: %CLH_ENGINE_ERROR_INVALID if the device cannot import or @size is
- *   0 or beyond clh_context_get_max_host_block(); %CLH_ENGINE_ERROR_OPENCL
- *   if the driver refuses the import
+ * @error: %CLH_ENGINE_ERROR_INVALID if the device cannot import
+ *   (clh_context_can_import_opaque_fd()), @fd is negative, or @size is 0
+ *   or beyond clh_context_get_max_host_block(); %CLH_ENGINE_ERROR_OPENCL if
+ *   the driver refuses the import
  *
  * Imports device memory another API allocated as a block the engine reads
  * frames from where they lie, with no copy: frames whose planes are given
@@ -748,16 +783,15 @@ ClhHostBlock *
 clh_context_import_opaque_fd (ClhContext *context, gint fd, gsize size,
     guint64 device_address, GError **error)
 {
-  const cl_platform_id platform = context->device.platform;
-  ClhCreateBufferWithPropertiesFn create;
   cl_ulong props[6];
   ClhHostBlock *block;
   cl_int ret;
 
   if (!clh_context_can_import_opaque_fd (context)) {
     g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
-        "%s does not import external memory "
-        "(no cl_khr_external_memory_opaque_fd)", context->device.name);
+        "%s does not import external memory (no "
+        "cl_khr_external_memory_opaque_fd, or the OpenCL loader lacks "
+        "clCreateBufferWithProperties)", context->device.name);
     return NULL;
   }
   if (fd < 0 || size == 0 || size > context->max_block
@@ -765,13 +799,6 @@ clh_context_import_opaque_fd (ClhContext *context, gint fd, gsize size,
     g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
         "cannot import %" G_GSIZE_FORMAT " bytes of external memory (fd "
         "%d) on %s", size, fd, context->device.name);
-    return NULL;
-  }
-  create = platform_function (platform, "clCreateBufferWithProperties");
-  if (!create) {
-    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
-        "the OpenCL loader has no clCreateBufferWithProperties (OpenCL "
-        "3.0): it cannot import external memory");
     return NULL;
   }
   props[0] = CLH_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR;
@@ -782,8 +809,8 @@ clh_context_import_opaque_fd (ClhContext *context, gint fd, gsize size,
   props[5] = 0;
   block = g_new0 (ClhHostBlock, 1);
   block->external = TRUE;
-  block->mem = create (context->context, props, CL_MEM_READ_ONLY, size,
-      NULL, &ret);
+  block->mem = context->create_with_properties (context->context, props,
+      CL_MEM_READ_ONLY, size, NULL, &ret);
   if (!clh_cl_check (ret, "clCreateBufferWithProperties (opaque fd)",
           error)) {
     g_free (block);
@@ -792,10 +819,8 @@ clh_context_import_opaque_fd (ClhContext *context, gint fd, gsize size,
   block->context = clh_context_ref (context);
   block->data = (guint8 *) (guintptr) device_address;
   block->size = size;
-  block->acquire = platform_function (platform,
-      "clEnqueueAcquireExternalMemObjectsKHR");
-  block->release = platform_function (platform,
-      "clEnqueueReleaseExternalMemObjectsKHR");
+  block->acquire = context->acquire;
+  block->release = context->release;
   return block;
 }
 
@@ -819,8 +844,7 @@ clh_host_block_is_external (const ClhHostBlock *block)
  * @error: %CLH_ENGINE_ERROR_OPENCL
  *
  * Enqueues cl_khr_external_memory's acquire of @block before commands that
- * read it (the extension requires it; a driver without the entry point
- * needs none).
+ * read it, as the extension requires; nothing for other blocks.
  *
  * Returns: %TRUE on success
  */
@@ -828,7 +852,7 @@ gboolean
 clh_host_block_acquire (const ClhHostBlock *block, cl_command_queue queue,
     GError **error)
 {
-  if (!block->external || !block->acquire)
+  if (!block->external)
     return TRUE;
   return clh_cl_check (block->acquire (queue, 1, &block->mem, 0, NULL,
           NULL), "clEnqueueAcquireExternalMemObjectsKHR", error);
@@ -848,7 +872,7 @@ gboolean
 clh_host_block_release (const ClhHostBlock *block, cl_command_queue queue,
     GError **error)
 {
-  if (!block->external || !block->release)
+  if (!block->external)
     return TRUE;
   return clh_cl_check (block->release (queue, 1, &block->mem, 0, NULL,
           NULL), "clEnqueueReleaseExternalMemObjectsKHR", error);

@@ -281,8 +281,13 @@ void
 gst_cl_cuda_free_exportable (GstCudaContext *context,
     GstClCudaAllocation *allocation)
 {
-  if (!allocation->size || !gst_cuda_context_push (context))
+  if (!allocation->size)
     return;
+  if (!gst_cuda_context_push (context)) {
+    GST_WARNING ("cannot make the CUDA context current: %" G_GSIZE_FORMAT
+        " bytes of exportable CUDA memory are not freed", allocation->size);
+    return;
+  }
   driver.mem_unmap (allocation->ptr, allocation->size);
   driver.address_free (allocation->ptr, allocation->size);
   driver.mem_release (allocation->handle);
@@ -324,7 +329,9 @@ gst_cl_cuda_export_fd (const GstClCudaAllocation *allocation, GError **error)
  * @error: the driver's failure
  *
  * Copies @size bytes between host and device memory, or within the
- * device, and returns once the copy is done (CuMemcpy2D() of one row).
+ * device, and returns once the copy is done: cuMemcpy2DAsync() of one row
+ * on the legacy default stream, then that stream synchronized (a copy
+ * within the device would otherwise return before it is done).
  *
  * Returns: %TRUE on success
  */
@@ -351,7 +358,9 @@ gst_cl_cuda_copy (GstCudaContext *context, gpointer dst_host,
   copy.Height = 1;
   if (!push (context, error))
     return FALSE;
-  ok = cuda_check (CuMemcpy2D (&copy), "cuMemcpy2D", error);
+  ok = cuda_check (CuMemcpy2DAsync (&copy, NULL), "cuMemcpy2DAsync", error)
+      && cuda_check (CuStreamSynchronize (NULL), "cuStreamSynchronize",
+      error);
   gst_cuda_context_pop (NULL);
   return ok;
 }

@@ -142,7 +142,11 @@ import_refusal (GstCudaContext *cuda, ClhContext *context)
 
 /* Why the GStreamer running cannot take the pool, or NULL: the pool's
  * GstCudaAllocator subclass is built for the 1.22 series; later CUDA
- * libraries read their memory's private part, which it leaves empty. */
+ * libraries read their memory's private part, which it leaves empty, and
+ * their allocator is larger than the 1.22 one the subclass was compiled
+ * against (its type would not register). GStreamer's core and its CUDA
+ * library (gst-plugins-bad) are released together: the core's version
+ * stands for the library's. */
 static gchar *
 newer_library (void)
 {
@@ -243,15 +247,13 @@ gst_cl_cuda_input_propose_allocation (GstClCudaInput *input,
     GstBufferPool *pool = NULL;
     guint size = 0;
 
+    /* The decoder's own context first: a context the pipeline set may be
+     * older than the decoder now upstream. */
+    cuda = query_upstream_context (element);
     GST_OBJECT_LOCK (element);
-    if (input->cuda_context)
+    if (!cuda && input->cuda_context)
       cuda = (GstCudaContext *) gst_object_ref (input->cuda_context);
     GST_OBJECT_UNLOCK (element);
-    if (!cuda && (cuda = query_upstream_context (element))) {
-      GST_OBJECT_LOCK (element);
-      gst_object_replace (&input->cuda_context, GST_OBJECT (cuda));
-      GST_OBJECT_UNLOCK (element);
-    }
     if (!cuda)
       input->not_proposed = g_strdup ("no CUDA context was found upstream");
     else if (!context)

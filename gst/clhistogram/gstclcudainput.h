@@ -46,8 +46,9 @@ typedef struct {
   gboolean cuda_caps;
   /* This stream's log line was written. */
   gboolean told;
-  /* The GstCudaContext upstream decodes on (a GstObject, NULL without
-   * GStreamer's CUDA library), from a context query or set_context. */
+  /* A GstCudaContext the pipeline set (set_context; a GstObject, NULL
+   * without GStreamer's CUDA library): the pool's device when no decoder
+   * upstream answers a context query. */
   GstObject *cuda_context;
   /* Why the pool of exportable memory was not proposed, if it was not. */
   gchar *not_proposed;

@@ -27,9 +27,19 @@ typedef struct {
   GstClCudaAllocation allocation;
   GMutex lock;
   ClhHostBlock *block;
-  /* The host copy maps without GST_MAP_CUDA are given. */
+  /* Why the import failed, if it did: not tried again. */
+  GError *import_error;
+  /* The host copy maps without GST_MAP_CUDA are given, and whether it
+   * holds what the device memory holds (no write on the device since it
+   * was downloaded). */
   guint8 *host;
+  gboolean host_valid;
 } GstClCudaMemory;
+
+/* The allocator's type once registered (gst_cl_cuda_allocator_new(),
+ * called only where the running GStreamer's allocator is the 1.22 one it
+ * derives from); 0 before: memory is then never ours. */
+static GType allocator_type;
 
 G_DEFINE_TYPE (GstClCudaAllocator, gst_cl_cuda_allocator,
     GST_TYPE_CUDA_ALLOCATOR);
@@ -77,7 +87,8 @@ gst_cl_cuda_allocator_alloc (GstAllocator *allocator, GstCudaContext *context,
 }
 
 /* A map with GST_MAP_CUDA gives the device address (a CUdeviceptr), as
- * GstCudaMemory's does; others a host copy, downloaded at each map. */
+ * GstCudaMemory's does; others a host copy, downloaded once after each
+ * write on the device (a GstVideoFrame maps the memory once a plane). */
 static gpointer
 cl_cuda_mem_map (GstMemory *memory, gsize maxsize, GstMapFlags flags)
 {
@@ -90,8 +101,10 @@ cl_cuda_mem_map (GstMemory *memory, gsize maxsize, GstMapFlags flags)
   g_mutex_lock (&mem->lock);
   if (!mem->host)
     mem->host = g_malloc (memory->maxsize);
-  if (gst_cl_cuda_copy (mem->parent.context, mem->host, 0, NULL,
-          mem->allocation.ptr, memory->maxsize, &err))
+  if (!mem->host_valid)
+    mem->host_valid = gst_cl_cuda_copy (mem->parent.context, mem->host, 0,
+        NULL, mem->allocation.ptr, memory->maxsize, &err);
+  if (mem->host_valid)
     data = mem->host;
   g_mutex_unlock (&mem->lock);
   if (!data) {
@@ -108,9 +121,15 @@ cl_cuda_mem_unmap_full (GstMemory *memory, GstMapInfo *info)
   GstClCudaMemory *mem = (GstClCudaMemory *) memory;
   GError *err = NULL;
 
-  if ((info->flags & GST_MAP_CUDA) || !(info->flags & GST_MAP_WRITE))
+  if (!(info->flags & GST_MAP_WRITE))
     return;
   g_mutex_lock (&mem->lock);
+  if (info->flags & GST_MAP_CUDA) {
+    /* Written on the device: the host copy is stale. */
+    mem->host_valid = FALSE;
+    g_mutex_unlock (&mem->lock);
+    return;
+  }
   if (!gst_cl_cuda_copy (mem->parent.context, NULL, mem->allocation.ptr,
           mem->host, 0, memory->maxsize, &err)) {
     GST_ERROR ("cannot upload a host map's writes to CUDA memory: %s",
@@ -140,8 +159,9 @@ cl_cuda_mem_copy (GstMemory *memory, gssize offset, gssize size)
             mem->allocation.ptr, memory->size, &err))
       g_clear_pointer (&copy, gst_memory_unref);
   } else if (gst_memory_map (memory, &map, GST_MAP_READ)) {
-    copy = gst_memory_new_wrapped (0, g_memdup2 (map.data + offset, size),
-        size, 0, size, NULL, NULL);
+    guint8 *data = g_memdup2 (map.data + offset, size);
+
+    copy = gst_memory_new_wrapped (0, data, size, 0, size, data, g_free);
     gst_memory_unmap (memory, &map);
   }
   if (err) {
@@ -160,6 +180,7 @@ gst_cl_cuda_allocator_free (GstAllocator *allocator, GstMemory *memory)
   g_clear_pointer (&mem->block, clh_host_block_free);
   gst_cl_cuda_free_exportable (mem->parent.context, &mem->allocation);
   g_free (mem->host);
+  g_clear_error (&mem->import_error);
   gst_object_unref (mem->parent.context);
   g_mutex_clear (&mem->lock);
   g_free (mem);
@@ -194,6 +215,7 @@ gst_cl_cuda_allocator_new (void)
 {
   GstAllocator *allocator = g_object_new (GST_TYPE_CL_CUDA_ALLOCATOR, NULL);
 
+  allocator_type = GST_TYPE_CL_CUDA_ALLOCATOR;
   gst_object_ref_sink (allocator);
   return allocator;
 }
@@ -207,7 +229,10 @@ gst_cl_cuda_allocator_new (void)
 gboolean
 gst_is_cl_cuda_memory (GstMemory *mem)
 {
-  return mem && mem->allocator && GST_IS_CL_CUDA_ALLOCATOR (mem->allocator);
+  /* Not by GST_IS_CL_CUDA_ALLOCATOR: that registers the type, which must
+   * not happen under a later GStreamer (a larger parent). */
+  return allocator_type && mem && mem->allocator
+      && G_TYPE_CHECK_INSTANCE_TYPE (mem->allocator, allocator_type);
 }
 
 /* Exports @mem's allocation and imports it into @context; with the lock. */
@@ -253,8 +278,11 @@ gst_cl_cuda_memory_get_block (GstMemory *memory, ClhContext *context,
   /* Memory shared with gst_memory_share() would have a parent; this
    * memory refuses sharing (GST_MEMORY_FLAG_NO_SHARE). */
   g_mutex_lock (&mem->lock);
-  if (!mem->block)
-    mem->block = import (mem, context, error);
+  if (mem->import_error)
+    g_propagate_error (error, g_error_copy (mem->import_error));
+  else if (!mem->block && !(mem->block = import (mem, context,
+              &mem->import_error)))
+    g_propagate_error (error, g_error_copy (mem->import_error));
   else if (clh_host_block_get_context (mem->block) != context)
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
         "the CUDA memory was imported into another OpenCL context");

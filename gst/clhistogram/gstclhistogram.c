@@ -191,7 +191,7 @@ enum {
   "I420_10LE, I420_10BE, I420_12LE, I422_10LE, I422_12LE, " \
   "Y444_10LE, Y444_10BE, Y444_12LE, Y444_16LE, P010_10LE, P012_LE, P016_LE }"
 /* System memory first, then (built with GStreamer's CUDA library) the
- * decoders' formats in CUDA memory, read through the host for now. */
+ * decoders' formats in CUDA memory (gstclcudainput.c). */
 #define CAPS_STR \
   "video/x-raw, format = (string) " FORMATS ", " \
   "width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \

@@ -25,7 +25,7 @@ G_BEGIN_DECLS
 
 /* Their sink caps (clcamshift's source caps too): system memory, then
  * (built with GStreamer's CUDA library) the decoders' 8-bit formats in
- * CUDA memory, read through the host for now. */
+ * CUDA memory (gstclcudainput.c). */
 #define GST_CL_TRACKER_CAPS GST_CL_TRACKER_CAPS_MAKE (GST_CL_TRACKER_FORMATS) \
   GST_CL_CUDA_CAPS_MAKE (GST_CL_CUDA_TRACKER_FORMATS)
 
