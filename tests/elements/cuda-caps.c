@@ -23,6 +23,12 @@ static const gboolean built_with_cuda = TRUE;
 #else
 static const gboolean built_with_cuda = FALSE;
 #endif
+#ifdef HAVE_CL_CUDA_POOL
+#define NOT_PROPOSED "no CUDA context was found upstream"
+#else
+#define NOT_PROPOSED "the plugin was built against GStreamer 1.24's CUDA " \
+  "library or later"
+#endif
 
 static gboolean
 structure_is_cuda (const GstCaps *caps, guint i)
@@ -216,12 +222,13 @@ count_host_reads (GstDebugCategory *category, GstDebugLevel level,
 {
   const gchar *text = gst_debug_message_get (message);
 
-  /* With no decoder upstream to answer the context query, no pool of
-   * exportable memory is proposed: the line says so. */
+  /* No pool of exportable memory is proposed: with no decoder upstream to
+   * answer the context query, or built against a CUDA library later than
+   * 1.22's; the line says why. */
   if (level == GST_LEVEL_WARNING && text
       && strstr (text, "frames in CUDA memory are copied to the host and "
           "back to the device (slower): no pool of exportable CUDA memory "
-          "was proposed upstream: no CUDA context was found upstream"))
+          "was proposed upstream: " NOT_PROPOSED))
     g_atomic_int_inc (&n_told);
 }
 
