@@ -129,28 +129,6 @@ upload_band (ClhQueues *q, const ClhFrame *frame, const ClhBand *band,
   return TRUE;
 }
 
-/* Whether every used plane of @frame lies in [@ptr, @ptr + @size). */
-static gboolean
-planes_inside (const ClhFrame *frame, guint used, const guint8 *ptr,
-    gsize size)
-{
-  guint p;
-
-  for (p = 0; p < frame->n_planes; p++)
-    if ((used & (1u << p)) && (frame->planes[p].data < ptr
-            || frame->planes[p].data + clh_frame_plane_span (frame, p)
-            > ptr + size))
-      return FALSE;
-  return TRUE;
-}
-
-static gboolean
-block_holds (const ClhHostBlock *block, const ClhFrame *frame, guint used)
-{
-  return planes_inside (frame, used, clh_host_block_get_data (block),
-      clh_host_block_get_size (block));
-}
-
 /* The host block holding every used plane: the caller's, if it is of this
  * engine's context, or one of the engine's own; NULL if none. */
 static ClhHostBlock *
@@ -160,10 +138,10 @@ find_host_block (const ClhTransferPlan *plan, const ClhQueues *q,
   guint i;
 
   if (given && clh_host_block_get_context (given) == q->ctx
-      && block_holds (given, frame, used))
+      && clh_host_block_holds (given, frame, used))
     return (ClhHostBlock *) given;
   for (i = 0; i < plan->host_blocks->len; i++)
-    if (block_holds (plan->host_blocks->pdata[i], frame, used))
+    if (clh_host_block_holds (plan->host_blocks->pdata[i], frame, used))
       return plan->host_blocks->pdata[i];
   return NULL;
 }

@@ -535,8 +535,7 @@ static gboolean
 check_external (const ClhEngine *engine, const ClhFrame *frame,
     const ClhHistogramSpec *spec, const ClhHostBlock *block, GError **error)
 {
-  const guint8 *start;
-  guint i;
+  guint used = 0, i;
 
   if (!block || !clh_host_block_is_external (block))
     return TRUE;
@@ -546,19 +545,12 @@ check_external (const ClhEngine *engine, const ClhFrame *frame,
         "context");
     return FALSE;
   }
-  start = clh_host_block_get_data (block);
-  for (i = 0; i < spec->n_components; i++) {
-    const guint p = frame->components[spec->components[i]].plane;
-    const guint8 *data = frame->planes[p].data;
-
-    if (data < start || (gsize) (data - start)
-        > clh_host_block_get_size (block)
-        || clh_frame_plane_span (frame, p) > clh_host_block_get_size (block)
-        - (gsize) (data - start)) {
-      g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
-          "plane %u of the frame is not inside its device memory block", p);
-      return FALSE;
-    }
+  for (i = 0; i < spec->n_components; i++)
+    used |= 1u << frame->components[spec->components[i]].plane;
+  if (!clh_host_block_holds (block, frame, used)) {
+    g_set_error (error, CLH_ENGINE_ERROR, CLH_ENGINE_ERROR_INVALID,
+        "a plane of the frame is not inside its device memory block");
+    return FALSE;
   }
   return TRUE;
 }

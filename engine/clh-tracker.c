@@ -668,7 +668,6 @@ check_block (const ClhTracker *t, const ClhFrame *frame,
     GError **error)
 {
   gsize base[CLH_MAX_PLANES];
-  const guint8 *start;
   guint used, i;
 
   if (!block)
@@ -678,17 +677,15 @@ check_block (const ClhTracker *t, const ClhFrame *frame,
     return invalid (error, "the block is not device memory of this "
         "tracker's context");
   pack_planes (frame, spec, &used, base);
-  start = clh_host_block_get_data (block);
-  for (i = 0; i < frame->n_planes; i++) {
-    const guint8 *data = frame->planes[i].data;
-    const gsize size = clh_host_block_get_size (block);
-
-    if ((used & (1u << i)) && (data < start || (gsize) (data - start) > size
-            || clh_frame_plane_span (frame, i) > size - (gsize) (data - start)
-            || (gsize) (data - start) + clh_frame_plane_span (frame, i)
-            > G_MAXUINT32))
-      return invalid (error, "a plane is not inside the device block");
-  }
+  if (!clh_host_block_holds (block, frame, used))
+    return invalid (error, "a plane is not inside the device block");
+  /* The kernel's plane offsets are 32-bit. */
+  for (i = 0; i < frame->n_planes; i++)
+    if ((used & (1u << i)) && (gsize) (frame->planes[i].data
+            - clh_host_block_get_data (block))
+        + clh_frame_plane_span (frame, i) > G_MAXUINT32)
+      return invalid (error, "a plane lies beyond 4 GiB into the device "
+          "block");
   return TRUE;
 }
 

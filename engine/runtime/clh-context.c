@@ -72,10 +72,8 @@ struct _ClhHostBlock {
   /* Device memory another API allocated and exported
    * (clh_context_import_opaque_fd()): @data is its address in that API's
    * device address space, which the host never dereferences; the kernels
-   * read it between @acquire and @release commands. */
+   * read it between the context's acquire and release commands. */
   gboolean external;
-  ClhExternalMemFn acquire;
-  ClhExternalMemFn release;
 };
 
 static gboolean
@@ -819,8 +817,6 @@ clh_context_import_opaque_fd (ClhContext *context, gint fd, gsize size,
   block->context = clh_context_ref (context);
   block->data = (guint8 *) (guintptr) device_address;
   block->size = size;
-  block->acquire = context->acquire;
-  block->release = context->release;
   return block;
 }
 
@@ -835,6 +831,35 @@ gboolean
 clh_host_block_is_external (const ClhHostBlock *block)
 {
   return block->external;
+}
+
+/**
+ * clh_host_block_holds:
+ * @block: a block
+ * @frame: a frame whose planes' data are addresses in @block's space (host
+ *   memory, or another API's device addresses for an external block)
+ * @planes: a bit mask of @frame's planes (bit p: plane p)
+ *
+ * Compares addresses as integers, never reading through them.
+ *
+ * Returns: whether every plane of @planes lies whole inside @block
+ */
+gboolean
+clh_host_block_holds (const ClhHostBlock *block, const ClhFrame *frame,
+    guint planes)
+{
+  const guintptr start = (guintptr) block->data;
+  guint p;
+
+  for (p = 0; p < frame->n_planes; p++) {
+    const guintptr at = (guintptr) frame->planes[p].data;
+
+    if ((planes & (1u << p)) && (at < start || at - start > block->size
+            || clh_frame_plane_span (frame, p) > block->size
+            - (at - start)))
+      return FALSE;
+  }
+  return TRUE;
 }
 
 /**
@@ -854,8 +879,8 @@ clh_host_block_acquire (const ClhHostBlock *block, cl_command_queue queue,
 {
   if (!block->external)
     return TRUE;
-  return clh_cl_check (block->acquire (queue, 1, &block->mem, 0, NULL,
-          NULL), "clEnqueueAcquireExternalMemObjectsKHR", error);
+  return clh_cl_check (block->context->acquire (queue, 1, &block->mem, 0,
+          NULL, NULL), "clEnqueueAcquireExternalMemObjectsKHR", error);
 }
 
 /**
@@ -874,8 +899,8 @@ clh_host_block_release (const ClhHostBlock *block, cl_command_queue queue,
 {
   if (!block->external)
     return TRUE;
-  return clh_cl_check (block->release (queue, 1, &block->mem, 0, NULL,
-          NULL), "clEnqueueReleaseExternalMemObjectsKHR", error);
+  return clh_cl_check (block->context->release (queue, 1, &block->mem, 0,
+          NULL, NULL), "clEnqueueReleaseExternalMemObjectsKHR", error);
 }
 
 /**

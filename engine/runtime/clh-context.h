@@ -6,6 +6,7 @@
 #pragma once
 
 #include "clh-error.h"
+#include "clh-frame.h"
 
 G_BEGIN_DECLS
 
@@ -67,6 +68,8 @@ gboolean clh_context_can_import_opaque_fd (const ClhContext *context);
 ClhHostBlock *clh_context_import_opaque_fd (ClhContext *context, gint fd,
     gsize size, guint64 device_address, GError **error);
 gboolean clh_host_block_is_external (const ClhHostBlock *block);
+gboolean clh_host_block_holds (const ClhHostBlock *block,
+    const ClhFrame *frame, guint planes);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClhContext, clh_context_unref)
 

@@ -212,6 +212,44 @@ configured_pool (GstCudaContext *cuda, GstCaps *caps, guint min_buffers,
   gst_structure_free (config);
   return pool;
 }
+/* Puts the pool of exportable memory first in @query; NULL if it did,
+ * else why not. */
+static gchar *
+propose_pool (GstClCudaInput *input, GstElement *element, GstQuery *query,
+    GstCaps *caps, ClhContext *context, guint min_buffers)
+{
+  GstCudaContext *cuda;
+  GstBufferPool *pool;
+  gchar *why;
+  guint size = 0;
+
+  if ((why = newer_library ()))
+    return why;
+  /* The decoder's own context first: a context the pipeline set may be
+   * older than the decoder now upstream. */
+  cuda = query_upstream_context (element);
+  GST_OBJECT_LOCK (element);
+  if (!cuda && input->cuda_context)
+    cuda = (GstCudaContext *) gst_object_ref (input->cuda_context);
+  GST_OBJECT_UNLOCK (element);
+  if (!cuda)
+    return g_strdup ("no CUDA context was found upstream");
+  if (!context)
+    why = g_strdup ("the OpenCL device is not open");
+  else if (!(why = import_refusal (cuda, context))) {
+    pool = configured_pool (cuda, caps, min_buffers, &size);
+    if (pool) {
+      put_pool_first (query, pool, size, min_buffers);
+      GST_DEBUG_OBJECT (element, "proposed a pool of exportable CUDA "
+          "memory, %u-byte buffers", size);
+      gst_object_unref (pool);
+    } else {
+      why = g_strdup ("the pool of exportable CUDA memory refused the caps");
+    }
+  }
+  gst_object_unref (cuda);
+  return why;
+}
 #endif
 
 /**
@@ -242,34 +280,8 @@ gst_cl_cuda_input_propose_allocation (GstClCudaInput *input,
     return FALSE;
   g_clear_pointer (&input->not_proposed, g_free);
 #ifdef HAVE_CL_CUDA_POOL
-  if (!(input->not_proposed = newer_library ())) {
-    GstCudaContext *cuda = NULL;
-    GstBufferPool *pool = NULL;
-    guint size = 0;
-
-    /* The decoder's own context first: a context the pipeline set may be
-     * older than the decoder now upstream. */
-    cuda = query_upstream_context (element);
-    GST_OBJECT_LOCK (element);
-    if (!cuda && input->cuda_context)
-      cuda = (GstCudaContext *) gst_object_ref (input->cuda_context);
-    GST_OBJECT_UNLOCK (element);
-    if (!cuda)
-      input->not_proposed = g_strdup ("no CUDA context was found upstream");
-    else if (!context)
-      input->not_proposed = g_strdup ("the OpenCL device is not open");
-    else if (!(input->not_proposed = import_refusal (cuda, context))
-        && !(pool = configured_pool (cuda, caps, min_buffers, &size)))
-      input->not_proposed = g_strdup ("the pool of exportable CUDA memory "
-          "refused the caps");
-    if (pool) {
-      put_pool_first (query, pool, size, min_buffers);
-      GST_DEBUG_OBJECT (element, "proposed a pool of exportable CUDA "
-          "memory, %u-byte buffers", size);
-      gst_object_unref (pool);
-    }
-    gst_clear_object (&cuda);
-  }
+  input->not_proposed = propose_pool (input, element, query, caps, context,
+      min_buffers);
 #elif defined (HAVE_GST_CUDA)
   input->not_proposed = g_strdup ("the plugin was built against GStreamer "
       "1.24's CUDA library or later, where counting CUDA memory on the "
