@@ -46,7 +46,7 @@
 #include "clh-engine-tuning.h"
 #include "clh-reference.h"
 #include "clh-reference-layout.h"
-#include "gstclcudadriver.h"
+#include "gstclbasecudadriver.h"
 
 #define EXIT_SKIP 77
 #define WARM_UP 20
@@ -231,7 +231,7 @@ frame_init (Frame *f, ClhEngine *engine, const gchar *format, guint width,
 }
 
 /* The CUDA context of the GPU that is the engine's OpenCL device, matched
- * by UUID (the plugin refuses any other, gstclcudainput.c); NULL with @why
+ * by UUID (the plugin refuses any other, gstclbasecudainput.c); NULL with @why
  * where there is none. Without an OpenCL UUID the first CUDA device is
  * taken, and an import from another GPU fails later. */
 static GstCudaContext *

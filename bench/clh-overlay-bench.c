@@ -4,7 +4,7 @@
  * statistics, as clhistogram zones=5x5 attaches them, pushed through the
  * element in a GstHarness; process CPU time per frame for each set of
  * properties, first with alpha=0 (nothing drawn: the harness's own
- * cost). Run with GST_PLUGIN_PATH=build/gst/clhistogram.
+ * cost). Run with GST_PLUGIN_PATH=build/gst.
  *
  *   clh-overlay-bench [WIDTH HEIGHT [FRAMES]]
  */

@@ -24,7 +24,7 @@
  *
  * Not a test: it asserts nothing about time.
  *
- *   GST_PLUGIN_PATH=build/gst/clhistogram build/bench/clh-stats-bench */
+ *   GST_PLUGIN_PATH=build/gst build/bench/clh-stats-bench */
 #include <stdio.h>
 #include <string.h>
 

@@ -86,7 +86,7 @@
 #define EOS_TIMEOUT_US (300 * G_USEC_PER_SEC)
 /* Failures printed in full; the rest are only counted. */
 #define MAX_REPORTED 20
-/* GST_CL_HOST_MEMORY_TYPE in gst/clhistogram/gstclhostmemory.h: the
+/* GST_CL_HOST_MEMORY_TYPE in gst/base/gstclbasehostmemory.h: the
  * element's pinned host memory, which it reads without a host copy. */
 #define CL_HOST_MEMORY_TYPE "ClHostMemory"
 #define TARGET_RATIO 0.8

@@ -33,7 +33,7 @@
  * failed (an error, frames lost, wrong metas), 2 for bad options or a
  * missing element.
  *
- *   GST_PLUGIN_PATH=build/gst/clhistogram build/bench/clh-track-bench \
+ *   GST_PLUGIN_PATH=build/gst build/bench/clh-track-bench \
  *       --frames-file /tmp/vtest.BGR --width 600 --height 480 --tracks 1,16 */
 #include <errno.h>
 #include <stdio.h>
@@ -690,7 +690,7 @@ main (int argc, char **argv)
     factory = gst_element_factory_find (elements[e]);
     if (!factory) {
       g_printerr ("there is no %s element: build the plugin and point "
-          "GST_PLUGIN_PATH at build/gst/clhistogram (or run with "
+          "GST_PLUGIN_PATH at build/gst (or run with "
           "--elements identity)\n", elements[e]);
       return 2;
     }

@@ -19,7 +19,7 @@ frames=${FRAMES:-600}
 runs=${RUNS:-5}
 monitor=${MONITOR:-"clhistogram zones=5x5 alert-clipped=2 alert-crushed=2 \
 message-counts=false ! histogramoverlay"}
-export GST_PLUGIN_PATH="$build/gst/clhistogram"
+export GST_PLUGIN_PATH="$build/gst"
 export CLHISTOGRAM_CACHE_DIR=${CLHISTOGRAM_CACHE_DIR-/tmp/clh-program-cache}
 mkdir -p "$out" || exit 1
 raw=$(mktemp --suffix=.I420 /tmp/monitor-cpu.XXXXXXXX)

@@ -23,7 +23,7 @@ build=${BUILD:-$root/build}
 python=${PYTHON:-python3}
 tracks=${TRACKS:-1,16}
 runs=${RUNS:-5}
-export GST_PLUGIN_PATH="$build/gst/clhistogram"
+export GST_PLUGIN_PATH="$build/gst"
 export LD_LIBRARY_PATH="$build/gst-libs/gst/clhistogram${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export CLHISTOGRAM_CACHE_DIR=${CLHISTOGRAM_CACHE_DIR-/tmp/clh-program-cache}
 mkdir -p "$out" || exit 1

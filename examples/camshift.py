@@ -43,7 +43,7 @@ with the boxes drawn (VP8 in Matroska), --display shows it.
 The video and the cascade: scripts/fetch-samples.sh puts OpenCV's
 Megamind.avi and haarcascade_frontalface_default.xml into data/.
 
-From the build tree, set GST_PLUGIN_PATH=build/gst/clhistogram.
+From the build tree, set GST_PLUGIN_PATH=build/gst.
 """
 import argparse
 import os
@@ -601,7 +601,7 @@ def main():
     for name in ("clcamshift", "clbackproject"):
         if Gst.ElementFactory.find(name) is None:
             sys.exit(f"camshift.py: no {name} element: set GST_PLUGIN_PATH "
-                     "to the build's gst/clhistogram or install the plugin")
+                     "to the build's gst or install the plugin")
     output = None
     try:
         output = Output(args)

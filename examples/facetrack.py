@@ -65,7 +65,7 @@ them drawn (VP8).
 
 The video and the cascade: scripts/fetch-samples.sh puts OpenCV's
 Megamind.avi and haarcascade_frontalface_default.xml into data/. From the
-build tree, set GST_PLUGIN_PATH=build/gst/clhistogram.
+build tree, set GST_PLUGIN_PATH=build/gst.
 """
 import argparse
 import collections
@@ -629,7 +629,7 @@ def main():
                  "OpenCV plugin (Debian: apt-get install gstreamer1.0-opencv)")
     if Gst.ElementFactory.find("clcamshift") is None:
         sys.exit("facetrack.py: no clcamshift element: set GST_PLUGIN_PATH "
-                 "to the build's gst/clhistogram or install the plugin")
+                 "to the build's gst or install the plugin")
     try:
         run(args)
     except (RuntimeError, GLib.Error) as e:

@@ -26,6 +26,24 @@ engine's C files, and fails if
   - the reference calls a function of the model (or of the engine): it
     must do its own arithmetic, not the one it checks.
 
+The plugin's elements (gst/) sit on the engine, in families: base/ (the
+base class every element derives from and what they share: the device
+context, host memory, pools, frame mapping, CUDA input, analytics), and
+one folder per element family (FAMILIES), each with one file prefix, plus
+gst/plugin.c, which registers them. It fails if
+
+  - a folder under gst/ is no known family, or a family's file does not
+    start with the family's prefix;
+  - a family includes a header of another family but base/, or base/
+    includes a family's header;
+  - a file under gst/ includes an engine header that is not one of the
+    engine's public ones (the model's headers and PUBLIC_ENGINE_HEADERS);
+  - a family calls a function another family (not base/) defines, or
+    base/ calls a family's function;
+  - a file under gst/ defines a function or type in the meta library's
+    namespace (gst_histogram_*, GstHistogram*): those names are the public
+    library's (gst-libs/).
+
 Usage: check-layers.py [SOURCE_ROOT]   (default: the parent of scripts/)
 Python 3 standard library only; no build needed.
 """
@@ -103,6 +121,28 @@ def find_cycle(graph):
             if found:
                 return found
     return None
+
+
+# The element families under gst/ and the prefix of their files.
+FAMILIES = {
+    "base": "gstclbase",
+    "histogram": "gstclhistogram",
+    "overlay": "gstcloverlay",
+    "scope": "gstclscope",
+    "track": "gstcltrack",
+    "marks": "gstclexposuremarks",
+}
+# The engine's headers the elements may include, besides the model's: its
+# clients' APIs and the device context they share.
+PUBLIC_ENGINE_HEADERS = {
+    "clh-context.h", "clh-error.h", "clh-engine.h", "clh-tracker.h",
+    "clh-scope.h", "clh-marks.h",
+}
+GST_DEFINITION = re.compile(r"^(gst_cl_\w+)\s*\(", re.M)
+GST_CALL = re.compile(r"\b(gst_cl_\w+)\s*\(")
+META_NAMESPACE = re.compile(
+    r"^(gst_histogram_\w+)\s*\(|^\s*(?:typedef\s+)?struct\s+_(GstHistogram\w*)"
+    r"|^}\s*(GstHistogram\w*)\s*;", re.M)
 
 
 def rank(layer):
@@ -202,16 +242,105 @@ def check(root):
     return errors
 
 
+def collect_elements(root):
+    """Every C source and header under gst/: {path relative to gst/: its
+    family, or "plugin" for the files at the top}."""
+    files = {}
+    top = os.path.join(root, "gst")
+    for dirpath, _, names in os.walk(top):
+        for name in names:
+            if not name.endswith((".c", ".h")):
+                continue
+            rel = os.path.relpath(os.path.join(dirpath, name), top)
+            rel = rel.replace(os.sep, "/")
+            files[rel] = rel.split("/")[0] if "/" in rel else "plugin"
+    return files
+
+
+def element_include_errors(rel, family, name, files, public):
+    """What is wrong with gst/@rel of @family including "@name"."""
+    if "/" in name:
+        target = name
+    elif "%s/%s" % (family, name) in files:
+        target = "%s/%s" % (family, name)
+    elif family == "plugin" and name in files:
+        target = name
+    elif name in public:
+        return []
+    else:
+        return ["gst/%s includes \"%s\", which is neither its family's "
+                "file, base/'s, nor one of the engine's public headers"
+                % (rel, name)]
+    if target not in files:
+        return ["gst/%s includes \"%s\", which is no file under gst/"
+                % (rel, name)]
+    theirs = files[target]
+    if family == "plugin" or theirs in (family, "base"):
+        return []
+    return ["gst/%s (%s) includes gst/%s (%s): a family includes only "
+            "base/ and its own files" % (rel, family, target, theirs)]
+
+
+def check_elements(root, layer_files):
+    """The element families' rules (the module's docstring)."""
+    files = collect_elements(root)
+    public = PUBLIC_ENGINE_HEADERS | {
+        os.path.basename(r) for r, l in layer_files.items() if l == "model"}
+    errors = []
+    texts = {}
+    for rel, family in sorted(files.items()):
+        with open(os.path.join(root, "gst", rel), encoding="utf-8") as f:
+            texts[rel] = f.read()
+        if family == "plugin":
+            continue
+        if family not in FAMILIES:
+            errors.append("gst/%s: %s/ is no family (known: %s)"
+                          % (rel, family, ", ".join(sorted(FAMILIES))))
+            continue
+        if not os.path.basename(rel).startswith(FAMILIES[family]):
+            errors.append("gst/%s: a file of %s/ starts with \"%s\""
+                          % (rel, family, FAMILIES[family]))
+    for rel, text in sorted(texts.items()):
+        for name in INCLUDE.findall(text):
+            errors += element_include_errors(rel, files[rel], name, files,
+                                             public)
+        for m in META_NAMESPACE.finditer(code_of(text)):
+            errors.append("gst/%s defines %s, a name of the meta library's "
+                          "namespace" % (rel, next(g for g in m.groups()
+                                                   if g)))
+    defined = {}
+    for rel, text in texts.items():
+        if rel.endswith(".c"):
+            for name in GST_DEFINITION.findall(code_of(text)):
+                defined.setdefault(name, rel)
+    for rel, text in sorted(texts.items()):
+        mine = files[rel]
+        if mine == "plugin":
+            continue
+        for name in sorted(set(GST_CALL.findall(code_of(text)))):
+            target = defined.get(name)
+            theirs = files.get(target)
+            if target and theirs not in (mine, "base", "plugin"):
+                errors.append("gst/%s (%s) calls %s of gst/%s (%s)"
+                              % (rel, mine, name, target, theirs))
+    for family in sorted(FAMILIES):
+        members = sorted(r for r, f in files.items() if f == family)
+        print("gst/%-10s %2d files" % (family + "/", len(members)))
+    return errors
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else \
         os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     errors = check(root)
+    errors += check_elements(root, collect(root))
     for error in errors:
         print("error: " + error)
     if errors:
         print("layers: %d errors" % len(errors))
         return 1
-    print("layers: OK, every include and call points down, no cycle")
+    print("layers: OK, every include and call points down, no cycle; "
+          "the element families include only base/ and themselves")
     return 0
 
 

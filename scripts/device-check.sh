@@ -12,7 +12,7 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 video=${1:?usage: device-check.sh VIDEO}
 build="$root/build"
-export GST_PLUGIN_PATH="$build/gst/clhistogram"
+export GST_PLUGIN_PATH="$build/gst"
 export LD_LIBRARY_PATH="$build/gst-libs/gst/clhistogram:${LD_LIBRARY_PATH:-}"
 export CLHISTOGRAM_CACHE_DIR=/tmp/clh-program-cache
 failed=0

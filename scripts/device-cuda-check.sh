@@ -13,7 +13,7 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 clips=${1:?usage: device-cuda-check.sh CLIPS [BUILD]}
 build=${2:-$root/build}
-export GST_PLUGIN_PATH="$build/gst/clhistogram"
+export GST_PLUGIN_PATH="$build/gst"
 export LD_LIBRARY_PATH="$build/gst-libs/gst/clhistogram:${LD_LIBRARY_PATH:-}"
 export CLHISTOGRAM_CACHE_DIR=/tmp/clh-program-cache
 check="$build/tests/clhistogram-cuda-check"

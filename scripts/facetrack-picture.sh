@@ -11,7 +11,7 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/docs/images}
-export GST_PLUGIN_PATH=${GST_PLUGIN_PATH:-$root/build/gst/clhistogram}
+export GST_PLUGIN_PATH=${GST_PLUGIN_PATH:-$root/build/gst}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

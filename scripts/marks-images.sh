@@ -17,7 +17,7 @@ out=$root/docs/images
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-export GST_PLUGIN_PATH="$build/gst/clhistogram"
+export GST_PLUGIN_PATH="$build/gst"
 export CLHISTOGRAM_CACHE_DIR="$build/tests/program-cache"
 
 width=512

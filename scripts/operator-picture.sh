@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 video=${1:-$root/data/vtest.avi}
 out=${2:-$root/docs/images}
 frame=${3:-397}
-export GST_PLUGIN_PATH=${GST_PLUGIN_PATH:-$root/build/gst/clhistogram}
+export GST_PLUGIN_PATH=${GST_PLUGIN_PATH:-$root/build/gst}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -10,7 +10,7 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
-export GST_PLUGIN_PATH="$build/gst/clhistogram"
+export GST_PLUGIN_PATH="$build/gst"
 export GST_PLUGIN_LOADING_WHITELIST="gstreamer:gst-plugins-base:gst-plugins-good:gst-libav:clhistogram"
 export GST_REGISTRY="$build/tests/registry.bin"
 export CLHISTOGRAM_CACHE_DIR="$build/tests/program-cache"

@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 echo "run-vtest: building (ninja; a few minutes the first time on 2 cores)" >&2
 ninja -C "$root/build"
-export GST_PLUGIN_PATH="$root/build/gst/clhistogram"
+export GST_PLUGIN_PATH="$root/build/gst"
 cd "$root"
 echo "run-vtest: counting every frame of data/vtest.avi and checking each against the golden reference" >&2
 exec build/tools/clhistogram-probe --check --format GRAY8 --width 600 \

@@ -13,7 +13,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 video=$root/data/vtest.avi
 out=$root/docs/images
-export GST_PLUGIN_PATH="$build/gst/clhistogram"
+export GST_PLUGIN_PATH="$build/gst"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ -s "$video" ] || { echo "scope-images: no $video (scripts/fetch-samples.sh)" >&2; exit 1; }

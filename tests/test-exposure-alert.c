@@ -5,7 +5,7 @@
  * turned off, a new layout, running time going back, unknown times. */
 #include <string.h>
 
-#include "gstclexposurealert.h"
+#include "gstclhistogramalert.h"
 
 #define MS G_GUINT64_CONSTANT (1000000)
 

@@ -1379,7 +1379,7 @@ def main():
     for name in ("clbackproject", "clcamshift"):
         if Gst.ElementFactory.find(name) is None:
             print(f"FAIL: no element {name}: GST_PLUGIN_PATH should name "
-                  "the build's gst/clhistogram")
+                  "the build's gst")
             return 1
     # The sink template's formats are the ones tested here.
     factory = Gst.ElementFactory.find("clbackproject")
