@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The README's picture of examples/facetrack.py: frames 12, 49, 101 and 230
-# of Megamind.avi with the README's options (facedetect every 12 frames,
+# docs/tracking.md's picture of examples/facetrack.py: frames 12, 49, 101
+# and 230 of Megamind.avi with the guide's options (facedetect every 12 frames,
 # clcamshift between), each track's box and id and facedetect's faces
 # drawn, reduced to 256 colours (FFmpeg's palettegen and paletteuse) to
 # stay small, into docs/images/facetrack.png.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The README's operator monitor: vtest.avi through clhistogram (5x5 zones,
+# The operator's monitor of the README and docs/monitoring.md: vtest.avi through clhistogram (5x5 zones,
 # clipping alerts, centre-weighted metering), then zebra stripes and the
 # histogram overlay on the picture, the waveform and vectorscope below it
 # (compositor), frame FRAME (default 397) saved as a PNG, and the exposure

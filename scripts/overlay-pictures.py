@@ -12,7 +12,7 @@ The frame is found by an accurate seek to FRAME / framerate; the caps
 (after videoconvert and videoscale) choose the format and size drawn on.
 Run it with the build's plugin on GST_PLUGIN_PATH.
 
-The README's pictures, frame 397 into docs/images/, each NAME.png with
+docs/monitoring.md's pictures, frame 397 into docs/images/, each NAME.png with
 CAPS, CLHISTOGRAM and OVERLAY:
   histogramoverlay-zones: 'video/x-raw,format=I420'
       'clhistogram zones=5x5' 'histogramoverlay graticule=ire zone-labels=true'

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """examples/facetrack.py, GStreamer's facedetect finding faces every N
-frames and clcamshift following them in one pipeline, run as the README's
-"Detector to tracker" runs it on Megamind.avi (its options, its output
+frames and clcamshift following them in one pipeline, run as the guide's
+"Detector to tracker" (docs/tracking.md) runs it on Megamind.avi (its options, its output
 lines shown there, in order), headless:
 
 (a) facedetect's min-stddev turns its detector off and on frame by frame
@@ -43,7 +43,7 @@ does not. The window area bound (8 times the starting face) keeps a window
 spread over the whole background from covering faces by size alone; on
 this clip face, neck and chest reach 6.3 times.
 
-Usage: test_facetrack.py FACETRACK.py VIDEO CASCADE README.md
+Usage: test_facetrack.py FACETRACK.py VIDEO CASCADE docs/tracking.md
 (GST_PLUGIN_PATH names the build's plugin). Fails, not skips, without
 facedetect (Debian's gstreamer1.0-opencv, which scripts/setup.sh
 installs) or without the samples (scripts/fetch-samples.sh, which
@@ -53,6 +53,8 @@ import re
 import subprocess
 import sys
 import tempfile
+
+from doc_section import doc_section
 
 # facedetect, when made, loads cascades from opencv-data's folder (absent
 # here) before it is given the one to use: not the test's business.
@@ -70,9 +72,9 @@ except (ImportError, ValueError) as e:
           f"Python bindings, which scripts/setup.sh installs ({e})")
     sys.exit(1)
 
-# The README's options (read from it, held to these): --every 12; 45 hue
+# The guide's options (read from it, held to these): --every 12; 45 hue
 # bins, saturation from 120 and value from 60 keep the models on skin
-# (examples/camshift.py's README section); a track whose probability per
+# (examples/camshift.py's section of the guide); a track whose probability per
 # pixel stays under a quarter of its start's for five frames is lost (a
 # face holds 0.63 or more of it between detections here, a cut drops it to
 # about 0.15).
@@ -175,20 +177,17 @@ def parsed(example, args, shown=None):
     check("warning" not in run.stderr, f"it warned: {run.stderr.strip()}")
     if shown is not None:
         missing = shown_in_order(shown, run.stdout.splitlines())
-        check(missing is None, f"the README shows {missing!r}, not printed "
+        check(missing is None, f"the guide shows {missing!r}, not printed "
               "(in that order)")
     return Run(run.stdout.splitlines())
 
 
-def readme_example(readme):
-    """The README's facetrack.py arguments (after the video, --output
-    left out) and the output lines it shows."""
-    text = open(readme, encoding="utf-8").read()
-    part = re.search(r"^### Detector to tracker.*?\n(.*?)^### ", text,
-                     re.S | re.M)
-    assert part, "no '### Detector to tracker' section in the README"
-    blocks = re.findall(r"^```(\w*)\n(.*?)^```\n", part.group(1),
-                        re.S | re.M)
+def guide_example(guide):
+    """The guide's facetrack.py arguments (after the video, --output
+    left out) and the output lines it shows, from its "Detector to
+    tracker" section."""
+    part = doc_section(guide, "Detector to tracker")
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```\n", part, re.S | re.M)
     command = next(b for lang, b in blocks if lang == "sh"
                    and "examples/facetrack.py" in b)
     words = command.replace("\\\n", " ").split("examples/facetrack.py")[1]
@@ -202,9 +201,9 @@ def readme_example(readme):
 
 
 def shown_in_order(shown, got):
-    """The README's lines (but "...") in `got`, in order, but for their
+    """The guide's lines (but "...") in `got`, in order, but for their
     times: the first one missing, or None. (The times are the decoder's
-    timestamps; the README's come through gst-plugins-bad's
+    timestamps; the guide's come through gst-plugins-bad's
     mpeg4videoparse, which this test's plugin list leaves out, and which
     gives a few frames of the clip the timestamp of the frame before.)"""
     def untimed(line):
@@ -480,7 +479,7 @@ def main():
     if len(sys.argv) != 5:
         print(__doc__)
         return 2
-    example, video, cascade, readme = sys.argv[1:]
+    example, video, cascade, guide = sys.argv[1:]
     Gst.init(None)
     if Gst.ElementFactory.find("facedetect") is None:
         print("FAILED: no facedetect element: install GStreamer's OpenCV "
@@ -498,9 +497,9 @@ def main():
 
     check_switch(video, cascade)
 
-    print("(b) --every 12, the whole clip, as the README runs it")
-    words, shown = readme_example(readme)
-    check(words == ["--every", "12"] + OPTIONS, f"the README runs "
+    print("(b) --every 12, the whole clip, as the guide runs it")
+    words, shown = guide_example(guide)
+    check(words == ["--every", "12"] + OPTIONS, f"the guide runs "
           f"facetrack.py with {words}, this test with --every 12 {OPTIONS}")
     run = parsed(example, [video, "--cascade", cascade] + words, shown)
     if run:

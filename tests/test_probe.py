@@ -380,7 +380,7 @@ class Errors(unittest.TestCase):
         self.fails(2, "--mode", "lumen", "/nonexistent/vtest.avi")
 
 
-# Exit statuses of the README: stdout could not be written; stopped at
+# Exit statuses of docs/probe.md and the manual page: stdout could not be written; stopped at
 # once by SIGINT or SIGTERM (128 + its number).
 EXIT_OUTPUT = 3
 EXIT_SIGINT = 128 + signal.SIGINT

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""The README's regions example from Python: ROI metas on frames an appsrc
+"""The regions example of docs/reading.md from Python: ROI metas on frames an appsrc
 pushes (a probe's buffer is not writable from Python),
 every region's histogram listed from the buffer and checked against counts
 made here from the frame's bytes (GRAY8, so a region's bytes are its

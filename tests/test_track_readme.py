@@ -1,19 +1,25 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""The README's Tracking section as a reader runs it: every ```python block
-there that is a whole program (it calls Gst.init), as written, in a Python of its own, its output held against the
-output block that follows it in the README (each line shown there, "..."
-for lines left out, must come out, in that order). For the one-pipeline
-example with the action signals, also what it must show whatever the
-README says: track 0 on the ball every frame, never lost; track 1 (on
-black) reported on frames 0 to 4, lost on the fifth (clcamshift's
-lost-frames default), and ended from the next frame by stop-track.
+"""The tracking examples as a reader runs them, from the sections of the
+README and of the guide (docs/tracking.md) that show them: every ```python
+block there that is a whole program (it calls Gst.init), as written, in a
+Python of its own, its output held against the output block that follows
+it in the document (each line shown there, "..." for lines left out, must
+come out, in that order). For the one-pipeline example with the action
+signals, also what it must show whatever the document says: track 0 on
+the ball every frame, never lost; track 1 (on black) reported on frames 0
+to 4, lost on the fifth (clcamshift's lost-frames default), and ended
+from the next frame by stop-track.
 
-Usage: test_track_readme.py README.md (GST_PLUGIN_PATH names the build's
-plugin). Exits 77 (skipped) without GStreamer's Python bindings."""
+Usage: test_track_readme.py DOCUMENT.md SECTION [DOCUMENT.md SECTION...]
+(SECTION: the start of a heading's text; the section runs to the next
+heading of its level; GST_PLUGIN_PATH names the build's plugin). Exits 77
+(skipped) without GStreamer's Python bindings."""
 import re
 import subprocess
 import sys
+
+from doc_section import doc_section
 
 try:
     import gi
@@ -26,14 +32,11 @@ except (ImportError, ValueError) as e:
     sys.exit(77)
 
 
-def tracking_blocks(readme):
-    """(code, expected output lines) of each python block of the Tracking
-    section and the plain block right after it."""
-    text = open(readme, encoding="utf-8").read()
-    section = re.search(r"^## Tracking\n(.*?)^## ", text, re.S | re.M)
-    assert section, "no '## Tracking' section"
-    blocks = re.findall(r"^```(\w*)\n(.*?)^```\n", section.group(1),
-                        re.S | re.M)
+def tracking_blocks(document, title):
+    """(code, expected output lines) of each python block of the section
+    and the plain block right after it."""
+    section = doc_section(document, title)
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```\n", section, re.S | re.M)
     pairs = []
     for i, (lang, body) in enumerate(blocks):
         # A fragment (no Gst.init: lines to paste into a program, such as
@@ -47,7 +50,7 @@ def tracking_blocks(readme):
 
 
 def shown_in_order(shown, got):
-    """The README's lines (but "...") in @got, in order: the first one
+    """The document's lines (but "...") in @got, in order: the first one
     missing, or None."""
     rest = iter(got)
     for line in shown:
@@ -84,10 +87,18 @@ def check_signals_example(lines):
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    if not args or len(args) % 2:
         print(__doc__)
         return 2
-    pairs = tracking_blocks(sys.argv[1])
+    pairs = []
+    for document, title in zip(args[::2], args[1::2]):
+        found = tracking_blocks(document, title)
+        print(f"{document}, '{title}': {len(found)} programs")
+        if not found:
+            print(f"FAILED: no program in {document}, '{title}'")
+            return 1
+        pairs += found
     ok = True
     signals = 0
     for n, (code, shown) in enumerate(pairs):
@@ -96,14 +107,14 @@ def main():
                              text=True, timeout=300)
         got = run.stdout.splitlines()
         print(f"block {n}: exit {run.returncode}, {len(got)} lines, "
-              f"{len([s for s in shown if s != '...'])} shown in the README")
+              f"{len([s for s in shown if s != '...'])} shown in the document")
         if run.returncode != 0:
             print(f"  FAILED: {run.stderr.strip()[-2000:]}")
             ok = False
             continue
         missing = shown_in_order(shown, got)
         if missing is not None:
-            print(f"  FAILED: the README shows {missing!r}; it printed:")
+            print(f"  FAILED: the document shows {missing!r}; it printed:")
             print("\n".join(f"    {g}" for g in got))
             ok = False
         if 'emit("start-track"' in code:
