@@ -482,9 +482,10 @@ gst_cl_base_transform_class_init (GstClBaseTransformClass *klass)
 
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
-          "OpenCL device: auto (first GPU, else accelerator, else CPU), "
-          "P:D (platform:device as clinfo -l numbers them) or part of its "
-          "name; read when the element goes to READY", DEFAULT_DEVICE,
+          "OpenCL device: auto (a GPU, else an accelerator, else the CPU; "
+          "of several, the one linked elements share, else the least "
+          "loaded), P:D (platform:device as clinfo -l numbers them) or part "
+          "of its name; read when the element goes to READY", DEFAULT_DEVICE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
       g_param_spec_string ("device-name", "Device name",
