@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The context's OpenCL objects, for the engine. */
+/* The OpenCL objects of a context and of its host blocks, for the
+ * engine. */
 #pragma once
 
 #include "clh-cl.h"
@@ -9,6 +10,7 @@
 
 G_BEGIN_DECLS
 
+/* clh-context.c */
 const ClhDeviceInfo *clh_context_get_device (const ClhContext *context);
 cl_context clh_context_get_cl_context (const ClhContext *context);
 cl_program clh_context_get_program (const ClhContext *context);
@@ -22,12 +24,15 @@ guint8 *clh_context_pin (ClhContext *context, cl_mem_flags access,
     gsize size, cl_mem *mem, GError **error);
 void clh_context_unpin (ClhContext *context, cl_mem mem, guint8 *data);
 
+/* clh-host-block.c */
 cl_mem clh_host_block_get_mem (const ClhHostBlock *block);
 gboolean clh_host_block_lend (ClhHostBlock *block, cl_command_queue queue,
     cl_event *event, GError **error);
 gboolean clh_host_block_take_back (ClhHostBlock *block,
     cl_command_queue queue, gboolean blocking, cl_event *event,
     GError **error);
+
+/* clh-context.c, beside the import (clh_context_import_opaque_fd()) */
 gboolean clh_host_block_acquire (const ClhHostBlock *block,
     cl_command_queue queue, GError **error);
 gboolean clh_host_block_release (const ClhHostBlock *block,

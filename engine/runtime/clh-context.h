@@ -1,17 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* One OpenCL device as several engines share it: the device, its
- * cl_context, the compiled kernels' program, and host memory the device
- * reads without a host copy. What the elements see of it: no OpenCL and no
- * GStreamer types (the engine's view is clh-context-private.h). */
+ * cl_context and the compiled kernels' program; its host memory, which
+ * the device reads without a host copy, is clh-host-block.h, included
+ * here. What the elements see of it: no OpenCL and no GStreamer types (the
+ * engine's view is clh-context-private.h). */
 #pragma once
 
 #include "clh-error.h"
-#include "clh-frame.h"
+#include "clh-host-block.h"
 
 G_BEGIN_DECLS
-
-typedef struct _ClhContext ClhContext;
-typedef struct _ClhHostBlock ClhHostBlock;
 
 /**
  * ClhProgramOrigin:
@@ -57,19 +55,9 @@ gboolean clh_context_reads_host_in_place (const ClhContext *context);
 gboolean clh_context_get_device_uuid (const ClhContext *context,
     guint8 uuid[CLH_DEVICE_UUID_SIZE]);
 
-ClhHostBlock *clh_context_alloc_host (ClhContext *context, gsize size,
-    GError **error);
-void clh_host_block_free (ClhHostBlock *block);
-guint8 *clh_host_block_get_data (const ClhHostBlock *block);
-gsize clh_host_block_get_size (const ClhHostBlock *block);
-ClhContext *clh_host_block_get_context (const ClhHostBlock *block);
-
 gboolean clh_context_can_import_opaque_fd (const ClhContext *context);
 ClhHostBlock *clh_context_import_opaque_fd (ClhContext *context, gint fd,
     gsize size, guint64 device_address, GError **error);
-gboolean clh_host_block_is_external (const ClhHostBlock *block);
-gboolean clh_host_block_holds (const ClhHostBlock *block,
-    const ClhFrame *frame, guint planes);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClhContext, clh_context_unref)
 
