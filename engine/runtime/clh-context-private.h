@@ -32,7 +32,7 @@ gboolean clh_host_block_take_back (ClhHostBlock *block,
     cl_command_queue queue, gboolean blocking, cl_event *event,
     GError **error);
 
-/* clh-context.c, beside the import (clh_context_import_opaque_fd()) */
+/* clh-external-memory.c */
 gboolean clh_host_block_acquire (const ClhHostBlock *block,
     cl_command_queue queue, GError **error);
 gboolean clh_host_block_release (const ClhHostBlock *block,

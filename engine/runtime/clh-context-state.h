@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The state of a context and of its host blocks, for the runtime files
- * that keep it: clh-context.c (the device context) and clh-host-block.c
- * (host blocks). The engine sees their functions only
+ * that keep it: clh-context.c (the device context), clh-host-block.c
+ * (host blocks) and clh-external-memory.c (the import of another API's
+ * device memory as a block). The engine sees their functions only
  * (clh-context-private.h). */
 #pragma once
 
@@ -46,7 +47,7 @@ struct _ClhContext {
   gpointer last_submitter;
   gint last_submit_ms;
   /* The external memory import's entry points, resolved once
-   * (import_functions()); all NULL where the device cannot import. */
+   * (clh-external-memory.c); all NULL where the device cannot import. */
   GOnce import_once;
   ClhCreateBufferWithPropertiesFn create_with_properties;
   ClhExternalMemFn acquire;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* One OpenCL device as several engines share it: the device, its
- * cl_context and the compiled kernels' program; its host memory, which
- * the device reads without a host copy, is clh-host-block.h, included
+ * cl_context and the compiled kernels' program. Its host memory, which
+ * the device reads without a host copy, is clh-host-block.h, and the
+ * import of CUDA's device memory clh-external-memory.h, both included
  * here. What the elements see of it: no OpenCL and no GStreamer types (the
  * engine's view is clh-context-private.h). */
 #pragma once
 
 #include "clh-error.h"
+#include "clh-external-memory.h"
 #include "clh-host-block.h"
 
 G_BEGIN_DECLS
@@ -54,10 +56,6 @@ gboolean clh_context_reads_host_in_place (const ClhContext *context);
 
 gboolean clh_context_get_device_uuid (const ClhContext *context,
     guint8 uuid[CLH_DEVICE_UUID_SIZE]);
-
-gboolean clh_context_can_import_opaque_fd (const ClhContext *context);
-ClhHostBlock *clh_context_import_opaque_fd (ClhContext *context, gint fd,
-    gsize size, guint64 device_address, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClhContext, clh_context_unref)
 

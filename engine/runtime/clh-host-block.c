@@ -4,8 +4,7 @@
  * buffer, read where it lies; on others, pinned memory the driver copies
  * by DMA, mapped for the host for the block's life and unmapped only while
  * lent to the device. Device memory imported from another API
- * (clh_context_import_opaque_fd()) is a block too, which is never
- * mapped. */
+ * (clh-external-memory.c) is a block too, which is never mapped. */
 #include "clh-context-state.h"
 
 /* A CPU device reads our own aligned memory where it lies. */
