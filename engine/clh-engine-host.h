@@ -4,9 +4,26 @@
 #pragma once
 
 #include "clh-engine-queues.h"
-#include "clh-engine-tuning.h"
 
 G_BEGIN_DECLS
+
+/**
+ * ClhCounting:
+ * @CLH_COUNTING_AUTO: on a CPU device the host CPU counts the requests it
+ *   can (8-bit components, the luma or maximum of 8-bit RGB), where the
+ *   frame lies, without a kernel launch; the kernels count the others, and
+ *   everything on other devices
+ * @CLH_COUNTING_DEVICE: the kernels count every frame
+ * @CLH_COUNTING_HOST: the host CPU counts the requests it can on any
+ *   device
+ *
+ * Who counts a frame. Both give the same counts, bit for bit.
+ */
+typedef enum {
+  CLH_COUNTING_AUTO,
+  CLH_COUNTING_DEVICE,
+  CLH_COUNTING_HOST,
+} ClhCounting;
 
 gboolean clh_engine_counts_on_host (ClhCounting counting,
     const ClhDeviceInfo *device, const ClhFrame *frame,

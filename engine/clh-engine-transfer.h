@@ -4,9 +4,32 @@
 #pragma once
 
 #include "clh-engine-dispatch.h"
-#include "clh-engine-tuning.h"
 
 G_BEGIN_DECLS
+
+/**
+ * ClhTransfer:
+ * @CLH_TRANSFER_AUTO: on a CPU device the kernels read the frame where it
+ *   lies; on others the frame is copied to the device, by DMA from
+ *   clh_engine_alloc_host() memory, which is fastest there
+ *   (docs/performance.md, "Why the defaults are what they are")
+ * @CLH_TRANSFER_COPY: always copy the frame's rows to a device buffer
+ *   (clEnqueueWriteBuffer, from wherever they are)
+ * @CLH_TRANSFER_STAGE: a frame in ordinary memory is first copied on the
+ *   host into engine host memory, then treated as @CLH_TRANSFER_AUTO
+ *   treats that memory
+ * @CLH_TRANSFER_IN_PLACE: the kernels read frames in engine host memory
+ *   where they lie, on any device (the block is unmapped for them and
+ *   mapped again); others as @CLH_TRANSFER_AUTO
+ *
+ * How a frame reaches the device.
+ */
+typedef enum {
+  CLH_TRANSFER_AUTO,
+  CLH_TRANSFER_COPY,
+  CLH_TRANSFER_STAGE,
+  CLH_TRANSFER_IN_PLACE,
+} ClhTransfer;
 
 /* What the caller chose of the transfer, and the engine's own host blocks
  * (clh_engine_alloc_host()). */

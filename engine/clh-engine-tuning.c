@@ -2,6 +2,7 @@
 /* What benchmarks and tests change of the engine, and engine-owned host
  * memory. */
 #include "clh-engine-private.h"
+#include "clh-engine-tuning.h"
 
 #include <string.h>
 

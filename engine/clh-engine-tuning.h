@@ -3,58 +3,20 @@
  * transfer path, the launch configuration, the staging limit and
  * engine-owned host memory. The elements use none of it. Profiling, which
  * times frames without changing how they are counted, is
- * clh-engine-profiling.h. */
+ * clh-engine-profiling.h. The transfer and counting modes are defined
+ * where they take effect (clh-engine-transfer.h, clh-engine-host.h), so
+ * that the engine's own headers need not include this one. */
 #pragma once
 
 #include "clh-engine.h"
+#include "clh-engine-host.h"
+#include "clh-engine-transfer.h"
 #include "clh-launch.h"
 #include "clh-marks.h"
 #include "clh-submitter.h"
 #include "clh-tracker.h"
 
 G_BEGIN_DECLS
-
-/**
- * ClhTransfer:
- * @CLH_TRANSFER_AUTO: on a CPU device the kernels read the frame where it
- *   lies; on others the frame is copied to the device, by DMA from
- *   clh_engine_alloc_host() memory, which is fastest there
- *   (docs/performance.md, "Why the defaults are what they are")
- * @CLH_TRANSFER_COPY: always copy the frame's rows to a device buffer
- *   (clEnqueueWriteBuffer, from wherever they are)
- * @CLH_TRANSFER_STAGE: a frame in ordinary memory is first copied on the
- *   host into engine host memory, then treated as @CLH_TRANSFER_AUTO
- *   treats that memory
- * @CLH_TRANSFER_IN_PLACE: the kernels read frames in engine host memory
- *   where they lie, on any device (the block is unmapped for them and
- *   mapped again); others as @CLH_TRANSFER_AUTO
- *
- * How a frame reaches the device.
- */
-typedef enum {
-  CLH_TRANSFER_AUTO,
-  CLH_TRANSFER_COPY,
-  CLH_TRANSFER_STAGE,
-  CLH_TRANSFER_IN_PLACE,
-} ClhTransfer;
-
-/**
- * ClhCounting:
- * @CLH_COUNTING_AUTO: on a CPU device the host CPU counts the requests it
- *   can (8-bit components, the luma or maximum of 8-bit RGB), where the
- *   frame lies, without a kernel launch; the kernels count the others, and
- *   everything on other devices
- * @CLH_COUNTING_DEVICE: the kernels count every frame
- * @CLH_COUNTING_HOST: the host CPU counts the requests it can on any
- *   device
- *
- * Who counts a frame. Both give the same counts, bit for bit.
- */
-typedef enum {
-  CLH_COUNTING_AUTO,
-  CLH_COUNTING_DEVICE,
-  CLH_COUNTING_HOST,
-} ClhCounting;
 
 void clh_engine_set_transfer (ClhEngine *engine, ClhTransfer transfer);
 void clh_engine_set_submission (ClhEngine *engine, ClhSubmission submission);

@@ -3,6 +3,9 @@
  * submit, collect, discard. How a frame reaches the device is
  * clh-engine-transfer.c; how it is counted, clh-engine-dispatch.c. */
 #include "clh-engine-private.h"
+/* For clh_engine_get_n_on_thread(), defined here: tests read it, and
+ * clh_engine_settle() uses it. */
+#include "clh-engine-tuning.h"
 
 #include <string.h>
 
