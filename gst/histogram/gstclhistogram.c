@@ -7,6 +7,8 @@
  * hands it on as a #GstHistogramMeta on the buffer and as a `histogram`
  * element message on the bus. The frame itself passes unchanged.
  *
+ * ## Messages
+ *
  * The message's structure is named `histogram` and has these fields:
  *
  * * #guint64 `timestamp`: the frame's timestamp (ns, or
@@ -54,6 +56,8 @@
  * alerts that changed) and of #gdouble `zone-percent`; #gboolean `active`
  * and `frame-active`, #GstValueArray of #gint `active-zones` (what is on
  * afterwards).
+ *
+ * ## Devices, frames in flight and property changes
  *
  * Every clhistogram element on one device shares one OpenCL context and
  * compiled program, found through a `gst.opencl.context` #GstContext (an

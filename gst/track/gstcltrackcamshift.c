@@ -83,9 +83,12 @@
  * gst_buffer_get_video_region_of_interest_meta_id() (in Python
  * `GstVideo.buffer_get_video_region_of_interest_meta_id`) finds the
  * result, not the `track` meta that started it; a meta's type is a
- * #GQuark, `GLib.quark_to_string (meta.roi_type)` in Python. With
- * #GstClCamShift:post-messages, a `camshift` element message per track
- * has:
+ * #GQuark, `GLib.quark_to_string (meta.roi_type)` in Python.
+ *
+ * ## Messages
+ *
+ * With #GstClCamShift:post-messages, a `camshift` element message per
+ * track has:
  *
  * * #guint64 `timestamp`, `stream-time`, `running-time`, `duration`: the
  *   frame's (ns, or %GST_CLOCK_TIME_NONE)
