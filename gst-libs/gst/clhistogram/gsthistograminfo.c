@@ -64,6 +64,8 @@ gst_histogram_mode_get_type (void)
  * gst_histogram_mode_get_nick:
  * @mode: a mode
  *
+ * The name of @mode in properties and messages.
+ *
  * Returns: (transfer none) (nullable): @mode's nick (`"luma"`,
  *   `"channels"`, `"max"`, `"hue"`, `"hue-saturation"`, `"rgb"`), as
  *   properties and messages spell it; %NULL for a value that is no mode
@@ -119,6 +121,8 @@ gst_histogram_info_init (GstHistogramInfo *info)
 /**
  * gst_histogram_info_new:
  *
+ * Allocates a #GstHistogramInfo, set as gst_histogram_info_init() sets one.
+ *
  * Returns: (transfer full): a #GstHistogramInfo as gst_histogram_info_init()
  *   sets it; free it with gst_histogram_info_free()
  *
@@ -136,6 +140,8 @@ gst_histogram_info_new (void)
 /**
  * gst_histogram_info_copy:
  * @info: a #GstHistogramInfo
+ *
+ * Copies @info.
  *
  * Returns: (transfer full): a copy of @info; free it with
  *   gst_histogram_info_free()

@@ -21,11 +21,11 @@
  *
  * or in Python, through the `GstClHistogram-1.0` typelib:
  *
- * |[<!-- language="Python" -->
+ * ```python
  * meta = GstClHistogram.buffer_get_histogram_meta(buffer)
  * counts = meta.get_counts(0)
  * mean = meta.get_statistics(0).mean
- * ]|
+ * ```
  *
  * To attach one, describe the histograms once with a #GstHistogramInfo
  * and give each its #GstHistogramRegion and counts:
@@ -51,6 +51,8 @@
  * @y: top edge, in pixels
  * @width: width, in pixels
  * @height: height, in pixels
+ *
+ * Allocates a #GstHistogramRegion.
  *
  * Returns: (transfer full): a #GstHistogramRegion with @type interned;
  *   free it with gst_histogram_region_free()
@@ -78,6 +80,8 @@ gst_histogram_region_new (const gchar *type, gint id, guint x, guint y,
 /**
  * gst_histogram_region_copy:
  * @region: a #GstHistogramRegion
+ *
+ * Copies @region.
  *
  * Returns: (transfer full): a copy of @region, its type interned; free it
  *   with gst_histogram_region_free()
@@ -175,6 +179,8 @@ statistics_copy_into (GstHistogramStatistics *dest,
  * gst_histogram_statistics_copy:
  * @statistics: a #GstHistogramStatistics
  *
+ * Copies @statistics, its percentiles too.
+ *
  * Returns: (transfer full): a copy of @statistics holding its own
  *   percentiles; free it with gst_histogram_statistics_free()
  *
@@ -223,6 +229,9 @@ G_DEFINE_BOXED_TYPE (GstHistogramStatistics, gst_histogram_statistics,
 
 /**
  * gst_histogram_meta_api_get_type:
+ *
+ * The API type #GstHistogramMeta is found by, as gst_buffer_get_meta()
+ * takes it.
  *
  * Returns: the #GType of the `"GstHistogramMetaAPI"` meta API, tagged
  *   `video`, `colorspace` and `size`
@@ -306,6 +315,8 @@ histogram_meta_transform (GstBuffer *dest, GstMeta *meta, GstBuffer *buffer,
 
 /**
  * gst_histogram_meta_get_info:
+ *
+ * The #GstMetaInfo that registers #GstHistogramMeta.
  *
  * Returns: (transfer none): the #GstMetaInfo of #GstHistogramMeta
  *
@@ -401,6 +412,8 @@ gst_buffer_add_histogram_meta (GstBuffer *buffer,
  * gst_buffer_get_histogram_meta:
  * @buffer: a #GstBuffer
  *
+ * Finds the histogram of @buffer's full frame.
+ *
  * Returns: (transfer none) (nullable): the full frame's #GstHistogramMeta
  *   on @buffer (region type %GST_HISTOGRAM_REGION_FRAME), else the first,
  *   or %NULL if it has none
@@ -426,6 +439,8 @@ gst_buffer_get_histogram_meta (GstBuffer *buffer)
  * @region_type: the region's type: %GST_HISTOGRAM_REGION_FRAME for the
  *   full frame
  * @region_id: its id (0 for the full frame)
+ *
+ * Finds the histogram of one region of @buffer.
  *
  * Returns: (transfer none) (nullable): the #GstHistogramMeta of that
  *   region on @buffer, or %NULL if it has none
@@ -457,6 +472,9 @@ gst_buffer_get_histogram_meta_for_region (GstBuffer *buffer,
  * gst_buffer_get_histogram_metas:
  * @buffer: a #GstBuffer
  *
+ * Lists every histogram on @buffer: the full frame's, the zones', the
+ * regions'.
+ *
  * Returns: (transfer container) (element-type GstHistogramMeta): every
  *   #GstHistogramMeta on @buffer, in the order they were added; free the
  *   list with g_list_free()
@@ -484,6 +502,8 @@ gst_buffer_get_histogram_metas (GstBuffer *buffer)
  * @channel: channel index, below @meta->info.n_channels
  * @n_bins: (out) (optional): bins of the channel
  *
+ * Gets one channel's counts.
+ *
  * Returns: (transfer none) (array length=n_bins): the channel's counts,
  *   @n_bins guint32 values, bin 0 first (for 2-D and 3-D histograms
  *   flattened, the outermost dimension slowest)
@@ -507,6 +527,8 @@ gst_histogram_meta_get_counts (GstHistogramMeta *meta, guint channel,
  * @meta: a #GstHistogramMeta
  * @channel: channel index, below @meta->info.n_channels
  *
+ * Gets one channel's name.
+ *
  * Returns: (transfer none): the channel's name (`"Y"`, `"R"`, ...)
  *
  * Since: 0.1
@@ -524,6 +546,8 @@ gst_histogram_meta_get_channel_name (GstHistogramMeta *meta, guint channel)
  * gst_histogram_meta_get_statistics:
  * @meta: a #GstHistogramMeta
  * @channel: channel index, below @meta->info.n_channels
+ *
+ * Gets one channel's statistics.
  *
  * Returns: (transfer none): the channel's samples, those outside the
  *   binned range, and, as its `flags` say, the summary of its sample
