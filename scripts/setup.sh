@@ -10,7 +10,8 @@
 # from Python on localhost.) libsoup 3 serves clhistogram-probe --metrics;
 # the tests check its metrics with Prometheus (prometheus, with promtool)
 # and its systemd unit with systemd-analyze (systemd; man-db for its man:
-# link).
+# link). gi-docgen makes the meta library's API reference (-Dapi-docs,
+# docs/api.md).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 sudo=""
@@ -40,7 +41,7 @@ $sudo apt-get install -y -q --no-install-recommends \
   python3-gi python3-gst-1.0 python3-numpy python3-opencv \
   libjson-glib-dev ffmpeg jq abigail-tools groff-base man-db \
   libpango1.0-dev libcairo2-dev fonts-dejavu-core gstreamer1.0-opencv \
-  libsoup-3.0-dev prometheus systemd
+  libsoup-3.0-dev prometheus systemd gi-docgen
 "$root/scripts/fetch-samples.sh"
 cd "$root"
 echo "setup: configuring build/" >&2
