@@ -25,9 +25,11 @@ apt-get update -q
 echo "=== apt-get install the packages"
 # shellcheck disable=SC2046
 apt-get install -y -q $(find "$debs" -name '*.deb' ! -name '*-dbgsym_*' | sort)
-# What the examples need beyond the packages: Python's gi, a C compiler, a
-# demuxer and decoder for vtest.avi.
-apt-get install -y -q --no-install-recommends python3-gi gcc libc6-dev pkgconf \
+# What the examples need beyond the packages, as the README's install line
+# names it: GStreamer's Python bindings, a C compiler, a demuxer and
+# decoder for vtest.avi.
+apt-get install -y -q --no-install-recommends python3-gi python3-gst-1.0 \
+  gir1.2-gst-plugins-base-1.0 gcc libc6-dev pkgconf \
   gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-libav
 dpkg -l 'gstreamer1.0-clhistogram' 'libgstclhistogram*' 'gir1.2-gstclhistogram*' \
   'clhistogram-tools' 'pocl-opencl-icd' | grep '^ii'
