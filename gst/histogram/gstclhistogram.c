@@ -9,53 +9,173 @@
  *
  * ## Messages
  *
- * The message's structure is named `histogram` and has these fields:
+ * ### The `histogram` message
  *
- * * #guint64 `timestamp`: the frame's timestamp (ns, or
- *   %GST_CLOCK_TIME_NONE)
- * * #guint64 `stream-time`: its stream time (ns)
- * * #guint64 `running-time`: its running time (ns)
- * * #guint64 `duration`: its duration (ns)
+ * The element posts one for every frame (with #GstClHistogram:interval, for
+ * every interval) unless #GstClHistogram:post-messages is %FALSE;
+ * `gst-launch-1.0 -m` prints it. The frame's #GstHistogramMeta holds the
+ * same figures. Its structure is named `histogram` and has these fields:
+ *
+ * * #guint64 `timestamp`, `stream-time`, `running-time`, `duration`: the
+ *   frame's (ns, or %GST_CLOCK_TIME_NONE where unknown)
  * * #gchararray `mode`: what was counted: `luma`, `channels`, `max`,
  *   `hue`, `hue-saturation` or `rgb`
  * * #guint `bins`: counters per channel (for `hue-saturation` and `rgb` the
  *   flattened array: the product of `shape`)
+ * * #guint `frames`: only with #GstClHistogram:interval, the frames the
+ *   message sums; its times are then the first frame's, `duration` the
+ *   running time the interval covers, and `pixels` (the top level's and each
+ *   region's) the sum over its frames
  * * #GstValueArray of #gchararray `channels`: channel names, in order
  *   (`Y`; `R`, `G`, `B`[, `A`]; `Y`, `U`, `V`; or the mode's nick)
+ * * #guint64 `pixels`: pixels analysed (width x height)
  * * #GstValueArray of #GstValueArray of #guint `counts`: one array of
  *   `bins` counts per channel (left out with
  *   #GstClHistogram:message-counts %FALSE; the meta keeps them)
- * * #guint64 `pixels`: pixels analysed (width x height)
  * * #GstValueArray of #guint64 `samples`: samples each channel examined
  *   (4:2:0 chroma: a quarter of the pixels)
  * * #GstValueArray of #guint64 `below`, `above`: samples of each channel
  *   outside [`range-min`, `range-max`], counted in no bin
+ * * the statistics, listed below
  * * #GstValueArray of #guint `shape`: bins along each dimension
  * * #guint `depth`: significant bits per sample (8, 10, 12, 16)
  * * #gchararray `video-range`: `full`, `limited` or `unknown`, from the caps
  * * #guint `range-min`, `range-max`: the values binned (first axis)
- * * #gdouble `metering`, `metering-percent`: the frame's weighted mean
- *   luma (#GstClHistogram:metering), in code values and in percent of the
- *   nominal range, for histograms with luma and statistics
+ * * #GstValueArray of #gdouble `percentile-points`: with statistics, the p
+ *   of each percentile, as #GstClHistogram:percentiles gives them
+ * * #gdouble `metering`, `metering-percent`: the metering value, described
+ *   below
+ * * #GstValueArray of #GstStructure `regions`: a `region` structure per
+ *   zone, fixed region, ROI meta and analytics box, described below (empty
+ *   without them)
  *
- * and, with statistics, each channel's `min`, `max`, `mean`,
- * `percentiles`, `clipped-low`, `clipped-high` (samples at or beyond the
- * clip levels, by default the stream's nominal black and white),
- * `clip-low-level`, `clip-high-level` (those levels' code values) and, for
- * limited range, `below-legal` and `above-legal`.
+ * With #GstClHistogram:full-frame %FALSE the top level has no `counts`,
+ * `samples`, `below`, `above` or statistics: only the regions have them.
  *
- * With #GstClHistogram:alert-clipped or #GstClHistogram:alert-crushed
- * above 0, an `exposure` element message says when the share of the
- * frame's or of a zone's samples clipped high (crushed low) reaches the
- * threshold, and when it falls under it less #GstClHistogram:alert-hysteresis,
- * each change held for #GstClHistogram:alert-hold of running time: its
- * #guint64 `timestamp`, `stream-time`, `running-time`; #gchararray
- * `alert` (`clipped` or `crushed`) and `event` (`start` or `clear`);
- * #gdouble `threshold`; #gboolean `frame` (the frame's alert changed) and
- * #gdouble `frame-percent`; #GstValueArray of #gint `zones` (the zones'
- * alerts that changed) and of #gdouble `zone-percent`; #gboolean `active`
- * and `frame-active`, #GstValueArray of #gint `active-zones` (what is on
- * afterwards).
+ * **Statistics.** Modes `luma`, `channels` and `max` with
+ * #GstClHistogram:statistics %TRUE (the default) add these fields, one
+ * value for each channel, exact whatever `bins` and the range:
+ *
+ * * #GstValueArray of #guint `min`, `max`: the smallest and the largest
+ *   sample value
+ * * #GstValueArray of #gdouble `mean`: the mean of the sample values (not
+ *   of bin centres)
+ * * #GstValueArray of #GstValueArray of #guint `percentiles`: for each p of
+ *   `percentile-points`, the smallest sample value v such that the samples
+ *   <= v number at least `lrint (N * p / 100)`, N the channel's samples
+ *   (FFmpeg signalstats' rule: p = 10 and 90 give its YLOW and YHIGH); a
+ *   rank of 0 gives the smallest sample
+ * * #GstValueArray of #guint64 `clipped-low`, `clipped-high`: samples at or
+ *   below `clip-low-level`, and at or above `clip-high-level`
+ * * #GstValueArray of #guint `clip-low-level`, `clip-high-level`: the code
+ *   values of #GstClHistogram:clip-low-level and
+ *   #GstClHistogram:clip-high-level (percentages of the channel's nominal
+ *   range for the stream's range). By default (0 and 100) they are its
+ *   nominal black and white: for limited-range caps 16 and 235 (240 for U
+ *   and V), scaled by 2^(depth - 8); otherwise 0 and 2^depth - 1
+ * * #GstValueArray of #guint64 `below-legal`, `above-legal`: only for
+ *   limited-range caps, the samples under 16 and over 235 (240 for U and V),
+ *   scaled by 2^(depth - 8)
+ *
+ * A channel with no samples (an empty region) reports 0 for each of them
+ * (`mean` 0.0).
+ *
+ * **Metering.** `metering` is a weighted mean luma, in code values of the
+ * luma's depth; `metering-percent` the same in percent of its nominal range
+ * for the stream's range, 0 at nominal black and 100 at nominal white
+ * (`(metering - 16) / 219 * 100` for limited 8-bit). They are there for
+ * histograms with luma (mode `luma`; `channels` of YUV and gray formats)
+ * with statistics, when #GstClHistogram:metering gives a value; with an
+ * interval, over its frames. The value weighs each zone z by w_z, over the
+ * samples it holds, as libcamera's AGC weighs its zones:
+ * `sum (w_z * S_z) / sum (w_z * N_z)`, S_z the sum of the zone's luma
+ * samples and N_z their number. #GstClHistogram:metering picks the
+ * weights:
+ *
+ * * `average` (the default): the frame's mean; with
+ *   #GstClHistogram:full-frame %FALSE, that of the zones together (the
+ *   same), and no value without zones
+ * * `centre-weighted`: a tent over the C x R zones of
+ *   #GstClHistogram:zones, `(C - |2i + 1 - C|) * (R - |2j + 1 - R|)` for
+ *   zone (i, j) (3x3: 1 3 1 / 3 9 3 / 1 3 1)
+ * * `spot`: the centre zone only (the two or four at the centre of an even
+ *   grid); with `zones=9x9`, about 1.2% of the frame
+ * * `zones`: the zones weighted by #GstClHistogram:metering-weights
+ *
+ * All but `average` need #GstClHistogram:zones. Settings that give no value
+ * (no zones, weights of another count than the zones, weights all 0) say
+ * so once, in a warning. The meta gst_buffer_get_histogram_meta() returns
+ * (the full frame's, else the first region's) carries the value:
+ * gst_histogram_meta_get_metering(), `meta.get_metering()` in Python.
+ *
+ * **Regions.** Each `region` structure has #gchararray `type`, #gint `id`,
+ * #guint `x`, `y`, `width`, `height` (its rectangle, clipped to the frame),
+ * #guint64 `pixels`, then `counts`, `samples`, `below`, `above` and the
+ * statistics as the top level has them. They come in this order:
+ *
+ * * the zones (#GstClHistogram:zones), row by row: type `zone`, id
+ *   `j * C + i` for zone (i, j)
+ * * the fixed rectangles (#GstClHistogram:regions): type `region`, id
+ *   their index
+ * * with #GstClHistogram:roi-meta, each #GstVideoRegionOfInterestMeta of
+ *   the buffer, in the buffer's order: type the meta's `roi_type`, id its
+ *   id
+ * * last, with #GstClHistogram:roi-meta and built with GStreamer's
+ *   analytics library (1.24 and later), each #GstAnalyticsODMtd box of the
+ *   frame's relation meta, in its order: type the box's label, id the
+ *   tracking id of the track it relates to, else the box's own mtd id
+ *
+ * With an interval, `regions` holds each region (by type and id) met in its
+ * frames, in the order first met, with its last frame's rectangle. A
+ * subsampled chroma sample belongs to a region if and only if its co-sited
+ * luma pixel does.
+ *
+ * ### The `exposure` message
+ *
+ * With #GstClHistogram:alert-clipped or #GstClHistogram:alert-crushed above
+ * 0, the element posts an `exposure` element message when the share of the
+ * samples clipped high (`clipped`) or low (`crushed`) of the frame or of a
+ * zone reaches the threshold, and when it clears: once each way, on the
+ * frame that decides it, after that frame's `histogram` message (if it posts
+ * one). An alert starts when the share reaches the threshold and clears when
+ * it falls under the threshold less #GstClHistogram:alert-hysteresis (or to
+ * 0); either change waits until its condition has held for
+ * #GstClHistogram:alert-hold of running time, frame after frame, so that a
+ * shorter flap posts nothing.
+ *
+ * Alerts run on every frame, whatever #GstClHistogram:interval,
+ * #GstClHistogram:post-messages and #GstClHistogram:attach-meta say. They
+ * need the statistics (modes `luma`, `channels` or `max` with
+ * #GstClHistogram:statistics %TRUE); without them a warning says so once
+ * and no `exposure` message comes. The share of the frame or of a zone is
+ * the largest of its channels that show exposure (Y, R, G, B, `max`; not
+ * U, V or A), counted at the clip levels (`clipped-low`, `clipped-high`).
+ * A new zone grid, or a new #GstClHistogram:full-frame, clears the alerts
+ * that were on; so does a threshold set back to 0, for its alerts.
+ *
+ * Its fields:
+ *
+ * * #guint64 `timestamp`, `stream-time`, `running-time`: the frame's (ns,
+ *   or %GST_CLOCK_TIME_NONE where unknown)
+ * * #gchararray `alert`: `clipped` or `crushed`
+ * * #gchararray `event`: `start` or `clear`
+ * * #gdouble `threshold`: the alert's threshold, in percent
+ * * #gboolean `frame`: whether the frame's own alert changed
+ * * #gdouble `frame-percent`: only when `frame` is %TRUE, the frame's share
+ *   in percent
+ * * #GstValueArray of #gint `zones`: the ids (`j * C + i`) of the zones
+ *   whose alert changed, in ascending order
+ * * #GstValueArray of #gdouble `zone-percent`: their shares in percent, in
+ *   the same order
+ * * #gboolean `active`: whether any alert of this kind (the frame's or a
+ *   zone's) is on afterwards
+ * * #gboolean `frame-active`: whether the frame's is
+ * * #GstValueArray of #gint `active-zones`: the zones whose alert is on
+ *   afterwards, in ascending order
+ *
+ * Where some alerts of a kind clear and others start on one frame, the
+ * `clear` message comes first, and its `active`, `frame-active` and
+ * `active-zones` leave out the alerts that start.
  *
  * ## Devices, frames in flight and property changes
  *

@@ -11,7 +11,10 @@
  * - `zebra-low`: stripes falling to the right over the pixels at or below
  *   #GstClExposureMarks:zebra-low-level;
  * - `false-colour`: every pixel in the colour of its luma's band
- *   (#GstClExposureMarks:bands);
+ *   (#GstClExposureMarks:bands). The default bands are ARRI cameras'
+ *   false colour: purple crushed (under 2.5%), blue near black (to 4%),
+ *   green at 18% grey (38-42%), pink one stop over, skin (52-56%), yellow
+ *   near clipping (97-99%), red clipped (from 99%), grey between;
  * - `brng`: the pixels FFmpeg's `signalstats` counts as BRNG, painted as
  *   `signalstats=out=brng` paints them.
  *

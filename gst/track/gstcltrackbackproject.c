@@ -24,7 +24,8 @@
  * new mode, bins and model set at once are never seen one without the
  * others. Without a model every pixel is 0 (with a warning); a model of
  * the wrong length for the mode and bins a frame is counted with is an
- * error.
+ * error. Modes `channels` and `max` have no back-projection: either is an
+ * error when a frame comes.
  *
  * ## Example launch line
  * |[

@@ -28,6 +28,13 @@
  * pixels left is lost: it is reported, with an empty box, and no longer
  * searched (as OpenCV's sample stops calling CamShift).
  *
+ * A #GstClCamShift:window whose width or height is under 1 is ignored
+ * (the debug log says so). A ROI meta (or an analytics box) whose width
+ * or height is under 1 starts its id's track lost, as
+ * #GstClCamShift::start-track with such a window does: the track is
+ * reported, `lost` set, until it is started again or stopped. At most 256
+ * tracks run at once: a start of one more is left out, with a warning.
+ *
  * ## Action signals
  *
  * An application starts and ends tracks from any thread (a pad probe, a
@@ -87,20 +94,31 @@
  *
  * ## Messages
  *
- * With #GstClCamShift:post-messages, a `camshift` element message per
- * track has:
+ * With #GstClCamShift:post-messages (the default), the element posts a
+ * `camshift` element message per track and frame, lost tracks included,
+ * before the frame leaves it. Its rotated box and quality are those the
+ * track's `camshift` ROI meta holds (above). Its fields:
  *
  * * #guint64 `timestamp`, `stream-time`, `running-time`, `duration`: the
  *   frame's (ns, or %GST_CLOCK_TIME_NONE)
- * * #guint `id`: the track's
+ * * #guint `id`: the track's: 0 for the track #GstClCamShift:window
+ *   starts, else the id of the ROI meta, the analytics box or the
+ *   #GstClCamShift::start-track call that started it
  * * #GstValueArray of #gint `window`: `<x, y, width, height>`, the search
- *   window (pixels)
+ *   window (pixels) cv2.CamShift() returns, the next frame's
  * * #gdouble `center-x`, `center-y`, `width`, `height`: the rotated box
- *   (pixels), `angle`: its angle (degrees), as OpenCV's RotatedRect
+ *   (pixels), its `height` along its main axis and its `width` across, as
+ *   OpenCV's RotatedRect
+ * * #gdouble `angle`: the box's angle in degrees, in [0, 180), as
+ *   OpenCV's RotatedRect
  * * #guint64 `m00`, #gdouble `mean-probability`, `confidence`: the
  *   track's quality (above)
  * * #gboolean `lost`: the track is lost (above), or its window has no
  *   pixels
+ *
+ * A window holding no probability (`m00` 0) gives an empty box (every
+ * field 0) and, as cv2.CamShift() does, the window widened by 10 pixels a
+ * side, within the frame; the track goes on until it is lost (above).
  *
  * ## Example launch line
  * |[
