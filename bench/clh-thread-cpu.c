@@ -156,7 +156,13 @@ clh_thread_cpu_format (GHashTable *by_name, gdouble per)
   gpointer *names = g_hash_table_get_keys_as_array (by_name, &n);
   GString *s = g_string_new (NULL);
 
+  /* GLib 2.82 (Debian 13) deprecates g_qsort_with_data() for
+   * g_sort_array(), which Debian 12's 2.74 lacks. */
+#if GLIB_CHECK_VERSION (2, 82, 0)
+  g_sort_array (names, n, sizeof (gpointer), by_time, by_name);
+#else
   g_qsort_with_data (names, n, sizeof (gpointer), by_time, by_name);
+#endif
   for (i = 0; i < n; i++) {
     const gdouble v = *(gdouble *) g_hash_table_lookup (by_name,
         names[i]) / per;
