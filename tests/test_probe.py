@@ -399,6 +399,27 @@ def start(*args, stdout=subprocess.PIPE):
                             stderr=subprocess.PIPE, env=env)
 
 
+def wait_signals_taken(proc, timeout=PROMPT_S):
+    """Waits until the started probe takes SIGINT and SIGTERM itself: its
+    first act blocks them for its signal thread, which /proc/PID/status
+    shows in SigBlk. A signal sent before would end it by the default
+    action (status -2), before there is a probe to say anything. A state,
+    not a delay: a loaded machine may take any time to get there."""
+    wanted = (1 << (signal.SIGINT - 1)) | (1 << (signal.SIGTERM - 1))
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"the probe ended ({proc.returncode}) "
+                                 "before it took its signals")
+        with open(f"/proc/{proc.pid}/status", encoding="ascii") as f:
+            blocked = next((int(line.split()[1], 16) for line in f
+                            if line.startswith("SigBlk:")), 0)
+        if blocked & wanted == wanted:
+            return
+        time.sleep(0.002)
+    raise AssertionError(f"the probe took no signals within {timeout} s")
+
+
 def finish(proc, timeout=PROMPT_S):
     """The exit status, stdout and stderr of a started probe; one still
     running after `timeout` s is killed and fails the test."""
@@ -497,7 +518,7 @@ class Unix(unittest.TestCase):
                         # waiting for a reader.
                         fd = os.open(fifo, os.O_RDWR) if writer else None
                         proc = start(fifo)
-                        time.sleep(1)
+                        wait_signals_taken(proc)
                         proc.send_signal(sig)
                         status, stdout, stderr = finish(proc)
                         if fd is not None:
@@ -507,11 +528,15 @@ class Unix(unittest.TestCase):
 
     def test_sigint_while_a_file_starts(self):
         """Never the demuxer's error for an EOS during its start: either
-        stopped while starting, or the stream ended at once."""
-        for delay in (0.05, 0.2, 0.4):
-            with self.subTest(delay=delay):
+        stopped while starting, or the stream ended at once. The signal
+        comes once the probe takes signals, then at moments further into
+        its start (`after`: s), which decide only which of the two it
+        is."""
+        for after in (0, 0.05, 0.2, 0.4):
+            with self.subTest(after=after):
                 proc = start(*LONG_LINES, VIDEO)
-                time.sleep(delay)
+                wait_signals_taken(proc)
+                time.sleep(after)
                 proc.send_signal(signal.SIGINT)
                 status, stdout, stderr = finish(proc)
                 self.assertIn(status, (0, EXIT_SIGINT), stderr)
