@@ -10,8 +10,9 @@
 # from Python on localhost.) libsoup 3 serves clhistogram-probe --metrics;
 # the tests check its metrics with Prometheus (prometheus, with promtool)
 # and its systemd unit with systemd-analyze (systemd; man-db for its man:
-# link); curl reads the metrics in the README's fleet example. gi-docgen
-# makes the meta library's API reference (-Dapi-docs, docs/api.md).
+# link); curl reads the metrics in the README's fleet example; stress-ng
+# loads the cores in scripts/test.sh --stress. gi-docgen makes the meta
+# library's API reference (-Dapi-docs, docs/api.md).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 sudo=""
@@ -39,7 +40,7 @@ $sudo apt-get install -y -q --no-install-recommends \
   gir1.2-gst-plugins-base-1.0 gir1.2-gst-plugins-bad-1.0 \
   gir1.2-gst-rtsp-server-1.0 \
   python3-gi python3-gst-1.0 python3-numpy python3-opencv \
-  libjson-glib-dev ffmpeg jq curl abigail-tools groff-base man-db \
+  libjson-glib-dev ffmpeg jq curl stress-ng abigail-tools groff-base man-db \
   libpango1.0-dev libcairo2-dev fonts-dejavu-core gstreamer1.0-opencv \
   libsoup-3.0-dev prometheus systemd gi-docgen
 "$root/scripts/fetch-samples.sh"

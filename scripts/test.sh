@@ -8,17 +8,46 @@
 #   scripts/test.sh --full    the thorough run CI makes: every format and
 #                             size, every video check, the 90 s fuzz, the
 #                             Python tracker pipelines
+#   scripts/test.sh --stress N
+#                             the quick run N times with every core kept
+#                             busy by stress-ng (one CPU worker a core, at
+#                             full load), then each test that failed at
+#                             least once (scripts/stress-report.py)
 # (tests/meson.build, "Two runs of the suites", says which test is where.)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
+usage() { echo "usage: $0 [--full | --stress N]" >&2; exit 2; }
+runs=0
 case "${1:-}" in
   "") skip=slow ;;
   --full) skip=fast ;;
-  *) echo "usage: $0 [--full]" >&2; exit 2 ;;
+  --stress)
+    skip=slow runs=${2:-}
+    case "$runs" in ""|*[!0-9]*|0) usage ;; esac ;;
+  *) usage ;;
 esac
 "$root/scripts/setup.sh"
 echo "test: building (ninja)" >&2
 ninja -C "$root/build"
+if [ "$runs" -gt 0 ]; then
+  logs=""
+  stress-ng --cpu 0 --cpu-load 100 --timeout 0 --quiet &
+  load=$!
+  # SIGINT: stress-ng stops its workers and waits for them.
+  trap 'kill -INT "$load" 2>/dev/null; wait "$load" 2>/dev/null' EXIT
+  for run in $(seq 1 "$runs"); do
+    echo "test: stress run $run of $runs, beside stress-ng --cpu 0 (meson test --no-suite slow)" >&2
+    rm -f "$root/build/meson-logs/stress-$run.json"
+    meson test -C "$root/build" --print-errorlogs --no-suite slow \
+      --logbase "stress-$run" || true
+    python3 "$root/scripts/tally.py" "$root/build/meson-logs/stress-$run.json"
+    logs="$logs $root/build/meson-logs/stress-$run.json"
+  done
+  status=0
+  # shellcheck disable=SC2086
+  python3 "$root/scripts/stress-report.py" $logs || status=$?
+  exit $status
+fi
 status=0
 echo "test: running the tests (meson test --no-suite $skip)" >&2
 meson test -C "$root/build" --print-errorlogs --no-suite "$skip" || status=$?
