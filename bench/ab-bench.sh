@@ -11,15 +11,12 @@
 # Then bench/ab-summary.py prints each row's median per build, the spread
 # of the runs of one build (the noise) and after / before.
 #   source .device/env.sh; bench/ab-bench.sh BEFORE_BUILD AFTER_BUILD OUT_DIR
-# A build folder needs bench/ and the plugin in gst/ (and its
-# meta library beside it, as meson lays them out). ROUNDS defaults to 2,
+# A build folder needs bench/, the plugin under gst/ (GStreamer scans its
+# subfolders: gst/clhistogram/ in builds before the elements moved into
+# families) and its meta library beside it, as meson lays them out. ROUNDS
+# defaults to 2,
 # FRAMES (per stream and run of the one-stream rows) to 2000.
 set -u
-# A build's plugin folder: gst/ (gst/clhistogram/ in builds before the
-# elements moved into families), so that older builds compare too.
-plugin_dir() {
-  if [ -d "$1/gst/clhistogram" ]; then echo "$1/gst/clhistogram"; else echo "$1/gst"; fi
-}
 before=$1 after=$2 out=$3
 rounds=${ROUNDS:-2}
 frames=${FRAMES:-2000}
@@ -32,7 +29,7 @@ for round in $(seq 1 "$rounds"); do
     build=$before
     [ "$side" = after ] && build=$after
     tag="$side-$round"
-    export GST_PLUGIN_PATH="$(plugin_dir "$build")"
+    export GST_PLUGIN_PATH="$build/gst"
     export GST_REGISTRY="/tmp/ab-registry-$side.bin"
     export LD_LIBRARY_PATH="$build/gst-libs/gst/clhistogram${ld:+:$ld}"
     echo "=== $tag: one stream (messages off, on)"

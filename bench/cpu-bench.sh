@@ -9,11 +9,6 @@
 # Environment: BUILD (default build/), PYTHON (default /usr/bin/python3,
 # Debian's, which has cv2), FRAMES (per run, default 2000), RUNS (default 5).
 set -u -o pipefail
-# A build's plugin folder: gst/ (gst/clhistogram/ in builds before the
-# elements moved into families), so that older builds compare too.
-plugin_dir() {
-  if [ -d "$1/gst/clhistogram" ]; then echo "$1/gst/clhistogram"; else echo "$1/gst"; fi
-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 video=${1:?usage: cpu-bench.sh VIDEO OUT_DIR}
 out=${2:?usage: cpu-bench.sh VIDEO OUT_DIR}
@@ -33,7 +28,7 @@ gst-launch-1.0 -q filesrc location="$video" ! decodebin ! videoconvert \
   ! identity eos-after=65 ! filesink location="$raw" || exit 1
 
 pipeline_bench () {
-  GST_PLUGIN_PATH="$(plugin_dir "$1")" "$build/bench/clh-pipeline-bench" \
+  GST_PLUGIN_PATH="$1/gst" "$build/bench/clh-pipeline-bench" \
     -f GRAY8 -s 600x480 -n "$frames" -r "$runs" -m both \
     --real-gray8="$raw" --json="$out/pipeline-$2.json" \
     2>&1 | tee "$out/pipeline-$2.txt"

@@ -13,11 +13,6 @@
 # after build only, e.g. "--set min-mass=0" for the same work where the
 # after build would stop searching lost tracks.
 set -u -o pipefail
-# A build's plugin folder: gst/ (gst/clhistogram/ in builds before the
-# elements moved into families), so that older builds compare too.
-plugin_dir() {
-  if [ -d "$1/gst/clhistogram" ]; then echo "$1/gst/clhistogram"; else echo "$1/gst"; fi
-}
 before=${1:?usage: track-ab.sh BEFORE AFTER VIDEO OUT_DIR}
 after=${2:?} video=${3:?} out=${4:?}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +26,7 @@ echo "host: $(nproc) CPUs"
 for size in 600x480 1920x1080; do
   w=${size%x*} h=${size#*x}
   if [ "$size" = 600x480 ]; then n=${FRAMES_480:-300} cf=1000; else n=${FRAMES_1080:-120} cf=300; fi
-  GST_PLUGIN_PATH="$(plugin_dir "$before")" gst-launch-1.0 -q filesrc location="$video" \
+  GST_PLUGIN_PATH="$before/gst" gst-launch-1.0 -q filesrc location="$video" \
     ! decodebin ! videoconvert ! videoscale ! "video/x-raw,format=BGR,width=$w,height=$h" \
     ! identity eos-after="$n" ! filesink location="/tmp/track-ab.$size.BGR" \
     || { echo "!!! cannot decode $video"; exit 1; }
@@ -41,7 +36,7 @@ for round in $(seq 1 "$rounds"); do
   for side in before after; do
     build=$before extra=""
     [ "$side" = after ] && { build=$after; extra=${AFTER_ARGS:-}; }
-    export GST_PLUGIN_PATH="$(plugin_dir "$build")"
+    export GST_PLUGIN_PATH="$build/gst"
     export GST_REGISTRY="/tmp/track-ab-registry-$side.bin"
     export LD_LIBRARY_PATH="$build/gst-libs/gst/clhistogram${ld:+:$ld}"
     for size in 600x480 1920x1080; do
