@@ -83,6 +83,10 @@ struct _GstClBaseTransformClass {
   "(string) " formats ", width = (int) [ 1, 16384 ], " \
   "height = (int) [ 1, 16384 ], framerate = (fraction) [ 0/1, MAX ]"
 
+/* Every format the engines read, in system memory. */
+#define GST_CL_BASE_TRANSFORM_CAPS \
+  GST_CL_BASE_TRANSFORM_CAPS_MAKE (GST_CL_BASE_TRANSFORM_FORMATS)
+
 const GstVideoInfo *gst_cl_base_transform_get_info (GstClBaseTransform *self);
 const ClhFrame *gst_cl_base_transform_get_format (GstClBaseTransform *self);
 ClhContext *gst_cl_base_transform_get_context (GstClBaseTransform *self);

@@ -300,8 +300,7 @@ enum {
 
 /* System memory first, then (built with GStreamer's CUDA library) the
  * decoders' formats in CUDA memory (base/gstclbasecudainput.c). */
-#define CAPS_STR \
-  GST_CL_BASE_TRANSFORM_CAPS_MAKE (GST_CL_BASE_TRANSFORM_FORMATS) \
+#define CAPS_STR GST_CL_BASE_TRANSFORM_CAPS \
   GST_CL_CUDA_CAPS_MAKE (GST_CL_CUDA_FORMATS)
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",

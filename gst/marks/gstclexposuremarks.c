@@ -113,13 +113,10 @@ enum {
   PROP_BRNG_COLOUR,
 };
 
-/* The formats clhistogram reads, in system memory. */
-#define CAPS_STR GST_CL_BASE_TRANSFORM_CAPS_MAKE (GST_CL_BASE_TRANSFORM_FORMATS)
-
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (CAPS_STR));
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CL_BASE_TRANSFORM_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (CAPS_STR));
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CL_BASE_TRANSFORM_CAPS));
 
 #define gst_cl_exposure_marks_parent_class parent_class
 G_DEFINE_TYPE (GstClExposureMarks, gst_cl_exposure_marks,

@@ -8,10 +8,6 @@
 
 G_BEGIN_DECLS
 
-/* Every format clhistogram reads, in system memory. */
-#define GST_CL_SCOPE_INPUT_CAPS \
-  GST_CL_BASE_TRANSFORM_CAPS_MAKE (GST_CL_BASE_TRANSFORM_FORMATS)
-
 /**
  * GstClScopeKinds:
  * @GST_CL_SCOPE_WAVEFORM: luma waveform

@@ -56,9 +56,9 @@ struct _GstClScopeOverlay {
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CL_SCOPE_INPUT_CAPS));
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CL_BASE_TRANSFORM_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CL_SCOPE_INPUT_CAPS));
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_CL_BASE_TRANSFORM_CAPS));
 
 #define gst_cl_scope_overlay_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstClScopeOverlay, gst_cl_scope_overlay,
