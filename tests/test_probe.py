@@ -399,25 +399,50 @@ def start(*args, stdout=subprocess.PIPE):
                             stderr=subprocess.PIPE, env=env)
 
 
-def wait_signals_taken(proc, timeout=PROMPT_S):
-    """Waits until the started probe takes SIGINT and SIGTERM itself: its
-    first act blocks them for its signal thread, which /proc/PID/status
-    shows in SigBlk. A signal sent before would end it by the default
-    action (status -2), before there is a probe to say anything. A state,
-    not a delay: a loaded machine may take any time to get there."""
-    wanted = (1 << (signal.SIGINT - 1)) | (1 << (signal.SIGTERM - 1))
+def wait_for(proc, holds, what, timeout=PROMPT_S):
+    """Waits until holds(pid) of the started probe: a state, not a delay,
+    which a loaded machine may take any time to reach."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise AssertionError(f"the probe ended ({proc.returncode}) "
-                                 "before it took its signals")
-        with open(f"/proc/{proc.pid}/status", encoding="ascii") as f:
-            blocked = next((int(line.split()[1], 16) for line in f
-                            if line.startswith("SigBlk:")), 0)
-        if blocked & wanted == wanted:
+                                 f"before {what}")
+        if holds(proc.pid):
             return
         time.sleep(0.002)
-    raise AssertionError(f"the probe took no signals within {timeout} s")
+    raise AssertionError(f"not {what} within {timeout} s")
+
+
+def signals_taken(pid):
+    """The probe takes SIGINT and SIGTERM itself: its first act blocks
+    them for its signal thread, which /proc/PID/status shows in SigBlk. A
+    signal sent before would end it by the default action (status -2),
+    before there is a probe to say anything."""
+    wanted = (1 << (signal.SIGINT - 1)) | (1 << (signal.SIGTERM - 1))
+    with open(f"/proc/{pid}/status", encoding="ascii") as f:
+        blocked = next((int(line.split()[1], 16) for line in f
+                        if line.startswith("SigBlk:")), 0)
+    return blocked & wanted == wanted
+
+
+def file_open(path):
+    """A state of a probe's start: its source has opened @path."""
+    path = os.path.realpath(path)
+
+    def holds(pid):
+        folder = f"/proc/{pid}/fd"
+        for fd in os.listdir(folder):
+            try:
+                if os.readlink(os.path.join(folder, fd)) == path:
+                    return True
+            except OSError:
+                pass
+        return False
+    return holds
+
+
+def wait_signals_taken(proc):
+    wait_for(proc, signals_taken, "it took its signals")
 
 
 def finish(proc, timeout=PROMPT_S):
@@ -529,14 +554,14 @@ class Unix(unittest.TestCase):
     def test_sigint_while_a_file_starts(self):
         """Never the demuxer's error for an EOS during its start: either
         stopped while starting, or the stream ended at once. The signal
-        comes once the probe takes signals, then at moments further into
-        its start (`after`: s), which decide only which of the two it
-        is."""
-        for after in (0, 0.05, 0.2, 0.4):
-            with self.subTest(after=after):
+        comes at two states of the start: once the probe takes signals,
+        and once its source has opened the file (the demuxer starting)."""
+        for moment, holds in (("signals taken", signals_taken),
+                              ("file opened", file_open(VIDEO))):
+            with self.subTest(moment=moment):
                 proc = start(*LONG_LINES, VIDEO)
                 wait_signals_taken(proc)
-                time.sleep(after)
+                wait_for(proc, holds, moment)
                 proc.send_signal(signal.SIGINT)
                 status, stdout, stderr = finish(proc)
                 self.assertIn(status, (0, EXIT_SIGINT), stderr)
