@@ -90,20 +90,6 @@ gst_cl_base_transform_get_format (GstClBaseTransform *self)
 }
 
 /**
- * gst_cl_base_transform_get_context:
- * @self: an element
- *
- * Returns: (transfer none) (nullable): the device context, held from
- *   NULL->READY to READY->NULL: for the streaming thread while the element
- *   is at least READY
- */
-ClhContext *
-gst_cl_base_transform_get_context (GstClBaseTransform *self)
-{
-  return PRIV (self)->context;
-}
-
-/**
  * gst_cl_base_transform_ref_allocator:
  * @self: an element with %GST_CL_BASE_TRANSFORM_INPUT_HOST_POOL
  *

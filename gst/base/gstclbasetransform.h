@@ -89,7 +89,6 @@ struct _GstClBaseTransformClass {
 
 const GstVideoInfo *gst_cl_base_transform_get_info (GstClBaseTransform *self);
 const ClhFrame *gst_cl_base_transform_get_format (GstClBaseTransform *self);
-ClhContext *gst_cl_base_transform_get_context (GstClBaseTransform *self);
 GstAllocator *gst_cl_base_transform_ref_allocator (GstClBaseTransform *self);
 gboolean gst_cl_base_transform_map (GstClBaseTransform *self,
     GstBuffer *buffer, GstClFrameMap *map, ClhFrame *frame,
