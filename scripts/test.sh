@@ -13,19 +13,34 @@
 #                             busy by stress-ng (one CPU worker a core, at
 #                             full load), then each test that failed at
 #                             least once (scripts/stress-report.py)
+#   ... --timeout-multiplier M
+#                             meson test's timeouts, and the waits each test
+#                             bounds itself (tests/timeout-multiplier.sh),
+#                             M times as long: for a slower machine
 # (tests/meson.build, "Two runs of the suites", says which test is where.)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage() { echo "usage: $0 [--full | --stress N]" >&2; exit 2; }
-runs=0
-case "${1:-}" in
-  "") skip=slow ;;
-  --full) skip=fast ;;
-  --stress)
-    skip=slow runs=${2:-}
-    case "$runs" in ""|*[!0-9]*|0) usage ;; esac ;;
-  *) usage ;;
-esac
+usage() {
+  echo "usage: $0 [--full | --stress N] [--timeout-multiplier M]" >&2
+  exit 2
+}
+runs=0 skip=slow multiplier=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --full) skip=fast ;;
+    --stress)
+      runs=${2:-}
+      case "$runs" in ""|*[!0-9]*|0) usage ;; esac
+      shift ;;
+    --timeout-multiplier)
+      multiplier=${2:-}
+      case "$multiplier" in ""|.|*[!0-9.]*|*.*.*) usage ;; esac
+      shift ;;
+    *) usage ;;
+  esac
+  shift
+done
+[ "$runs" -eq 0 ] || [ "$skip" = slow ] || usage
 "$root/scripts/setup.sh"
 echo "test: building (ninja)" >&2
 ninja -C "$root/build"
@@ -39,7 +54,7 @@ if [ "$runs" -gt 0 ]; then
     echo "test: stress run $run of $runs, beside stress-ng --cpu 0 (meson test --no-suite slow)" >&2
     rm -f "$root/build/meson-logs/stress-$run.json"
     meson test -C "$root/build" --print-errorlogs --no-suite slow \
-      --logbase "stress-$run" || true
+      --timeout-multiplier "$multiplier" --logbase "stress-$run" || true
     python3 "$root/scripts/tally.py" "$root/build/meson-logs/stress-$run.json"
     logs="$logs $root/build/meson-logs/stress-$run.json"
   done
@@ -50,6 +65,7 @@ if [ "$runs" -gt 0 ]; then
 fi
 status=0
 echo "test: running the tests (meson test --no-suite $skip)" >&2
-meson test -C "$root/build" --print-errorlogs --no-suite "$skip" || status=$?
+meson test -C "$root/build" --print-errorlogs --no-suite "$skip" \
+  --timeout-multiplier "$multiplier" || status=$?
 python3 "$root/scripts/tally.py" "$root/build/meson-logs/testlog.json"
 exit $status

@@ -16,6 +16,7 @@
 #include <gst/video/video.h>
 #include <gst/clhistogram/clhistogram.h>
 
+#include "clh-test-timeout.h"
 #include "clh-context-private.h"
 #include "clh-engine-tuning.h"
 #include "clh-reference.h"
@@ -135,7 +136,7 @@ stream_pull (Stream *s, const gchar *mode)
   GstSample *sample = NULL;
   GstBuffer *in;
 
-  g_signal_emit_by_name (s->sink, "try-pull-sample", 20 * GST_SECOND,
+  g_signal_emit_by_name (s->sink, "try-pull-sample", clh_test_timeout_ns (20),
       &sample);
   if (!sample) {
     CHECK (pop_error (s->pipeline), "a frame lost without an error");
@@ -249,7 +250,7 @@ scenario_cycle (void)
         == GST_STATE_CHANGE_FAILURE) {
       CHECK (pop_error (pipeline), "a failed start without an error");
     } else {
-      msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      msg = gst_bus_timed_pop_filtered (bus, clh_test_timeout_ns (30),
           GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
       CHECK (msg != NULL, "neither EOS nor an error in 30 s");
       if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
@@ -523,7 +524,7 @@ scenario_marks (void)
       g_signal_emit_by_name (src, "push-buffer", in, &flow);
       gst_buffer_unref (in);
       if (flow == GST_FLOW_OK)
-        g_signal_emit_by_name (sink, "try-pull-sample", 20 * GST_SECOND,
+        g_signal_emit_by_name (sink, "try-pull-sample", clh_test_timeout_ns (20),
             &sample);
       if (!sample) {
         CHECK (pop_error (pipeline), "a frame lost without an error");

@@ -25,6 +25,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from timeouts import seconds
 
 SCENARIOS = {
     # name: (argument, extra environment)
@@ -42,7 +43,7 @@ SCENARIOS = {
 NEVER_FAILS = ("clRelease", "clRetain")
 
 
-def run(program, shim, scenario, fail=None, timeout=120):
+def run(program, shim, scenario, fail=None, timeout=seconds(120)):
     argument, extra = SCENARIOS[scenario]
     fd, report = tempfile.mkstemp(prefix="clfault-", suffix=".txt")
     os.close(fd)

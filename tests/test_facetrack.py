@@ -55,6 +55,7 @@ import sys
 import tempfile
 
 from doc_section import doc_section
+from timeouts import seconds
 
 # facedetect, when made, loads cascades from opencv-data's folder (absent
 # here) before it is given the one to use: not the test's business.
@@ -158,7 +159,7 @@ class Run:
                 raise ValueError(f"unknown event: {line!r}")
 
 
-def run_example(example, args, timeout=600):
+def run_example(example, args, timeout=seconds(600)):
     run = subprocess.run([sys.executable, example] + args,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, timeout=timeout)
@@ -467,7 +468,7 @@ def check_refusals(example, video, tmp):
         f.write("<opencv_storage></opencv_storage>\n")
     for args, words in (([video, "--cascade", bad], "not an OpenCV cascade"),
                         ([os.path.join(tmp, "none.avi")], "no such file")):
-        run = run_example(example, args, timeout=120)
+        run = run_example(example, args, timeout=seconds(120))
         print(f"  {' '.join(os.path.basename(a) for a in args)}: exit "
               f"{run.returncode}: {run.stderr.strip().splitlines()[-1:]}")
         check(run.returncode != 0 and words in run.stderr,

@@ -23,6 +23,9 @@ import threading
 import time
 import unittest
 
+from probe_states import wait_for, writing_blocked
+from timeouts import seconds
+
 PROBE = VIDEO = None
 # Small frames, so that a check or a run in real time costs little.
 SMALL = ["--format", "GRAY8", "--width", "160", "--height", "120"]
@@ -39,7 +42,7 @@ def probe_env():
 def probe(*args):
     """The exit status, JSON objects and stderr of a probe run."""
     done = subprocess.run([PROBE, *args], capture_output=True,
-                          env=probe_env(), timeout=300)
+                          env=probe_env(), timeout=seconds(300))
     stderr = done.stderr.decode()
     assert "Leaks detected" not in stderr, stderr
     return (done.returncode,
@@ -292,7 +295,9 @@ class Lines:
                 self.objects.append(json.loads(line))
 
     def wait_for(self, what, timeout):
-        """Waits until what(objects) holds; fails after timeout s."""
+        """Waits until what(objects) holds; fails after timeout s (scaled
+        as meson test's timeouts)."""
+        timeout = seconds(timeout)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self.lock:
@@ -320,7 +325,7 @@ class Live(unittest.TestCase):
                            count(objects, "cam", "input-down") >= 2, 60)
         finally:
             proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=30)
+            proc.wait(timeout=seconds(30))
             lines.thread.join()
             stderr = proc.stderr.read().decode()
             proc.stdout.close()
@@ -338,13 +343,24 @@ class Live(unittest.TestCase):
             [PROBE, "--retry-max", "1", "file=" + VIDEO,
              f"gone=rtspt://127.0.0.1:{free_port()}/clip"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=probe_env())
-        time.sleep(8)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
-        stderr = proc.stderr.read().decode()
-        proc.stdout.close()
-        proc.stderr.close()
-        self.assertGreaterEqual(stderr.count("gone: input down"), 4, stderr)
+        downs = []
+        reader = threading.Thread(target=lambda: downs.extend(
+            line for line in proc.stderr if b"gone: input down" in line))
+        reader.start()
+        try:
+            wait_for(proc, writing_blocked, "it waits for stdout's reader",
+                     timeout=seconds(60))
+            full_at = len(downs)
+            wait_for(proc, lambda pid: len(downs) >= full_at + 2,
+                     "two more downs with stdout full", timeout=seconds(60))
+            # Still full: nothing read stdout meanwhile.
+            self.assertTrue(writing_blocked(proc.pid))
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=seconds(30))
+            reader.join()
+            proc.stdout.close()
+            proc.stderr.close()
 
     def test_long_stall_timeout(self):
         """--stall-timeout of an hour: a live input that connects but says
@@ -357,13 +373,18 @@ class Live(unittest.TestCase):
             proc = start("--stall-timeout", "3600", *SMALL,
                          f"mute=rtspt://127.0.0.1:{port}/clip")
             lines = Lines(proc)
+            # Connected (a state), then a window in which nothing must
+            # happen: a load on the machine only lengthens what it covers.
+            mute.settimeout(seconds(60))
+            connection = mute.accept()[0]
             time.sleep(4)
             proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=30)
+            proc.wait(timeout=seconds(30))
             lines.thread.join()
             stderr = proc.stderr.read().decode()
             proc.stdout.close()
             proc.stderr.close()
+            connection.close()
         self.assertEqual(count(lines.objects, "mute", "input-down"), 0,
                          lines.objects)
         self.assertNotIn("input down", stderr)
@@ -396,7 +417,7 @@ zones=2x2
                            and count(objects, "gone", "input-down") >= 1, 60)
             proc.send_signal(signal.SIGTERM)
             try:
-                proc.wait(timeout=15)
+                proc.wait(timeout=seconds(15))
             except subprocess.TimeoutExpired:
                 proc.kill()
                 raise

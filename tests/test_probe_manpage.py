@@ -16,6 +16,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from timeouts import seconds
 
 failures = []
 
@@ -26,7 +27,7 @@ def fail(why):
 
 
 def run(args, env=None):
-    return subprocess.run(args, capture_output=True, text=True, timeout=60,
+    return subprocess.run(args, capture_output=True, text=True, timeout=seconds(60),
                           env=env)
 
 

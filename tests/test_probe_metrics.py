@@ -28,6 +28,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exposition  # noqa: E402
 from exposition import series  # noqa: E402
+from timeouts import seconds  # noqa: E402
 
 PROBE = VIDEO = None
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -49,7 +50,7 @@ class RunningProbe:
                                         stderr=self.stderr, cwd=cwd,
                                         env=probe_env())
         self.url = None
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + seconds(60)
         while not self.url and time.monotonic() < deadline:
             m = re.search(r"^clhistogram-probe: metrics on (\S+)$",
                           self.err(), re.M)
@@ -65,7 +66,7 @@ class RunningProbe:
             return f.read().decode(errors="replace")
 
     def wait(self):
-        status = self.process.wait(timeout=120)
+        status = self.process.wait(timeout=seconds(120))
         self.stdout.close()
         self.stderr.close()
         with open(self.stdout.name, "rb") as f:
@@ -82,7 +83,7 @@ class RunningProbe:
 
 
 def scrape(url):
-    with urllib.request.urlopen(url, timeout=10) as reply:
+    with urllib.request.urlopen(url, timeout=seconds(10)) as reply:
         return reply.status, reply.headers["Content-Type"], \
             reply.read().decode("utf-8")
 
@@ -285,7 +286,7 @@ class ProbeMetrics(unittest.TestCase):
         for address, words in bad.items():
             done = subprocess.run([PROBE, "--quiet", "--metrics", address,
                                    VIDEO], capture_output=True, text=True,
-                                  env=probe_env(), timeout=60)
+                                  env=probe_env(), timeout=seconds(60))
             self.assertEqual(done.returncode, 2, done.stderr)
             self.assertEqual(done.stderr.count("\n"), 1, done.stderr)
             self.assertTrue(done.stderr.startswith(
@@ -299,7 +300,7 @@ class ProbeMetrics(unittest.TestCase):
         done = subprocess.run([PROBE, "--quiet", "--metrics",
                                f"127.0.0.1:{port}", VIDEO],
                               capture_output=True, text=True,
-                              env=probe_env(), timeout=60)
+                              env=probe_env(), timeout=seconds(60))
         self.assertEqual(done.returncode, 1, done.stderr)
         self.assertEqual(done.stderr,
                          f'clhistogram-probe: --metrics: "127.0.0.1:{port}": '
@@ -309,7 +310,7 @@ class ProbeMetrics(unittest.TestCase):
         # Past its start-up, where a signal would stop it at once: a
         # second frame counted means the pipeline plays (--sync holds the
         # first in the sink until it does).
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + seconds(60)
         while (time.monotonic() < deadline
                and not re.search(r"^clhistogram_frames_total\S* "
                                  r"([2-9]|[1-9][0-9])",

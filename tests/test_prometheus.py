@@ -19,6 +19,7 @@ Skipped (exit 77) only where prometheus is not installed.
 
     test_prometheus.py CLHISTOGRAM_PROBE ALERT_RULES
 """
+import datetime
 import json
 import os
 import shutil
@@ -34,6 +35,7 @@ import gi
 
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
+from timeouts import seconds  # noqa: E402
 
 FPS = 10
 WIDTH, HEIGHT = 64, 48
@@ -105,7 +107,7 @@ def free_ports(n):
 
 def api(base, path, **params):
     url = f"{base}{path}?{urllib.parse.urlencode(params)}"
-    with urllib.request.urlopen(url, timeout=10) as reply:
+    with urllib.request.urlopen(url, timeout=seconds(10)) as reply:
         body = json.load(reply)
     if body.get("status") != "success":
         raise RuntimeError(f"{url}: {body}")
@@ -131,13 +133,13 @@ scrape_configs:
          f"--storage.tsdb.path={os.path.join(tmp, 'data')}",
          f"--web.listen-address=127.0.0.1:{port}", "--log.level=warn"],
         stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + seconds(60)
     while time.monotonic() < deadline:
         if process.poll() is not None:
             break
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/-/ready",
-                                        timeout=2) as reply:
+                                        timeout=seconds(2)) as reply:
                 if reply.status == 200:
                     return process
         except OSError:
@@ -204,6 +206,32 @@ def clipping_span(ratios):
     return (min(over), max(over)) if over else (None, None)
 
 
+def stamp(text):
+    """Seconds since the epoch of Prometheus' RFC 3339 time, its
+    nanoseconds cut to microseconds."""
+    day, clock = text.rstrip("Z").split("T")
+    whole, _, fraction = clock.partition(".")
+    when = datetime.datetime.fromisoformat(
+        f"{day}T{whole}.{(fraction + '000000')[:6]}+00:00")
+    return when.timestamp()
+
+
+def wait_settled(base, since):
+    """Waits (a state, not a delay) until Prometheus scraped every target
+    and evaluated every rule group after `since`."""
+    deadline = time.monotonic() + seconds(60)
+    while time.monotonic() < deadline:
+        targets = api(base, "/api/v1/targets")["data"]["activeTargets"]
+        groups = api(base, "/api/v1/rules")["data"]["groups"]
+        stamps = ([t["lastScrape"] for t in targets]
+                  + [g["lastEvaluation"] for g in groups])
+        if stamps and all(stamp(t) > since for t in stamps):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"Prometheus did not scrape and evaluate within "
+                         f"{seconds(60)} s")
+
+
 def firing(base, start, end):
     """{instance: [times]} of the rule's ALERTS series in the firing state,
     a point a second."""
@@ -254,7 +282,7 @@ def main():
         # The alerts as Prometheus reports them, twice a second, each
         # observation with whether probe a still ran.
         observed = []
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + seconds(90)
         while any(p.poll() is None for p in probes.values()) \
                 and time.monotonic() < deadline:
             running = probes["a"].poll() is None
@@ -265,7 +293,7 @@ def main():
             time.sleep(0.5)
         for host, process in probes.items():
             try:
-                status = process.wait(timeout=10)
+                status = process.wait(timeout=seconds(10))
             except subprocess.TimeoutExpired:
                 process.kill()
                 status = "killed after 100 s"
@@ -273,8 +301,9 @@ def main():
         log.close()
         with open(log.name) as f:
             print(f.read(), end="")
-        # Prometheus' last scrape and evaluation of the probes' values.
-        time.sleep(2)
+        # Prometheus' last scrape and evaluation of the probes' values:
+        # each target scraped and each rule group evaluated since.
+        wait_settled(base, time.time())
         end = time.time()
 
         spans, lines = {}, {}
@@ -335,7 +364,7 @@ def main():
             if process.poll() is None:
                 process.terminate()
                 try:
-                    process.wait(timeout=10)
+                    process.wait(timeout=seconds(10))
                 except subprocess.TimeoutExpired:
                     process.kill()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -59,6 +59,7 @@ import re
 import subprocess
 import sys
 import time
+from timeouts import seconds
 
 try:
     import cv2
@@ -86,7 +87,7 @@ CONFIGS = (("hue", 16), ("hue", 26), ("hue", 180), ("hue-saturation", 30),
 AXES = {"hue": 1, "hue-saturation": 2, "rgb": 3, "luma": 1}
 SCALES = (1.0, 2.5, 0.7)
 MODEL_KINDS = ("random", "ties", "special")
-PULL_TIMEOUT = 20 * Gst.SECOND
+PULL_TIMEOUT = int(seconds(20) * Gst.SECOND)
 
 # Where each 8-bit format keeps its samples, written out here (not taken
 # from GStreamer's tables, whose VYUY entry is wrong in 1.22): RGB-family

@@ -20,6 +20,7 @@ import subprocess
 import sys
 
 from doc_section import doc_section
+from timeouts import seconds
 
 try:
     import gi
@@ -104,7 +105,7 @@ def main():
     for n, (code, shown) in enumerate(pairs):
         run = subprocess.run([sys.executable, "-c", code],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, timeout=300)
+                             text=True, timeout=seconds(300))
         got = run.stdout.splitlines()
         print(f"block {n}: exit {run.returncode}, {len(got)} lines, "
               f"{len([s for s in shown if s != '...'])} shown in the document")

@@ -31,10 +31,10 @@
  * after it was accepted (a client sending a byte now and then, which no
  * single timeout catches) is shut down. */
 #define LIFETIME_TIMEOUTS 3
-/* An accept that failed (EMFILE: out of descriptors) is retried this much
- * later, not at once: the listening socket stays readable, so retrying
- * at once would spin. */
-#define ACCEPT_RETRY_MS 100
+/* An accept that failed (EMFILE: out of descriptors) is retried
+ * PROBE_METRICS_SERVER_ACCEPT_RETRY_MS later, not at once: the listening
+ * socket stays readable, so retrying at once would spin. */
+#define ACCEPT_RETRY_MS PROBE_METRICS_SERVER_ACCEPT_RETRY_MS
 
 #define ADDRESS_HINT "give HOST:PORT, :PORT (every interface) or " \
   "[IPV6-ADDRESS]:PORT, such as 127.0.0.1:9610; port 0 takes any free port"
@@ -66,8 +66,10 @@ struct _ProbeMetricsServer
    * the source that ends its lifetime. */
   GHashTable *connections;
 
-  /* Start-up: the thread says whether it listens. */
+  /* Start-up: the thread says whether it listens; and the counts,
+   * written on the server's thread and read on any. */
   GMutex lock;
+  ProbeMetricsServerStats stats;
   GCond cond;
   gboolean started;
   GError *error;
@@ -391,15 +393,30 @@ connection_gone (gpointer user_data, GObject *where_the_connection_was)
   ProbeMetricsServer *server = user_data;
 
   g_hash_table_remove (server->connections, where_the_connection_was);
+  g_mutex_lock (&server->lock);
+  server->stats.open--;
+  g_mutex_unlock (&server->lock);
 }
 
 /* Shut down rather than closed: libsoup still polls the descriptor, and
  * sees the end of the stream on it. */
-static gboolean
-end_lifetime (gpointer connection)
+typedef struct
 {
-  g_socket_shutdown (g_socket_connection_get_socket (connection), TRUE, TRUE,
-      NULL);
+  ProbeMetricsServer *server;
+  GSocketConnection *connection;
+} Lifetime;
+
+static gboolean
+end_lifetime (gpointer user_data)
+{
+  Lifetime *lifetime = user_data;
+  ProbeMetricsServer *server = lifetime->server;
+
+  g_mutex_lock (&server->lock);
+  server->stats.lifetimes_ended++;
+  g_mutex_unlock (&server->lock);
+  g_socket_shutdown (g_socket_connection_get_socket (lifetime->connection),
+      TRUE, TRUE, NULL);
   return G_SOURCE_REMOVE;
 }
 
@@ -422,17 +439,29 @@ serve_connection (ProbeMetricsServer *server, GSocketConnection *connection)
   /* libsoup 3.2 refuses a connection without both addresses. */
   if (g_hash_table_size (server->connections) >= server->max_connections
       || !local || !remote) {
+    /* Counted first: the client may look as soon as it is closed. */
+    g_mutex_lock (&server->lock);
+    server->stats.refused++;
+    g_mutex_unlock (&server->lock);
     g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
   } else {
+    Lifetime *ends = g_new (Lifetime, 1);
+
     /* Every read and write of the connection, waiting for a request
      * included, fails after this long without progress. */
     g_socket_set_timeout (socket, server->timeout_s);
     GSource *lifetime = g_timeout_source_new_seconds (server->timeout_s *
         LIFETIME_TIMEOUTS);
 
-    g_source_set_callback (lifetime, end_lifetime, connection, NULL);
+    ends->server = server;
+    ends->connection = connection;
+    g_source_set_callback (lifetime, end_lifetime, ends, g_free);
     g_source_attach (lifetime, server->context);
     g_hash_table_insert (server->connections, connection, lifetime);
+    g_mutex_lock (&server->lock);
+    server->stats.accepted++;
+    server->stats.open++;
+    g_mutex_unlock (&server->lock);
     g_object_weak_ref (G_OBJECT (connection), connection_gone, server);
     soup_server_accept_iostream (server->soup, G_IO_STREAM (connection),
         local, remote, NULL);
@@ -452,6 +481,9 @@ forget_connections (ProbeMetricsServer *server)
   while (g_hash_table_iter_next (&iter, &connection, NULL)) {
     g_object_weak_unref (connection, connection_gone, server);
     g_hash_table_iter_remove (&iter);
+    g_mutex_lock (&server->lock);
+    server->stats.open--;
+    g_mutex_unlock (&server->lock);
   }
 }
 
@@ -486,6 +518,9 @@ on_accepted (GObject *listener, GAsyncResult *result, gpointer user_data)
           ACCEPT_RETRY_MS);
     server->accept_failing = TRUE;
     g_error_free (error);
+    g_mutex_lock (&server->lock);
+    server->stats.accept_failures++;
+    g_mutex_unlock (&server->lock);
     server->accept_retry = g_timeout_source_new (ACCEPT_RETRY_MS);
     g_source_set_callback (server->accept_retry, retry_accept, server, NULL);
     g_source_attach (server->accept_retry, server->context);
@@ -674,6 +709,22 @@ const gchar *
 probe_metrics_server_get_url (ProbeMetricsServer *server)
 {
   return server->url;
+}
+
+/**
+ * probe_metrics_server_get_stats:
+ * @stats: (out caller-allocates): the counts since the server started
+ *
+ * What the server did with its connections: which a test reads to tell
+ * why a connection closed, without timing it.
+ */
+void
+probe_metrics_server_get_stats (ProbeMetricsServer *server,
+    ProbeMetricsServerStats *stats)
+{
+  g_mutex_lock (&server->lock);
+  *stats = server->stats;
+  g_mutex_unlock (&server->lock);
 }
 
 static gboolean

@@ -10,6 +10,9 @@ G_BEGIN_DECLS
 
 typedef struct _ProbeMetricsServer ProbeMetricsServer;
 
+/* How long after a failed accept (out of descriptors) the next is tried. */
+#define PROBE_METRICS_SERVER_ACCEPT_RETRY_MS 100
+
 /* The exposition text, rendered on the server's thread for each scrape;
  * a new string, freed by the server. */
 typedef gchar *(*ProbeMetricsRenderFunc) (gpointer data);
@@ -21,6 +24,23 @@ ProbeMetricsServer *probe_metrics_server_start_with_limits (
     const gchar *address, ProbeMetricsRenderFunc render, gpointer data,
     guint max_connections, guint timeout_s, GError **error);
 const gchar *probe_metrics_server_get_url (ProbeMetricsServer *server);
+
+/* What the server did with its connections since it started. */
+typedef struct
+{
+  /* Handed to libsoup, and of those still open. */
+  guint64 accepted;
+  guint open;
+  /* Closed as soon as accepted: the connections cap was reached. */
+  guint64 refused;
+  /* Shut down by the lifetime limit (three timeouts after accepted). */
+  guint64 lifetimes_ended;
+  /* Accepts that failed (out of descriptors), each retried later. */
+  guint64 accept_failures;
+} ProbeMetricsServerStats;
+
+void probe_metrics_server_get_stats (ProbeMetricsServer *server,
+    ProbeMetricsServerStats *stats);
 void probe_metrics_server_stop (ProbeMetricsServer *server);
 
 G_END_DECLS

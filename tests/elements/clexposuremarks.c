@@ -16,6 +16,7 @@
 #include <gst/video/video.h>
 #include <string.h>
 
+#include "clh-test-timeout.h"
 #include "clh-check-util.h"
 #include "clh-reference-frame.h"
 
@@ -879,7 +880,7 @@ GST_START_TEST (test_pipeline_shares_device)
 
   for (cycle = 0; cycle < 3; cycle++) {
     gst_element_set_state (pipeline, GST_STATE_PLAYING);
-    msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+    msg = gst_bus_timed_pop_filtered (bus, clh_test_timeout_ns (30),
         GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
     fail_unless (msg != NULL);
     fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);

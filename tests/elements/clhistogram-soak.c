@@ -15,6 +15,7 @@
 #include <gst/video/video.h>
 #include <gst/clhistogram/clhistogram.h>
 
+#include "clh-test-timeout.h"
 #include "clh-reference-frame.h"
 
 /* What the process holds: resident memory (KiB), open files, threads. */
@@ -204,7 +205,7 @@ soak_cycles (guint64 n)
     if (i == half_way)
       mid = usage_now ();
     gst_element_set_state (pipeline, GST_STATE_PLAYING);
-    msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+    msg = gst_bus_timed_pop_filtered (bus, clh_test_timeout_ns (30),
         GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
     right = msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
     if (msg)

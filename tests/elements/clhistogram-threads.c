@@ -9,6 +9,7 @@
 #include <gst/video/video.h>
 #include <gst/clhistogram/clhistogram.h>
 
+#include "clh-test-timeout.h"
 #include "clh-check-util.h"
 
 /* Every buffer carries a histogram whose channels account for every
@@ -52,7 +53,7 @@ run_checked (const gchar *launch)
       &buffers, NULL);
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING)
       != GST_STATE_CHANGE_FAILURE);
-  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+  msg = gst_bus_timed_pop_filtered (bus, clh_test_timeout_ns (120),
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s",
       launch);
@@ -139,7 +140,7 @@ GST_START_TEST (test_properties_while_streaming)
   changer = g_thread_new ("changer", change_properties, &ch);
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING)
       != GST_STATE_CHANGE_FAILURE);
-  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+  msg = gst_bus_timed_pop_filtered (bus, clh_test_timeout_ns (120),
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
   gst_message_unref (msg);
@@ -188,7 +189,7 @@ GST_START_TEST (test_pusher_races_streaming)
     g_usleep (g_random_int_range (0, 1000));
   }
   g_signal_emit_by_name (src, "end-of-stream", &flow);
-  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+  msg = gst_bus_timed_pop_filtered (bus, clh_test_timeout_ns (120),
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
   gst_message_unref (msg);

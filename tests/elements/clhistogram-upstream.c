@@ -10,6 +10,7 @@
 #include <gst/video/video.h>
 #include <gst/clhistogram/clhistogram.h>
 
+#include "clh-test-timeout.h"
 #include "clh-check-util.h"
 
 #include "clh-reference-frame.h"
@@ -202,7 +203,7 @@ run_and_record (const gchar *launch, gboolean sink_takes_crop_meta)
         accept_crop_meta, NULL, NULL);
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING)
       != GST_STATE_CHANGE_FAILURE);
-  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+  msg = gst_bus_timed_pop_filtered (bus, clh_test_timeout_ns (60),
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s",
       launch);
@@ -683,7 +684,7 @@ GST_START_TEST (test_request_response_appsrc)
 
     g_signal_emit_by_name (src, "push-buffer", in, &flow);
     fail_unless_equals_int (flow, GST_FLOW_OK);
-    g_signal_emit_by_name (sink, "try-pull-sample", 20 * GST_SECOND, &sample);
+    g_signal_emit_by_name (sink, "try-pull-sample", clh_test_timeout_ns (20), &sample);
     fail_unless (sample != NULL, "frame %u never came out", i);
     assert_meta_is_reference_of (gst_sample_get_buffer (sample), &info, in,
         "luma", "request-response");
@@ -741,7 +742,7 @@ GST_START_TEST (test_frame_larger_than_device_buffer)
   bus = gst_element_get_bus (pipeline);
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING)
       != GST_STATE_CHANGE_FAILURE);
-  g_signal_emit_by_name (sink, "try-pull-sample", 120 * GST_SECOND, &sample);
+  g_signal_emit_by_name (sink, "try-pull-sample", clh_test_timeout_ns (120), &sample);
   msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
   fail_if (msg != NULL, "error: %" GST_PTR_FORMAT, msg);
   fail_unless (sample != NULL, "no frame");

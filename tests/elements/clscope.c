@@ -18,6 +18,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include "clh-test-timeout.h"
 #include "clh-check-util.h"
 #include "clh-reference-layout.h"
 #include "clh-reference-scope.h"
@@ -915,7 +916,7 @@ GST_START_TEST (test_into_compositor)
 
   fail_unless (pipeline != NULL);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+  msg = gst_bus_timed_pop_filtered (bus, clh_test_timeout_ns (60),
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "no EOS within a minute");
   fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);

@@ -17,6 +17,7 @@
 #include <gst/clhistogram/clhistogram.h>
 #include <math.h>
 
+#include "clh-test-timeout.h"
 #include "clh-check-util.h"
 #include "clh-reference-track.h"
 
@@ -2536,7 +2537,7 @@ GST_START_TEST (test_state_cycles)
       g_signal_emit_by_name (src, "push-buffer", in, &flow);
       gst_buffer_unref (in);
       fail_unless_equals_int (flow, GST_FLOW_OK);
-      g_signal_emit_by_name (sink, "try-pull-sample", 20 * GST_SECOND,
+      g_signal_emit_by_name (sink, "try-pull-sample", clh_test_timeout_ns (20),
           &sample);
       fail_unless (sample != NULL, "cycle %u frame %u never came out",
           cycle, k);

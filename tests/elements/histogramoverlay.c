@@ -15,6 +15,7 @@
 #include <gst/video/video.h>
 #include <gst/clhistogram/clhistogram.h>
 
+#include "clh-test-timeout.h"
 #include "clh-check-util.h"
 
 static const gchar *const formats[] = {
@@ -960,7 +961,7 @@ run_pipeline (const gchar *description)
   bus = gst_element_get_bus (pipeline);
   fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_PLAYING),
       GST_STATE_CHANGE_ASYNC);
-  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+  msg = gst_bus_timed_pop_filtered (bus, clh_test_timeout_ns (60),
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "%s: no EOS", description);
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
@@ -1020,7 +1021,7 @@ GST_START_TEST (test_pipeline)
   gst_object_unref (sink);
   bus = gst_element_get_bus (pipeline);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+  msg = gst_bus_timed_pop_filtered (bus, clh_test_timeout_ns (60),
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
   gst_message_unref (msg);
@@ -2171,7 +2172,7 @@ GST_START_TEST (test_pipeline_zones)
   gst_object_unref (sink);
   bus = gst_element_get_bus (pipeline);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+  msg = gst_bus_timed_pop_filtered (bus, clh_test_timeout_ns (60),
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
   gst_message_unref (msg);
