@@ -6,12 +6,14 @@
 # ThreadSanitizer, in build-tsan/, against GLib and GStreamer built with
 # -fsanitize=thread by scripts/tsan-deps.sh (run first if they are not
 # built). Any report fails its test. Run after scripts/setup.sh (the
-# packages). The last line says "N passed, N failed, N skipped" over both.
+# packages). Each part is a stage (scripts/ci-stage.sh: its wall time).
+# The last line says "N passed, N failed, N skipped" over both.
 #   scripts/sanitize.sh [asan|tsan]...     (default: both)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 supp="$root/tests/sanitizers"
 jobs=${*:-asan tsan}
+stage="$root/scripts/ci-stage.sh"
 status=0
 logs=""
 
@@ -54,12 +56,12 @@ for job in $jobs; do
       configure "$root/build-asan" -Db_sanitize=address,undefined \
         -Db_lundef=false -Dintrospection=disabled \
         -Dc_args=-fno-sanitize-recover=undefined
-      ninja -C "$root/build-asan"
+      "$stage" asan-build ninja -C "$root/build-asan" || status=1
       # The fault sweep's N up to 2 per function here (6 in the plain
-      # suite): CI's 90 minutes.
-      CLFAULT_SWEEP_MAX_N=2 meson test -C "$root/build-asan" \
-        --print-errorlogs --no-suite python --no-suite long --no-suite fast \
-        --timeout-multiplier 4 || status=1
+      # suite): CI's time.
+      CLFAULT_SWEEP_MAX_N=2 "$stage" asan-tests meson test \
+        -C "$root/build-asan" --print-errorlogs --no-suite python \
+        --no-suite long --no-suite fast --timeout-multiplier 4 || status=1
       logs="$logs $root/build-asan/meson-logs/testlog.json"
       ;;
     tsan)
@@ -67,7 +69,7 @@ for job in $jobs; do
       # ThreadSanitizer (scripts/tsan-deps.sh says why): build ours against
       # instrumented ones, and load only their plugins.
       deps="$root/build-tsan-deps/prefix"
-      [ -f "$deps/.complete" ] || "$root/scripts/tsan-deps.sh"
+      [ -f "$deps/.complete" ] || "$stage" tsan-deps "$root/scripts/tsan-deps.sh"
       (
         export PKG_CONFIG_PATH="$deps/lib/pkgconfig"
         export LD_LIBRARY_PATH="$deps/lib"
@@ -75,9 +77,9 @@ for job in $jobs; do
         export PATH="$deps/bin:$PATH"
         configure "$root/build-tsan" -Db_sanitize=thread -Db_lundef=false \
           -Dintrospection=disabled
-        ninja -C "$root/build-tsan"
-        meson test -C "$root/build-tsan" --print-errorlogs --suite threads \
-          --timeout-multiplier 4
+        "$stage" tsan-build ninja -C "$root/build-tsan"
+        "$stage" tsan-tests meson test -C "$root/build-tsan" --print-errorlogs \
+          --suite threads --timeout-multiplier 4
       ) || status=1
       logs="$logs $root/build-tsan/meson-logs/testlog.json"
       ;;

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Set up (packages, vtest.avi, build), build and run the test suite; the
-# last line says "N passed, N failed, N skipped". Exits non-zero on a
-# failure.
+# Set up (packages, vtest.avi, build), build and run the test suite, each
+# step timed (scripts/ci-stage.sh); the last line says "N passed, N
+# failed, N skipped". Exits non-zero on a failure.
 #   scripts/test.sh           the quick run: every test, formats sampled
 #                             one of each layout, a short fuzz, one video
 #   scripts/test.sh --full    the thorough run CI makes: every format and
@@ -41,9 +41,10 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ "$runs" -eq 0 ] || [ "$skip" = slow ] || usage
-"$root/scripts/setup.sh"
+stage="$root/scripts/ci-stage.sh"
+"$stage" setup "$root/scripts/setup.sh"
 echo "test: building (ninja)" >&2
-ninja -C "$root/build"
+"$stage" build ninja -C "$root/build"
 if [ "$runs" -gt 0 ]; then
   logs=""
   stress-ng --cpu 0 --cpu-load 100 --timeout 0 --quiet &
@@ -65,7 +66,7 @@ if [ "$runs" -gt 0 ]; then
 fi
 status=0
 echo "test: running the tests (meson test --no-suite $skip)" >&2
-meson test -C "$root/build" --print-errorlogs --no-suite "$skip" \
-  --timeout-multiplier "$multiplier" || status=$?
+"$stage" tests meson test -C "$root/build" --print-errorlogs \
+  --no-suite "$skip" --timeout-multiplier "$multiplier" || status=$?
 python3 "$root/scripts/tally.py" "$root/build/meson-logs/testlog.json"
 exit $status

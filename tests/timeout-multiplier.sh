@@ -15,6 +15,10 @@
 # CLH_TIMEOUT_MULTIPLIER, else 1. meson's 0 (no timeout) becomes 1000:
 # a test's own waits stay bounded, by far more than any machine needs.
 set -eu
+# A test's preloaded library (the OpenCL fault injector) is the test's:
+# tr and awk run without it, and the test gets it back.
+preload=${LD_PRELOAD-} preload_set=${LD_PRELOAD+set}
+unset LD_PRELOAD
 from_meson() {
   [ -r "/proc/$PPID/cmdline" ] || return 0
   tr '\0' '\n' <"/proc/$PPID/cmdline" | awk -v long=--timeout-multiplier '
@@ -46,4 +50,8 @@ if awk -v m="$multiplier" 'BEGIN { exit !(m + 0 == 0) }'; then
 fi
 CLH_TIMEOUT_MULTIPLIER=$multiplier CK_TIMEOUT_MULTIPLIER=$multiplier
 export CLH_TIMEOUT_MULTIPLIER CK_TIMEOUT_MULTIPLIER
+if [ -n "$preload_set" ]; then
+  LD_PRELOAD=$preload
+  export LD_PRELOAD
+fi
 exec "$@"
