@@ -10,6 +10,7 @@ mid-run ending every input with its partial interval (exit status 0).
 
     test_probe_inputs.py CLHISTOGRAM_PROBE VIDEO
 """
+import base64
 import json
 import os
 import re
@@ -22,6 +23,7 @@ import tempfile
 import threading
 import time
 import unittest
+import urllib.request
 
 from probe_states import wait_for, writing_blocked
 from timeouts import seconds
@@ -388,6 +390,90 @@ class Live(unittest.TestCase):
         self.assertEqual(count(lines.objects, "mute", "input-down"), 0,
                          lines.objects)
         self.assertNotIn("input down", stderr)
+
+
+class AskingCamera:
+    """An RTSP server on localhost that answers the first request with 401
+    and a Basic challenge (RFC 7235, RFC 7617) and keeps the Authorization
+    header of the request that follows, then hangs up."""
+
+    def __init__(self):
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen()
+        self.listener.settimeout(seconds(60))
+        self.port = self.listener.getsockname()[1]
+        self.authorization = None
+        self.thread = threading.Thread(target=self.serve)
+        self.thread.start()
+
+    @staticmethod
+    def request(stream):
+        headers = {}
+        line = stream.readline()
+        while line not in (b"\r\n", b"\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+            line = stream.readline()
+        return headers
+
+    def serve(self):
+        try:
+            connection = self.listener.accept()[0]
+        except OSError:
+            return
+        with connection, connection.makefile("rb") as stream:
+            connection.settimeout(seconds(60))
+            first = self.request(stream)
+            connection.sendall(
+                f"RTSP/1.0 401 Unauthorized\r\nCSeq: {first.get('cseq')}\r\n"
+                'WWW-Authenticate: Basic realm="camera"\r\n\r\n'.encode())
+            self.authorization = self.request(stream).get("authorization")
+
+    def close(self):
+        self.listener.close()
+        self.thread.join()
+
+
+class Credentials(unittest.TestCase):
+    def test_password_never_shown(self):
+        """An unnamed rtspt://user:password@... input: its name in the JSON
+        lines, stderr and the metrics' labels shows ***@ in place of the
+        user and password, which appear nowhere; the camera still gets
+        them, percent-decoded, in its Authorization header."""
+        camera = AskingCamera()
+        uri = f"rtspt://cam:s3c%3Ar%40t@127.0.0.1:{camera.port}/clip"
+        proc = subprocess.Popen(
+            [PROBE, "--retry-max", "1", "--metrics", "127.0.0.1:0", *SMALL,
+             uri], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=probe_env())
+        lines = Lines(proc)
+        errors = []
+        reader = threading.Thread(target=lambda: errors.extend(
+            line.decode() for line in proc.stderr))
+        reader.start()
+        try:
+            lines.wait_for(lambda objects: objects, 60)
+            url = next(re.search(r"metrics on (\S+)", line).group(1)
+                       for line in errors if "metrics on" in line)
+            with urllib.request.urlopen(url, timeout=seconds(10)) as reply:
+                metrics = reply.read().decode()
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=seconds(30))
+            lines.thread.join()
+            reader.join()
+            proc.stdout.close()
+            proc.stderr.close()
+            camera.close()
+        name = f"rtspt://***@127.0.0.1:{camera.port}/clip"
+        self.assertEqual({o["input"] for o in lines.objects}, {name})
+        self.assertIn(f'input="{name}"', metrics)
+        shown = json.dumps(lines.objects) + "".join(errors) + metrics
+        for secret in ("s3c", "%3A", "cam:"):
+            self.assertNotIn(secret, shown)
+        self.assertEqual(camera.authorization, "Basic " + base64.b64encode(
+            b"cam:s3c:r@t").decode())
 
 
 class Signal(unittest.TestCase):

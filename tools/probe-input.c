@@ -32,6 +32,7 @@
 #include "probe-check.h"
 #include "probe-json.h"
 #include "probe-pipeline.h"
+#include "probe-uri.h"
 #include "probe-stop.h"
 
 /* A run this long (seconds from its first frame) is a recovery: the
@@ -95,11 +96,11 @@ struct _ProbeInput
 };
 
 /* An error's text may run over several lines; the probe says why in
- * one. */
+ * one, without the password of a URI a source put in it. */
 static gchar *
 one_line (const gchar *text)
 {
-  gchar *line = g_strstrip (g_strdup (text));
+  gchar *line = g_strstrip (probe_uri_redact (text));
 
   g_strdelimit (line, "\r\n", ' ');
   return line;

@@ -17,6 +17,7 @@
  *   alert-clipped=5
  */
 #include "probe-inputs.h"
+#include "probe-uri.h"
 
 #include <string.h>
 #include <sys/stat.h>
@@ -91,9 +92,17 @@ spec_new (const gchar *name, const gchar *location, gboolean named,
 
   /* An unnamed input is named by its argument, which may be a file name
    * in any bytes: as UTF-8 (invalid bytes as U+FFFD), since the name goes
-   * into JSON and Prometheus labels; two arguments that read the same then
-   * need names (check_names()). */
-  spec->name = named ? g_strdup (name) : g_filename_display_name (name);
+   * into JSON and Prometheus labels, and without a URI's password
+   * (probe-uri.c); two arguments that read the same then need names
+   * (check_names()). */
+  if (named) {
+    spec->name = g_strdup (name);
+  } else {
+    gchar *display = g_filename_display_name (name);
+
+    spec->name = probe_uri_redact (display);
+    g_free (display);
+  }
   spec->location = g_strdup (location);
   spec->named = named;
   spec->live = is_live (location);

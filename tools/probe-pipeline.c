@@ -8,6 +8,7 @@
  * built by hand rather than parsed, so that a file name needs no quoting;
  * the converters are there only when a format or size is asked for. */
 #include "probe-pipeline.h"
+#include "probe-uri.h"
 
 #include <errno.h>
 #include <string.h>
@@ -171,14 +172,66 @@ add_decoder (ProbePipeline *p, GstElement *decoder)
   return gst_bin_add (GST_BIN (p->pipeline), decoder);
 }
 
+typedef struct
+{
+  gchar *uri;
+  gchar *user;
+  gchar *password;
+} Credentials;
+
+static void
+credentials_free (gpointer data, GClosure *unused)
+{
+  Credentials *c = data;
+
+  g_free (c->uri);
+  g_free (c->user);
+  g_free (c->password);
+  g_free (c);
+}
+
+static gboolean
+has_property (GstElement *element, const gchar *name)
+{
+  return g_object_class_find_property (G_OBJECT_GET_CLASS (element),
+      name) != NULL;
+}
+
+/* uridecodebin's "source-setup": the source made for the URI without its
+ * user information gets the user and password as properties; a source
+ * that has none is given the whole URI back. */
+static void
+set_credentials (GstElement *decoder, GstElement *source, gpointer data)
+{
+  Credentials *c = data;
+
+  if (has_property (source, "user-id") && has_property (source, "user-pw"))
+    g_object_set (source, "user-id", c->user, "user-pw", c->password, NULL);
+  else if (GST_IS_URI_HANDLER (source))
+    gst_uri_handler_set_uri (GST_URI_HANDLER (source), c->uri, NULL);
+}
+
 static gboolean
 add_uri (ProbePipeline *p, const gchar *uri, GError **error)
 {
   GstElement *decoder = make ("uridecodebin", error);
+  Credentials *c = g_new0 (Credentials, 1);
+  gchar *bare;
 
-  if (!decoder)
+  if (!decoder) {
+    g_free (c);
     return FALSE;
-  g_object_set (decoder, "uri", uri, NULL);
+  }
+  if (probe_uri_take_credentials (uri, &bare, &c->user, &c->password)) {
+    c->uri = g_strdup (uri);
+    g_object_set (decoder, "uri", bare, NULL);
+    g_signal_connect_data (decoder, "source-setup",
+        G_CALLBACK (set_credentials), c, credentials_free, 0);
+    g_free (bare);
+  } else {
+    g_free (c);
+    g_object_set (decoder, "uri", uri, NULL);
+  }
   return add_decoder (p, decoder);
 }
 
@@ -235,8 +288,11 @@ probe_pipeline_set_input (ProbePipeline *p, const gchar *input,
   if (saved == ENOENT && g_str_has_prefix (input, "/dev/"))
     return add_camera (p, input, error);
   if (!strstr (input, "://") || !gst_uri_is_valid (input)) {
+    gchar *shown = probe_uri_redact (input);
+
     g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-        "%s: %s", input, g_strerror (saved));
+        "%s: %s", shown, g_strerror (saved));
+    g_free (shown);
     return FALSE;
   }
   if (g_str_has_prefix (input, "file:")) {
