@@ -546,6 +546,31 @@ class Unix(unittest.TestCase):
         objects = self.assert_whole_lines(stdout)
         self.assertLess(len(objects), 795)
 
+    def test_hangup_and_usr1_ignored(self):
+        """SIGHUP (a service manager's reload) and SIGUSR1 mid-run are said
+        on stderr and ignored: the probe goes on, and a SIGINT then ends
+        it as usual. SIGQUIT stops it at once (131)."""
+        small = ["--format", "GRAY8", "--width", "160", "--height", "120",
+                 "--no-counts", "--sync", VIDEO]
+        proc = start(*small)
+        self.assertTrue(proc.stdout.readline(), "no first line")
+        for sig in (signal.SIGHUP, signal.SIGUSR1):
+            send_taken(proc, sig)
+        proc.send_signal(signal.SIGINT)
+        status, _, stderr = finish(proc)
+        self.assertEqual(status, 0, stderr)
+        self.assertEqual(stderr.splitlines(), [
+            "clhistogram-probe: SIGHUP ignored: the probe does not reload "
+            "its inputs; restart it to change them",
+            "clhistogram-probe: SIGUSR1 ignored"])
+
+        proc = start(*small)
+        self.assertTrue(proc.stdout.readline(), "no first line")
+        proc.send_signal(signal.SIGQUIT)
+        status, _, stderr = finish(proc)
+        self.assertEqual(status, 128 + signal.SIGQUIT, stderr)
+        self.assert_one_line(stderr, "stopped by SIGQUIT (at once)")
+
     def test_two_signals_stdout_blocked(self):
         """Stdout taking nothing: a second SIGINT stops at once; a reader
         that comes back after it gets every line whole."""

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* How SIGINT and SIGTERM end the probe, whatever it is doing.
+/* How SIGINT and SIGTERM end the probe, whatever it is doing, and what
+ * the other signals a service is sent do.
  *
  * The signals are blocked in every thread and taken by one thread of their
  * own with sigwait(), so that they are served while a thread is inside a
@@ -19,7 +20,14 @@
  * the line being written is finished if stdout takes it within
  * LINE_WAIT_US, and the probe exits with 128 + the signal's number, as a
  * shell reports a process the signal ended, without waiting for a
- * pipeline that may never stop. */
+ * pipeline that may never stop.
+ *
+ * SIGQUIT stops the probe at once, as a second signal does (131). SIGHUP
+ * (which a service manager sends to reload) and SIGUSR1 are said on
+ * stderr and ignored: the probe does not reload, and a stray signal must
+ * not end it with every input's counters. All five are taken by the
+ * signal thread, so that the handlers a library installs (LLVM's, in
+ * PoCL, for SIGQUIT and SIGUSR1) never see them. */
 #include "probe-stop.h"
 
 #include <errno.h>
@@ -58,6 +66,34 @@ get_signals (sigset_t *set)
   sigemptyset (set);
   sigaddset (set, SIGINT);
   sigaddset (set, SIGTERM);
+  sigaddset (set, SIGQUIT);
+  sigaddset (set, SIGHUP);
+  sigaddset (set, SIGUSR1);
+}
+
+static const gchar *
+signal_name (gint sig)
+{
+  switch (sig) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGQUIT:
+      return "SIGQUIT";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "SIGUSR1";
+  }
+}
+
+static void
+say (const gchar *text)
+{
+  gint error;
+
+  probe_write_all (STDERR_FILENO, text, strlen (text), &error);
 }
 
 /* Called with the lock held, from the signal thread: never returns. */
@@ -66,11 +102,10 @@ stop_now (gint sig, const gchar *why)
 {
   gboolean cut = stop.out && probe_output_abort (stop.out, LINE_WAIT_US);
   gchar *text = g_strdup_printf ("clhistogram-probe: stopped by %s (%s)%s\n",
-      sig == SIGINT ? "SIGINT" : "SIGTERM", why,
+      signal_name (sig), why,
       cut ? "; stdout took nothing for a second: its last line is cut" : "");
-  gint error;
 
-  probe_write_all (STDERR_FILENO, text, strlen (text), &error);
+  say (text);
   g_free (text);
   /* Not exit(): the other threads are still inside GStreamer and the
    * OpenCL driver, whose destructors must not run under them. */
@@ -97,8 +132,16 @@ take_signal (gint sig)
 {
   guint i;
 
+  if (sig == SIGHUP || sig == SIGUSR1) {
+    say (sig == SIGHUP ? "clhistogram-probe: SIGHUP ignored: the probe does "
+        "not reload its inputs; restart it to change them\n" :
+        "clhistogram-probe: SIGUSR1 ignored\n");
+    return;
+  }
   g_mutex_lock (&stop.lock);
-  if (stop.phase == RUNNING && !stop.first_signal) {
+  if (sig == SIGQUIT) {
+    stop_now (sig, "at once");
+  } else if (stop.phase == RUNNING && !stop.first_signal) {
     stop.first_signal = sig;
     stop.deadline = g_get_monotonic_time () + END_WAIT_S * G_USEC_PER_SEC;
     for (i = 0; i < stop.playing->len; i++)
@@ -168,7 +211,8 @@ wait_signals (gpointer unused)
  *   signal that ends the streams, to end the inputs that do not play
  * @data: for @on_request
  *
- * Blocks SIGINT and SIGTERM and starts the thread that takes them. Call it
+ * Blocks SIGINT, SIGTERM, SIGQUIT, SIGHUP and SIGUSR1 and starts the thread
+ * that takes them. Call it
  * in main() before any other thread starts (GLib's, GStreamer's, the
  * OpenCL driver's), so that every thread inherits the blocked signals.
  * Until probe_stop_running() or probe_stop_leave_start_up(), a signal
