@@ -6,8 +6,9 @@
  * here and for those of a real clhistogram; a scrape during a stream of
  * messages sees one message's values; the HTTP server (status, content
  * type, methods, paths), what it does to untrusted clients (a body never
- * read, half-sent requests timed out, connections over the cap closed)
- * and the addresses it refuses, with their words. */
+ * read, half-sent requests timed out or cut by the header deadline,
+ * connections over the cap closed) and the addresses it refuses, with
+ * their words. */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -1127,7 +1128,7 @@ test_http_timeout (void)
 {
   GError *error = NULL;
   ProbeMetricsServer *server = probe_metrics_server_start_with_limits
-      ("127.0.0.1:0", render_fixed, NULL, 4, 1, &error);
+      ("127.0.0.1:0", render_fixed, NULL, 4, 1, 60, &error);
   const gchar *url;
   SoupSession *session = soup_session_new_with_options ("proxy-resolver",
       NULL, NULL);
@@ -1164,7 +1165,7 @@ test_http_lifetime (void)
 {
   GError *error = NULL;
   ProbeMetricsServer *server = probe_metrics_server_start_with_limits
-      ("127.0.0.1:0", render_fixed, NULL, 4, 2, &error);
+      ("127.0.0.1:0", render_fixed, NULL, 4, 2, 60, &error);
   GSocketConnection *slow;
   GSocket *socket;
   GString *request = g_string_new ("GET /metrics HTTP/1.1\r\n"
@@ -1214,7 +1215,7 @@ test_http_cap (void)
 {
   GError *error = NULL;
   ProbeMetricsServer *server = probe_metrics_server_start_with_limits
-      ("127.0.0.1:0", render_fixed, NULL, 4, 10, &error);
+      ("127.0.0.1:0", render_fixed, NULL, 4, 10, 60, &error);
   const gchar *url;
   SoupSession *session = soup_session_new_with_options ("proxy-resolver",
       NULL, NULL);
@@ -1258,7 +1259,7 @@ test_http_accept_failing (void)
 {
   GError *error = NULL;
   ProbeMetricsServer *server = probe_metrics_server_start_with_limits
-      ("127.0.0.1:0", render_fixed, NULL, 4, 10, &error);
+      ("127.0.0.1:0", render_fixed, NULL, 4, 10, 60, &error);
   GUri *uri;
   GSocket *socket;
   GInetAddress *host = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
@@ -1320,6 +1321,101 @@ test_http_accept_failing (void)
   g_object_unref (where);
   g_object_unref (host);
   g_uri_unref (uri);
+  probe_metrics_server_stop (server);
+}
+
+/* Exposition-like text of @bytes or a little more, the same each time:
+ * as many region series as 32x32 zones make. */
+static gchar *
+render_size (gsize bytes)
+{
+  GString *text = g_string_sized_new (bytes + 128);
+  guint i;
+
+  for (i = 0; text->len < bytes; i++)
+    g_string_append_printf (text, "clhistogram_mean{input=\"cam\","
+        "zone=\"z%u\",channel=\"luma\"} %u.%03u\n", i % 1024, i % 251,
+        i % 997);
+  return g_string_free (text, FALSE);
+}
+
+/* Bigger than the kernel's buffers on loopback take (tcp_wmem and
+ * tcp_rmem's largest, 4 and 6 MB by default): a client that does not read
+ * it holds its response under way. */
+static gchar *
+render_16mb (gpointer data)
+{
+  return render_size (16 << 20);
+}
+
+static gsize
+header_end (const gchar *answer)
+{
+  const gchar *end = strstr (answer, "\r\n\r\n");
+
+  g_assert_nonnull (end);
+  return end + 4 - answer;
+}
+
+/* With a cap of 4 and a 1 s header deadline (the idle timeout 60 s, out
+ * of reach): a complete GET of a 16 MB render left unread, and 3
+ * connections that sent half a request line and headers. These fill the
+ * cap (one more is refused), until the deadline answers the 3 with 408
+ * and closes them, counted as such (not as timeouts or lifetimes): a GET
+ * then answers. The unread GET, older than the 3, is not cut by the
+ * deadline: its headers were whole; read afterwards, its 16 MB are all
+ * there. */
+static void
+test_http_header_deadline (void)
+{
+  GError *error = NULL;
+  ProbeMetricsServer *server = probe_metrics_server_start_with_limits
+      ("127.0.0.1:0", render_16mb, NULL, 4, 60, 1, &error);
+  const gchar *url;
+  SoupSession *session = soup_session_new_with_options ("proxy-resolver",
+      NULL, NULL);
+  GSocketConnection *whole, *half[3], *over;
+  gchar *answer;
+  gint64 start;
+  guint i;
+
+  g_assert_no_error (error);
+  url = probe_metrics_server_get_url (server);
+  whole = connect_raw (url);
+  send_text (whole, "GET /metrics HTTP/1.1\r\nHost: probe\r\n\r\n");
+  start = g_get_monotonic_time ();
+  for (i = 0; i < G_N_ELEMENTS (half); i++) {
+    half[i] = connect_raw (url);
+    send_text (half[i], "GET /metrics HTTP/1.1\r\nHost: pro");
+  }
+  over = connect_raw (url);
+  g_free (read_until_closed (over));
+  g_assert_cmpuint (stats_of (server).refused, ==, 1);
+
+  for (i = 0; i < G_N_ELEMENTS (half); i++) {
+    answer = read_until_closed (half[i]);
+    g_assert_true (g_str_has_prefix (answer, "HTTP/1.1 408 "));
+    g_assert_nonnull (strstr (answer, "\r\nConnection: close\r\n"));
+    g_free (answer);
+  }
+  g_test_message ("3 half-sent requests answered 408 after %"
+      G_GINT64_FORMAT " us", g_get_monotonic_time () - start);
+  g_assert_cmpuint (stats_of (server).header_deadlines, ==, 3);
+  /* A round trip later, a deadline due with theirs has run too. */
+  g_assert_cmpuint (get_status (session, url), ==, 200);
+  g_assert_cmpuint (stats_of (server).header_deadlines, ==, 3);
+  g_assert_cmpuint (stats_of (server).lifetimes_ended, ==, 0);
+
+  answer = read_until_closed (whole);
+  g_assert_true (g_str_has_prefix (answer, "HTTP/1.1 200 "));
+  g_assert_cmpuint (strlen (answer) - header_end (answer), >=, 16 << 20);
+  g_free (answer);
+
+  for (i = 0; i < G_N_ELEMENTS (half); i++)
+    g_object_unref (half[i]);
+  g_object_unref (over);
+  g_object_unref (whole);
+  g_object_unref (session);
   probe_metrics_server_stop (server);
 }
 
@@ -1428,6 +1524,8 @@ main (int argc, char **argv)
   g_test_add_func ("/probe-metrics/http-cap", test_http_cap);
   g_test_add_func ("/probe-metrics/http-accept-failing",
       test_http_accept_failing);
+  g_test_add_func ("/probe-metrics/http-header-deadline",
+      test_http_header_deadline);
   g_test_add_func ("/probe-metrics/addresses", test_addresses);
   return g_test_run ();
 }

@@ -10,7 +10,11 @@
  * capped and each times out; a request is answered from its headers
  * unless it is a bodiless GET or HEAD of /metrics, its body never read;
  * and each connection carries one request, as libsoup closes connections
- * it did not accept itself once answered. */
+ * it did not accept itself once answered.
+ *
+ * Nor does it wait on a slow client: one whose request line and headers
+ * are not whole a few seconds after it connected is answered 408 and
+ * shut down (RFC 9110, section 15.5.9), its slot freed. */
 #include "probe-metrics-server.h"
 
 #include <string.h>
@@ -27,6 +31,10 @@
  * that sends or reads nothing for this long is closed. */
 #define DEFAULT_MAX_CONNECTIONS 32
 #define DEFAULT_TIMEOUT_S 10
+/* A client has this long from connecting to send its whole request line
+ * and headers, however steadily it sends them a byte at a time: a
+ * scraper sends them at once, in one segment. */
+#define DEFAULT_HEADER_DEADLINE_S 5
 /* A connection carries one request; one still open this many timeouts
  * after it was accepted (a client sending a byte now and then, which no
  * single timeout catches) is shut down. */
@@ -53,6 +61,7 @@ struct _ProbeMetricsServer
   GMainLoop *loop;
   guint max_connections;
   guint timeout_s;
+  guint header_deadline_s;
 
   /* The server thread's own. */
   SoupServer *soup;
@@ -63,8 +72,10 @@ struct _ProbeMetricsServer
   GSource *accept_retry;
   gboolean accept_failing;
   /* The connections handed to libsoup and not yet finalized, each to
-   * the source that ends its lifetime. */
+   * its Connection; and the same by their peer's address, which is what
+   * a request tells of its connection. */
   GHashTable *connections;
+  GHashTable *by_peer;
 
   /* Start-up: the thread says whether it listens; and the counts,
    * written on the server's thread and read on any. */
@@ -75,6 +86,57 @@ struct _ProbeMetricsServer
   GError *error;
   gchar *url;
 };
+
+/* What the server keeps of a connection handed to libsoup: the sources
+ * that end it, which the connection's end destroys. */
+typedef struct
+{
+  ProbeMetricsServer *server;
+  /* Not a reference: libsoup's, until connection_gone(). */
+  GSocketConnection *connection;
+  /* The peer's address and port: what a request tells of its
+   * connection (soup_server_message_get_remote_address()). */
+  gchar *peer;
+  GSource *lifetime;
+  /* NULL once the request line and headers are whole. */
+  GSource *header_deadline;
+} Connection;
+
+static void
+drop_source (gpointer source)
+{
+  g_source_destroy (source);
+  g_source_unref (source);
+}
+
+static void
+connection_free (gpointer data)
+{
+  Connection *c = data;
+
+  drop_source (c->lifetime);
+  g_clear_pointer (&c->header_deadline, drop_source);
+  g_free (c->peer);
+  g_free (c);
+}
+
+/* "ADDRESS port", the same for the address accepted and the one libsoup
+ * gives back for its requests; NULL for a socket address not IP. */
+static gchar *
+peer_of (GSocketAddress *address)
+{
+  GInetSocketAddress *inet;
+  gchar *host, *peer;
+
+  if (!G_IS_INET_SOCKET_ADDRESS (address))
+    return NULL;
+  inet = G_INET_SOCKET_ADDRESS (address);
+  host = g_inet_address_to_string (g_inet_socket_address_get_address (inet));
+  peer = g_strdup_printf ("%s %u", host, g_inet_socket_address_get_port
+      (inet));
+  g_free (host);
+  return peer;
+}
 
 static gboolean
 parse_port (const gchar *address, const gchar *text, guint16 *port,
@@ -183,13 +245,11 @@ parse_address (ProbeMetricsServer *server, GError **error)
  * handler's answer is sent, even one an early handler set. The answer is
  * a few hundred bytes on a connection that has sent nothing else, so
  * the socket's buffer takes it at once. */
-static void
-reject (SoupServerMessage *msg, guint status, const gchar *text)
+static gchar *
+format_answer (guint status, const gchar *text, gboolean head)
 {
-  GIOStream *stream;
   GDateTime *now = g_date_time_new_now_utc ();
   gchar *date = soup_date_time_to_string (now, SOUP_DATE_HTTP);
-  gboolean head = strcmp (soup_server_message_get_method (msg), "HEAD") == 0;
   gchar *answer = g_strdup_printf ("HTTP/1.1 %u %s\r\n"
       "Date: %s\r\n"
       "Content-Type: text/plain; charset=utf-8\r\n"
@@ -200,6 +260,18 @@ reject (SoupServerMessage *msg, guint status, const gchar *text)
       status == SOUP_STATUS_METHOD_NOT_ALLOWED ? "Allow: GET, HEAD\r\n" : "",
       head ? "" : text);
 
+  g_free (date);
+  g_date_time_unref (now);
+  return answer;
+}
+
+static void
+reject (SoupServerMessage *msg, guint status, const gchar *text)
+{
+  GIOStream *stream;
+  gboolean head = strcmp (soup_server_message_get_method (msg), "HEAD") == 0;
+  gchar *answer = format_answer (status, text, head);
+
   stream = soup_server_message_steal_connection (msg);
   if (stream) {
     g_output_stream_write_all (g_io_stream_get_output_stream (stream),
@@ -208,8 +280,6 @@ reject (SoupServerMessage *msg, guint status, const gchar *text)
     g_object_unref (stream);
   }
   g_free (answer);
-  g_free (date);
-  g_date_time_unref (now);
 }
 
 static gboolean
@@ -227,6 +297,19 @@ has_body (SoupServerMessage *msg)
   }
 }
 
+/* The request line and headers of @msg are whole: its connection's
+ * header deadline no longer applies. */
+static void
+headers_whole (ProbeMetricsServer *server, SoupServerMessage *msg)
+{
+  gchar *peer = peer_of (soup_server_message_get_remote_address (msg));
+  Connection *c = peer ? g_hash_table_lookup (server->by_peer, peer) : NULL;
+
+  if (c)
+    g_clear_pointer (&c->header_deadline, drop_source);
+  g_free (peer);
+}
+
 /* Once the request's headers are read, before its body: all but a
  * bodiless GET or HEAD of /metrics is answered here, its body unread. */
 static void
@@ -235,6 +318,7 @@ on_request_headers (SoupServer *soup, SoupServerMessage *msg,
 {
   const gchar *method = soup_server_message_get_method (msg);
 
+  headers_whole (user_data, msg);
   if (strcmp (path, "/metrics") != 0)
     reject (msg, SOUP_STATUS_NOT_FOUND,
         "Not found: the probe's metrics are at /metrics\n");
@@ -391,7 +475,11 @@ static void
 connection_gone (gpointer user_data, GObject *where_the_connection_was)
 {
   ProbeMetricsServer *server = user_data;
+  Connection *c = g_hash_table_lookup (server->connections,
+      where_the_connection_was);
 
+  if (c)
+    g_hash_table_remove (server->by_peer, c->peer);
   g_hash_table_remove (server->connections, where_the_connection_was);
   g_mutex_lock (&server->lock);
   server->stats.open--;
@@ -400,69 +488,104 @@ connection_gone (gpointer user_data, GObject *where_the_connection_was)
 
 /* Shut down rather than closed: libsoup still polls the descriptor, and
  * sees the end of the stream on it. */
-typedef struct
-{
-  ProbeMetricsServer *server;
-  GSocketConnection *connection;
-} Lifetime;
-
 static gboolean
 end_lifetime (gpointer user_data)
 {
-  Lifetime *lifetime = user_data;
-  ProbeMetricsServer *server = lifetime->server;
+  Connection *c = user_data;
+  ProbeMetricsServer *server = c->server;
 
   g_mutex_lock (&server->lock);
   server->stats.lifetimes_ended++;
   g_mutex_unlock (&server->lock);
-  g_socket_shutdown (g_socket_connection_get_socket (lifetime->connection),
+  g_socket_shutdown (g_socket_connection_get_socket (c->connection),
       TRUE, TRUE, NULL);
   return G_SOURCE_REMOVE;
 }
 
-static void
-drop_source (gpointer source)
+/* The headers were not whole in time: "408 Request Timeout" (RFC 9110,
+ * section 15.5.9, with "close" as it asks), written without blocking on
+ * a connection that was sent nothing yet, and the connection shut down
+ * as end_lifetime() does. Counted first: the client may look as soon as
+ * it is answered. */
+static gboolean
+end_header_wait (gpointer user_data)
 {
-  g_source_destroy (source);
-  g_source_unref (source);
+  Connection *c = user_data;
+  ProbeMetricsServer *server = c->server;
+  GSocket *socket = g_socket_connection_get_socket (c->connection);
+  gchar *answer = format_answer (SOUP_STATUS_REQUEST_TIMEOUT,
+      "Request timeout: send the request line and headers at once\n",
+      FALSE);
+
+  g_mutex_lock (&server->lock);
+  server->stats.header_deadlines++;
+  g_mutex_unlock (&server->lock);
+  g_socket_send_with_blocking (socket, answer, strlen (answer), FALSE,
+      NULL, NULL);
+  g_socket_shutdown (socket, TRUE, TRUE, NULL);
+  g_free (answer);
+  return G_SOURCE_REMOVE;
+}
+
+static GSource *
+attach_timeout (ProbeMetricsServer *server, guint seconds,
+    GSourceFunc callback, Connection *c)
+{
+  GSource *source = g_timeout_source_new_seconds (seconds);
+
+  g_source_set_callback (source, callback, c, NULL);
+  g_source_attach (source, server->context);
+  return source;
+}
+
+/* @connection's limits, from when it is accepted: its header deadline,
+ * its lifetime, and a timeout on every read and write. */
+static void
+track_connection (ProbeMetricsServer *server, GSocketConnection *connection,
+    gchar *peer)
+{
+  Connection *c = g_new0 (Connection, 1);
+
+  c->server = server;
+  c->connection = connection;
+  c->peer = peer;
+  /* Every read and write of the connection, waiting for a request
+   * included, fails after this long without progress. */
+  g_socket_set_timeout (g_socket_connection_get_socket (connection),
+      server->timeout_s);
+  c->lifetime = attach_timeout (server, server->timeout_s *
+      LIFETIME_TIMEOUTS, end_lifetime, c);
+  c->header_deadline = attach_timeout (server, server->header_deadline_s,
+      end_header_wait, c);
+  g_hash_table_insert (server->connections, connection, c);
+  g_hash_table_insert (server->by_peer, peer, c);
+  g_mutex_lock (&server->lock);
+  server->stats.accepted++;
+  server->stats.open++;
+  g_mutex_unlock (&server->lock);
+  g_object_weak_ref (G_OBJECT (connection), connection_gone, server);
 }
 
 static void
 serve_connection (ProbeMetricsServer *server, GSocketConnection *connection)
 {
-  GSocket *socket = g_socket_connection_get_socket (connection);
   GSocketAddress *local = g_socket_connection_get_local_address (connection,
       NULL);
   GSocketAddress *remote =
       g_socket_connection_get_remote_address (connection, NULL);
+  gchar *peer = peer_of (remote);
 
   /* libsoup 3.2 refuses a connection without both addresses. */
   if (g_hash_table_size (server->connections) >= server->max_connections
-      || !local || !remote) {
+      || !local || !peer || g_hash_table_contains (server->by_peer, peer)) {
     /* Counted first: the client may look as soon as it is closed. */
     g_mutex_lock (&server->lock);
     server->stats.refused++;
     g_mutex_unlock (&server->lock);
     g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+    g_free (peer);
   } else {
-    Lifetime *ends = g_new (Lifetime, 1);
-
-    /* Every read and write of the connection, waiting for a request
-     * included, fails after this long without progress. */
-    g_socket_set_timeout (socket, server->timeout_s);
-    GSource *lifetime = g_timeout_source_new_seconds (server->timeout_s *
-        LIFETIME_TIMEOUTS);
-
-    ends->server = server;
-    ends->connection = connection;
-    g_source_set_callback (lifetime, end_lifetime, ends, g_free);
-    g_source_attach (lifetime, server->context);
-    g_hash_table_insert (server->connections, connection, lifetime);
-    g_mutex_lock (&server->lock);
-    server->stats.accepted++;
-    server->stats.open++;
-    g_mutex_unlock (&server->lock);
-    g_object_weak_ref (G_OBJECT (connection), connection_gone, server);
+    track_connection (server, connection, peer);
     soup_server_accept_iostream (server->soup, G_IO_STREAM (connection),
         local, remote, NULL);
   }
@@ -477,6 +600,7 @@ forget_connections (ProbeMetricsServer *server)
   GHashTableIter iter;
   gpointer connection;
 
+  g_hash_table_remove_all (server->by_peer);
   g_hash_table_iter_init (&iter, server->connections);
   while (g_hash_table_iter_next (&iter, &connection, NULL)) {
     g_object_weak_unref (connection, connection_gone, server);
@@ -599,6 +723,7 @@ static void
 server_free (ProbeMetricsServer *server)
 {
   g_clear_object (&server->host);
+  g_hash_table_unref (server->by_peer);
   g_hash_table_unref (server->connections);
   g_main_loop_unref (server->loop);
   g_main_context_unref (server->context);
@@ -625,8 +750,10 @@ server_free (ProbeMetricsServer *server)
  * connection; any other request is answered at once (404 for another
  * path, 405 for another method, 413 for a body), its body unread. At
  * most 32 connections are open at once, those beyond closed as soon as
- * accepted; one idle or stalled for 10 s is closed, and one still open
- * 30 s after it was accepted is shut down.
+ * accepted; one whose request line and headers are not whole 5 s after
+ * it was accepted is answered 408 and shut down; one idle or stalled for
+ * 10 s is closed, and one still open 30 s after it was accepted is shut
+ * down.
  *
  * Returns: (transfer full) (nullable): the server, to stop with
  *   probe_metrics_server_stop().
@@ -636,7 +763,8 @@ probe_metrics_server_start (const gchar *address,
     ProbeMetricsRenderFunc render, gpointer data, GError **error)
 {
   return probe_metrics_server_start_with_limits (address, render, data,
-      DEFAULT_MAX_CONNECTIONS, DEFAULT_TIMEOUT_S, error);
+      DEFAULT_MAX_CONNECTIONS, DEFAULT_TIMEOUT_S, DEFAULT_HEADER_DEADLINE_S,
+      error);
 }
 
 /**
@@ -649,10 +777,13 @@ probe_metrics_server_start (const gchar *address,
  * @timeout_s: seconds a connection may go without a read or write
  *   making progress before it is closed (at least 1); three times it,
  *   the longest a connection is kept
+ * @header_deadline_s: seconds from accepting a connection by which its
+ *   request line and headers must be whole (at least 1), else it is
+ *   answered 408 and shut down
  * @error: as probe_metrics_server_start()'s
  *
- * probe_metrics_server_start() with other limits than its 32 connections
- * and 10 s: for tests, which cannot wait that long.
+ * probe_metrics_server_start() with other limits than its 32 connections,
+ * 10 s and 5 s: for tests, which cannot wait that long.
  *
  * Returns: (transfer full) (nullable): the server, to stop with
  *   probe_metrics_server_stop().
@@ -660,19 +791,22 @@ probe_metrics_server_start (const gchar *address,
 ProbeMetricsServer *
 probe_metrics_server_start_with_limits (const gchar *address,
     ProbeMetricsRenderFunc render, gpointer data, guint max_connections,
-    guint timeout_s, GError **error)
+    guint timeout_s, guint header_deadline_s, GError **error)
 {
   ProbeMetricsServer *server;
 
-  g_return_val_if_fail (max_connections > 0 && timeout_s > 0, NULL);
+  g_return_val_if_fail (max_connections > 0 && timeout_s > 0
+      && header_deadline_s > 0, NULL);
   server = g_new0 (ProbeMetricsServer, 1);
   server->address = g_strdup (address);
   server->render = render;
   server->data = data;
   server->max_connections = max_connections;
   server->timeout_s = timeout_s;
+  server->header_deadline_s = header_deadline_s;
   server->connections = g_hash_table_new_full (NULL, NULL, NULL,
-      drop_source);
+      connection_free);
+  server->by_peer = g_hash_table_new (g_str_hash, g_str_equal);
   server->context = g_main_context_new ();
   server->loop = g_main_loop_new (server->context, FALSE);
   g_mutex_init (&server->lock);

@@ -10,19 +10,20 @@ G_BEGIN_DECLS
 
 typedef struct _ProbeMetricsServer ProbeMetricsServer;
 
-/* How long after a failed accept (out of descriptors) the next is tried. */
-#define PROBE_METRICS_SERVER_ACCEPT_RETRY_MS 100
-
 /* The exposition text, rendered on the server's thread for each scrape;
  * a new string, freed by the server. */
 typedef gchar *(*ProbeMetricsRenderFunc) (gpointer data);
+
+/* How long after a failed accept (out of descriptors) the next is tried. */
+#define PROBE_METRICS_SERVER_ACCEPT_RETRY_MS 100
 
 ProbeMetricsServer *probe_metrics_server_start (const gchar *address,
     ProbeMetricsRenderFunc render, gpointer data, GError **error);
 /* Internal, for tests: other limits on connections than the defaults. */
 ProbeMetricsServer *probe_metrics_server_start_with_limits (
     const gchar *address, ProbeMetricsRenderFunc render, gpointer data,
-    guint max_connections, guint timeout_s, GError **error);
+    guint max_connections, guint timeout_s, guint header_deadline_s,
+    GError **error);
 const gchar *probe_metrics_server_get_url (ProbeMetricsServer *server);
 
 /* What the server did with its connections since it started. */
@@ -37,6 +38,9 @@ typedef struct
   guint64 lifetimes_ended;
   /* Accepts that failed (out of descriptors), each retried later. */
   guint64 accept_failures;
+  /* Shut down because their request line and headers were not whole by
+   * the header deadline. */
+  guint64 header_deadlines;
 } ProbeMetricsServerStats;
 
 void probe_metrics_server_get_stats (ProbeMetricsServer *server,
