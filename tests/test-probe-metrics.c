@@ -7,8 +7,8 @@
  * messages sees one message's values; the HTTP server (status, content
  * type, methods, paths), what it does to untrusted clients (a body never
  * read, half-sent requests timed out or cut by the header deadline,
- * connections over the cap closed) and the addresses it refuses, with
- * their words. */
+ * connections over the cap closed, one render shared by slow readers)
+ * and the addresses it refuses, with their words. */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -1324,6 +1324,24 @@ test_http_accept_failing (void)
   probe_metrics_server_stop (server);
 }
 
+/* Waits for the server's count at @offset in its stats to reach @want,
+ * for at most 10 s: a state, not a time. */
+static guint64
+wait_for_count (ProbeMetricsServer *server, glong offset, guint64 want)
+{
+  gint64 deadline = g_get_monotonic_time () + clh_test_timeout_us (10);
+  ProbeMetricsServerStats stats = stats_of (server);
+
+  while (G_STRUCT_MEMBER (guint64, &stats, offset) < want
+      && g_get_monotonic_time () < deadline) {
+    g_usleep (G_USEC_PER_SEC / 100);
+    stats = stats_of (server);
+  }
+  return G_STRUCT_MEMBER (guint64, &stats, offset);
+}
+
+#define COUNT(field) G_STRUCT_OFFSET (ProbeMetricsServerStats, field)
+
 /* Exposition-like text of @bytes or a little more, the same each time:
  * as many region series as 32x32 zones make. */
 static gchar *
@@ -1346,6 +1364,18 @@ static gchar *
 render_16mb (gpointer data)
 {
   return render_size (16 << 20);
+}
+
+static gchar *
+render_11mb (gpointer data)
+{
+  return render_size (11 << 20);
+}
+
+static guint
+scaled_s (gdouble seconds)
+{
+  return (guint) (clh_test_timeout_us (seconds) / G_USEC_PER_SEC);
 }
 
 static gsize
@@ -1383,6 +1413,7 @@ test_http_header_deadline (void)
   url = probe_metrics_server_get_url (server);
   whole = connect_raw (url);
   send_text (whole, "GET /metrics HTTP/1.1\r\nHost: probe\r\n\r\n");
+  g_assert_cmpuint (wait_for_count (server, COUNT (scrapes), 1), ==, 1);
   start = g_get_monotonic_time ();
   for (i = 0; i < G_N_ELEMENTS (half); i++) {
     half[i] = connect_raw (url);
@@ -1416,6 +1447,41 @@ test_http_header_deadline (void)
   g_object_unref (over);
   g_object_unref (whole);
   g_object_unref (session);
+  probe_metrics_server_stop (server);
+}
+
+/* 32 clients GET an 11 MB render and never read it: rendered once for
+ * them all (the server's count), and the process grows by less than
+ * 32 MiB, not by the 352 MB of a copy each. */
+static void
+test_http_shared_render (void)
+{
+  GError *error = NULL;
+  /* Timeouts out of reach, and the render reused while sent. */
+  ProbeMetricsServer *server = probe_metrics_server_start_with_limits
+      ("127.0.0.1:0", render_11mb, NULL, 32, scaled_s (60), scaled_s (60),
+      &error);
+  const gchar *url;
+  GSocketConnection *slow[32];
+  gsize before = resident_bytes (), grown;
+  guint i;
+
+  g_assert_no_error (error);
+  url = probe_metrics_server_get_url (server);
+  for (i = 0; i < G_N_ELEMENTS (slow); i++) {
+    slow[i] = connect_raw (url);
+    send_text (slow[i], "GET /metrics HTTP/1.1\r\nHost: probe\r\n\r\n");
+  }
+  g_assert_cmpuint (wait_for_count (server, COUNT (scrapes), 32), ==, 32);
+  grown = resident_bytes () - MIN (before, resident_bytes ());
+  g_test_message ("32 unread 11 MB scrapes: %" G_GUINT64_FORMAT
+      " render(s), resident memory grew by %.1f MiB",
+      stats_of (server).renders, grown / 1048576.0);
+  g_assert_cmpuint (stats_of (server).renders, ==, 1);
+  g_assert_cmpuint (grown, <, 32 << 20);
+
+  for (i = 0; i < G_N_ELEMENTS (slow); i++)
+    g_object_unref (slow[i]);
   probe_metrics_server_stop (server);
 }
 
@@ -1526,6 +1592,8 @@ main (int argc, char **argv)
       test_http_accept_failing);
   g_test_add_func ("/probe-metrics/http-header-deadline",
       test_http_header_deadline);
+  g_test_add_func ("/probe-metrics/http-shared-render",
+      test_http_shared_render);
   g_test_add_func ("/probe-metrics/addresses", test_addresses);
   return g_test_run ();
 }

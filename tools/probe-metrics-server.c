@@ -14,7 +14,9 @@
  *
  * Nor does it wait on a slow client: one whose request line and headers
  * are not whole a few seconds after it connected is answered 408 and
- * shut down (RFC 9110, section 15.5.9), its slot freed. */
+ * shut down (RFC 9110, section 15.5.9), its slot freed; and the clients
+ * asking for /metrics together share one render (probe-metrics-scrape.c),
+ * which each is sent as fast as it reads. */
 #include "probe-metrics-server.h"
 
 #include <string.h>
@@ -76,6 +78,7 @@ struct _ProbeMetricsServer
    * a request tells of its connection. */
   GHashTable *connections;
   GHashTable *by_peer;
+  ProbeMetricsScrapes *scrapes;
 
   /* Start-up: the thread says whether it listens; and the counts,
    * written on the server's thread and read on any. */
@@ -330,21 +333,41 @@ on_request_headers (SoupServer *soup, SoupServerMessage *msg,
         "Content too large: GET /metrics takes no body\n");
 }
 
+/* The render for @msg, shared with the requests around it, as its body:
+ * a reference to it, not a copy, which @msg holds until it is done. */
+static GBytes *
+shared_body (ProbeMetricsServer *server, SoupServerMessage *msg)
+{
+  gboolean rendered;
+  ProbeMetricsScrape *scrape = probe_metrics_scrapes_get (server->scrapes,
+      &rendered);
+  GBytes *body = probe_metrics_scrape_get_text (scrape);
+
+  g_object_set_data_full (G_OBJECT (msg), "probe-metrics-scrape", scrape,
+      probe_metrics_scrape_release);
+  g_mutex_lock (&server->lock);
+  server->stats.scrapes++;
+  server->stats.renders += rendered;
+  g_mutex_unlock (&server->lock);
+  return body;
+}
+
 /* What on_request_headers() let through: GET or HEAD /metrics. */
 static void
 on_request (SoupServer *soup, SoupServerMessage *msg, const char *path,
     GHashTable *query, gpointer user_data)
 {
-  ProbeMetricsServer *server = user_data;
-  gchar *body = server->render (server->data);
+  GBytes *body = shared_body (user_data, msg);
+  SoupMessageHeaders *headers =
+      soup_server_message_get_response_headers (msg);
 
   /* libsoup leaves a HEAD's body out itself, and closes the connection
    * after the answer (see the top of this file): the client is told. */
   soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_message_headers_replace (soup_server_message_get_response_headers
-      (msg), "Connection", "close");
-  soup_server_message_set_response (msg, CONTENT_TYPE, SOUP_MEMORY_TAKE,
-      body, strlen (body));
+  soup_message_headers_replace (headers, "Connection", "close");
+  soup_message_headers_replace (headers, "Content-Type", CONTENT_TYPE);
+  soup_message_body_append_bytes (soup_server_message_get_response_body
+      (msg), body);
 }
 
 /* The URL of the first socket listening: a wildcard address as it is
@@ -725,6 +748,7 @@ server_free (ProbeMetricsServer *server)
   g_clear_object (&server->host);
   g_hash_table_unref (server->by_peer);
   g_hash_table_unref (server->connections);
+  probe_metrics_scrapes_free (server->scrapes);
   g_main_loop_unref (server->loop);
   g_main_context_unref (server->context);
   g_mutex_clear (&server->lock);
@@ -755,6 +779,9 @@ server_free (ProbeMetricsServer *server)
  * 10 s is closed, and one still open 30 s after it was accepted is shut
  * down.
  *
+ * A render is reused for the requests arriving while it is still being
+ * sent to another client and is under 10 s old.
+ *
  * Returns: (transfer full) (nullable): the server, to stop with
  *   probe_metrics_server_stop().
  */
@@ -776,7 +803,8 @@ probe_metrics_server_start (const gchar *address,
  *   least 1); those accepted beyond it are closed at once
  * @timeout_s: seconds a connection may go without a read or write
  *   making progress before it is closed (at least 1); three times it,
- *   the longest a connection is kept
+ *   the longest a connection is kept; and the oldest a render is reused
+ *   while a response still holds it
  * @header_deadline_s: seconds from accepting a connection by which its
  *   request line and headers must be whole (at least 1), else it is
  *   answered 408 and shut down
@@ -807,6 +835,8 @@ probe_metrics_server_start_with_limits (const gchar *address,
   server->connections = g_hash_table_new_full (NULL, NULL, NULL,
       connection_free);
   server->by_peer = g_hash_table_new (g_str_hash, g_str_equal);
+  server->scrapes = probe_metrics_scrapes_new (render, data,
+      (gint64) timeout_s * G_USEC_PER_SEC);
   server->context = g_main_context_new ();
   server->loop = g_main_loop_new (server->context, FALSE);
   g_mutex_init (&server->lock);

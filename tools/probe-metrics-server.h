@@ -6,13 +6,11 @@
 
 #include <glib.h>
 
+#include "probe-metrics-scrape.h"
+
 G_BEGIN_DECLS
 
 typedef struct _ProbeMetricsServer ProbeMetricsServer;
-
-/* The exposition text, rendered on the server's thread for each scrape;
- * a new string, freed by the server. */
-typedef gchar *(*ProbeMetricsRenderFunc) (gpointer data);
 
 /* How long after a failed accept (out of descriptors) the next is tried. */
 #define PROBE_METRICS_SERVER_ACCEPT_RETRY_MS 100
@@ -41,6 +39,10 @@ typedef struct
   /* Shut down because their request line and headers were not whole by
    * the header deadline. */
   guint64 header_deadlines;
+  /* Requests answered with the metrics (GET or HEAD /metrics), and the
+   * renders made for them (fewer: one serves those asking together). */
+  guint64 scrapes;
+  guint64 renders;
 } ProbeMetricsServerStats;
 
 void probe_metrics_server_get_stats (ProbeMetricsServer *server,

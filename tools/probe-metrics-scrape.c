@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* One rendering of /metrics shared by the clients that ask for it
+ * together. A response body is the render's own GBytes
+ * (soup_message_body_append_bytes() keeps a reference, and libsoup writes
+ * from it as the socket takes more), so a client that reads slowly or
+ * never costs a reference and its socket's kernel buffers, not a copy of
+ * the text: with 32 clients and an 11 MB render, 11 MB, not 352.
+ *
+ * A render is reused while a client is still being sent it, if younger
+ * than the server's timeout: the clients that would otherwise each hold
+ * a render of their own then hold the same one, at the price of an
+ * answer up to that old; one done with is never reused, so that scrapes
+ * one after the other each see the values of their time. */
+#include "probe-metrics-scrape.h"
+
+#include <string.h>
+
+struct _ProbeMetricsScrape
+{
+  GBytes *text;
+  gint64 rendered_at;
+  /* Responses under way with this render, each holding a reference. */
+  gint holders;
+};
+
+struct _ProbeMetricsScrapes
+{
+  ProbeMetricsRenderFunc render;
+  gpointer data;
+  gint64 max_age_us;
+  /* The last render (a reference of its own, not a holder), or NULL. */
+  ProbeMetricsScrape *last;
+};
+
+static void
+scrape_clear (gpointer data)
+{
+  ProbeMetricsScrape *scrape = data;
+
+  g_bytes_unref (scrape->text);
+}
+
+static ProbeMetricsScrape *
+scrape_render (ProbeMetricsScrapes *scrapes)
+{
+  ProbeMetricsScrape *scrape = g_atomic_rc_box_new0 (ProbeMetricsScrape);
+  gchar *text = scrapes->render (scrapes->data);
+
+  scrape->text = g_bytes_new_take (text, strlen (text));
+  scrape->rendered_at = g_get_monotonic_time ();
+  return scrape;
+}
+
+/**
+ * probe_metrics_scrapes_new:
+ * @render: renders the exposition text (a new string)
+ * @data: @render's
+ * @max_age_us: microseconds a render is reused for while a response
+ *   still holds it
+ *
+ * Returns: (transfer full): the renders of one server, used on its thread
+ *   alone, to free with probe_metrics_scrapes_free().
+ */
+ProbeMetricsScrapes *
+probe_metrics_scrapes_new (ProbeMetricsRenderFunc render, gpointer data,
+    gint64 max_age_us)
+{
+  ProbeMetricsScrapes *scrapes = g_new0 (ProbeMetricsScrapes, 1);
+
+  scrapes->render = render;
+  scrapes->data = data;
+  scrapes->max_age_us = max_age_us;
+  return scrapes;
+}
+
+/**
+ * probe_metrics_scrapes_get:
+ * @rendered: (out): whether @render was called for it
+ *
+ * The render to answer a request with: the last one if still being sent
+ * and not too old, else a new one.
+ *
+ * Returns: (transfer full): the render, held until
+ *   probe_metrics_scrape_release().
+ */
+ProbeMetricsScrape *
+probe_metrics_scrapes_get (ProbeMetricsScrapes *scrapes, gboolean *rendered)
+{
+  ProbeMetricsScrape *last = scrapes->last;
+  gint64 age = last ? g_get_monotonic_time () - last->rendered_at : 0;
+
+  *rendered = !last || g_atomic_int_get (&last->holders) == 0
+      || age >= scrapes->max_age_us;
+  if (*rendered) {
+    if (last)
+      g_atomic_rc_box_release_full (last, scrape_clear);
+    scrapes->last = scrape_render (scrapes);
+  }
+  g_atomic_int_inc (&scrapes->last->holders);
+  return g_atomic_rc_box_acquire (scrapes->last);
+}
+
+/**
+ * probe_metrics_scrapes_free:
+ * @scrapes: (nullable) (transfer full):
+ *
+ * Frees @scrapes; a render still held lives until released.
+ */
+void
+probe_metrics_scrapes_free (ProbeMetricsScrapes *scrapes)
+{
+  if (!scrapes)
+    return;
+  if (scrapes->last)
+    g_atomic_rc_box_release_full (scrapes->last, scrape_clear);
+  g_free (scrapes);
+}
+
+/**
+ * probe_metrics_scrape_get_text:
+ *
+ * Returns: (transfer none): the exposition text, UTF-8, not
+ *   NUL-terminated.
+ */
+GBytes *
+probe_metrics_scrape_get_text (ProbeMetricsScrape *scrape)
+{
+  return scrape->text;
+}
+
+/**
+ * probe_metrics_scrape_release:
+ * @scrape: (transfer full): a #ProbeMetricsScrape from
+ *   probe_metrics_scrapes_get()
+ *
+ * The response holding @scrape is done: sent, or its connection closed.
+ * A #GDestroyNotify, for g_object_set_data_full(); any thread.
+ */
+void
+probe_metrics_scrape_release (gpointer scrape)
+{
+  ProbeMetricsScrape *s = scrape;
+
+  g_atomic_int_dec_and_test (&s->holders);
+  g_atomic_rc_box_release_full (s, scrape_clear);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* One rendering of /metrics shared by the clients that ask for it
+ * together (while it is being sent): memory grows with the renders
+ * kept, not with the clients reading them. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The exposition text, rendered on the server's thread for each scrape;
+ * a new string, freed by the server. */
+typedef gchar *(*ProbeMetricsRenderFunc) (gpointer data);
+
+typedef struct _ProbeMetricsScrape ProbeMetricsScrape;
+typedef struct _ProbeMetricsScrapes ProbeMetricsScrapes;
+
+ProbeMetricsScrapes *probe_metrics_scrapes_new (ProbeMetricsRenderFunc render,
+    gpointer data, gint64 max_age_us);
+ProbeMetricsScrape *probe_metrics_scrapes_get (ProbeMetricsScrapes *scrapes,
+    gboolean *rendered);
+void probe_metrics_scrapes_free (ProbeMetricsScrapes *scrapes);
+
+GBytes *probe_metrics_scrape_get_text (ProbeMetricsScrape *scrape);
+void probe_metrics_scrape_release (gpointer scrape);
+
+G_END_DECLS
