@@ -7,8 +7,8 @@
  * messages sees one message's values; the HTTP server (status, content
  * type, methods, paths), what it does to untrusted clients (a body never
  * read, half-sent requests timed out or cut by the header deadline,
- * connections over the cap closed, one render shared by slow readers)
- * and the addresses it refuses, with their words. */
+ * connections over the cap closed, one render shared by slow readers,
+ * gzip) and the addresses it refuses, with their words. */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -1372,6 +1372,12 @@ render_11mb (gpointer data)
   return render_size (11 << 20);
 }
 
+static gchar *
+render_1mb (gpointer data)
+{
+  return render_size (1 << 20);
+}
+
 static guint
 scaled_s (gdouble seconds)
 {
@@ -1485,6 +1491,116 @@ test_http_shared_render (void)
   probe_metrics_server_stop (server);
 }
 
+static GBytes *
+gunzip (GBytes *gzip)
+{
+  GConverter *decompressor = G_CONVERTER (g_zlib_decompressor_new
+      (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
+  GInputStream *in = g_memory_input_stream_new_from_bytes (gzip);
+  GInputStream *plain = g_converter_input_stream_new (in, decompressor);
+  GOutputStream *out = g_memory_output_stream_new_resizable ();
+  GError *error = NULL;
+  GBytes *bytes;
+
+  g_output_stream_splice (out, plain, G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE
+      | G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
+  g_assert_no_error (error);
+  bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM
+      (out));
+  g_object_unref (out);
+  g_object_unref (plain);
+  g_object_unref (in);
+  g_object_unref (decompressor);
+  return bytes;
+}
+
+/* GET with @accept as Accept-Encoding (NULL: none), by a client that
+ * decodes nothing itself; says whether the body came gzip. */
+static GBytes *
+get_encoded (SoupSession *session, const gchar *url, const gchar *accept,
+    gboolean *gzip)
+{
+  GBytes *body;
+  SoupMessage *msg = soup_message_new ("GET", url);
+  SoupMessageHeaders *headers;
+  GError *error = NULL;
+
+  if (accept)
+    soup_message_headers_replace (soup_message_get_request_headers (msg),
+        "Accept-Encoding", accept);
+  body = soup_session_send_and_read (session, msg, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  headers = soup_message_get_response_headers (msg);
+  g_assert_cmpstr (soup_message_headers_get_one (headers, "Vary"), ==,
+      "Accept-Encoding");
+  *gzip = g_strcmp0 (soup_message_headers_get_one (headers,
+          "Content-Encoding"), "gzip") == 0;
+  g_object_unref (msg);
+  return body;
+}
+
+/* Accept-Encoding: gzip (Prometheus sends it) gets the body gzip, which
+ * decompresses to exactly the plain body; without the header, or with
+ * gzip refused (q=0) or not named, plain; "*" takes gzip. Each render is
+ * compressed at most once. */
+static void
+test_http_gzip (void)
+{
+  const struct
+  {
+    const gchar *accept;
+    gboolean gzip;
+  } cases[] = {
+    {"gzip", TRUE}, {"deflate, GZIP;q=0.5", TRUE}, {"x-gzip", TRUE},
+    {"*", TRUE}, {"gzip;q=0", FALSE}, {"*, gzip;q=0", FALSE},
+    {"deflate, br", FALSE}, {"identity", FALSE},
+  };
+  GError *error = NULL;
+  ProbeMetricsServer *server = probe_metrics_server_start_with_limits
+      ("127.0.0.1:0", render_1mb, NULL, 4, 10, 10, &error);
+  SoupSession *session = soup_session_new_with_options ("proxy-resolver",
+      NULL, NULL);
+  const gchar *url;
+  GBytes *plain, *body, *unzipped;
+  gboolean gzip;
+  guint i;
+
+  g_assert_no_error (error);
+  url = probe_metrics_server_get_url (server);
+  /* The client's own decoder would ask for gzip and hide it. */
+  soup_session_remove_feature_by_type (session, SOUP_TYPE_CONTENT_DECODER);
+  plain = get_encoded (session, url, NULL, &gzip);
+  g_assert_false (gzip);
+  body = get_encoded (session, url, "gzip", &gzip);
+  g_assert_true (gzip);
+  unzipped = gunzip (body);
+  g_test_message ("gzip: %" G_GSIZE_FORMAT " bytes for %" G_GSIZE_FORMAT,
+      g_bytes_get_size (body), g_bytes_get_size (unzipped));
+  g_assert_true (g_bytes_equal (unzipped, plain));
+  g_assert_cmpuint (g_bytes_get_size (body), <, g_bytes_get_size (plain));
+  g_bytes_unref (unzipped);
+  g_bytes_unref (body);
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    body = get_encoded (session, url, cases[i].accept, &gzip);
+    g_test_message ("Accept-Encoding: %s: %s", cases[i].accept,
+        gzip ? "gzip" : "plain");
+    g_assert_cmpint (gzip, ==, cases[i].gzip);
+    unzipped = gzip ? gunzip (body) : g_bytes_ref (body);
+    g_assert_true (g_bytes_equal (unzipped, plain));
+    g_bytes_unref (unzipped);
+    g_bytes_unref (body);
+  }
+  g_assert_cmpuint (stats_of (server).compressions, >=, 1);
+  g_assert_cmpuint (stats_of (server).compressions, <=,
+      stats_of (server).renders);
+
+  g_bytes_unref (plain);
+  g_object_unref (session);
+  probe_metrics_server_stop (server);
+}
+
 static void
 assert_refused (const gchar *address, GQuark domain, gint code,
     const gchar *words)
@@ -1594,6 +1710,7 @@ main (int argc, char **argv)
       test_http_header_deadline);
   g_test_add_func ("/probe-metrics/http-shared-render",
       test_http_shared_render);
+  g_test_add_func ("/probe-metrics/http-gzip", test_http_gzip);
   g_test_add_func ("/probe-metrics/addresses", test_addresses);
   return g_test_run ();
 }

@@ -14,10 +14,13 @@
 #include "probe-metrics-scrape.h"
 
 #include <string.h>
+#include <gio/gio.h>
 
 struct _ProbeMetricsScrape
 {
   GBytes *text;
+  /* Made on the first request asking for gzip; NULL until then. */
+  GBytes *gzip;
   gint64 rendered_at;
   /* Responses under way with this render, each holding a reference. */
   gint holders;
@@ -38,6 +41,7 @@ scrape_clear (gpointer data)
   ProbeMetricsScrape *scrape = data;
 
   g_bytes_unref (scrape->text);
+  g_clear_pointer (&scrape->gzip, g_bytes_unref);
 }
 
 static ProbeMetricsScrape *
@@ -126,6 +130,58 @@ GBytes *
 probe_metrics_scrape_get_text (ProbeMetricsScrape *scrape)
 {
   return scrape->text;
+}
+
+/* @text in the gzip format (RFC 1952), as HTTP's "gzip" coding is (RFC
+ * 9110, section 8.4.1.3), through GLib's zlib converter. */
+static GBytes *
+gzip_bytes (GBytes *text)
+{
+  GConverter *compressor = G_CONVERTER (g_zlib_compressor_new
+      (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1));
+  gsize left, used = 0, read, written;
+  const guint8 *in = g_bytes_get_data (text, &left);
+  GByteArray *out = g_byte_array_sized_new (left / 4 + 64);
+  GConverterResult result;
+  GError *error = NULL;
+
+  do {
+    if (out->len - used < 64 * 1024)
+      g_byte_array_set_size (out, out->len + MAX (out->len, 64 * 1024));
+    result = g_converter_convert (compressor, in, left, out->data + used,
+        out->len - used, G_CONVERTER_INPUT_AT_END, &read, &written, &error);
+    /* Only an output buffer too small can fail, and it grows. */
+    if (result == G_CONVERTER_ERROR) {
+      g_assert (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE));
+      g_clear_error (&error);
+      continue;
+    }
+    in += read;
+    left -= read;
+    used += written;
+  } while (result != G_CONVERTER_FINISHED);
+  g_object_unref (compressor);
+  g_byte_array_set_size (out, used);
+  return g_byte_array_free_to_bytes (out);
+}
+
+/**
+ * probe_metrics_scrape_get_gzip:
+ * @compressed: (out): whether it was compressed for this call
+ *
+ * The text gzip-compressed, made on the first call and shared by the
+ * later ones; on the server's thread only.
+ *
+ * Returns: (transfer none): the compressed text.
+ */
+GBytes *
+probe_metrics_scrape_get_gzip (ProbeMetricsScrape *scrape,
+    gboolean *compressed)
+{
+  *compressed = !scrape->gzip;
+  if (!scrape->gzip)
+    scrape->gzip = gzip_bytes (scrape->text);
+  return scrape->gzip;
 }
 
 /**

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* One rendering of /metrics shared by the clients that ask for it
- * together (while it is being sent): memory grows with the renders
- * kept, not with the clients reading them. */
+ * together (while it is being sent), as plain text and, made once on
+ * demand, gzip: memory grows with the renders kept, not with the clients
+ * reading them. */
 #pragma once
 
 #include <glib.h>
@@ -22,6 +23,8 @@ ProbeMetricsScrape *probe_metrics_scrapes_get (ProbeMetricsScrapes *scrapes,
 void probe_metrics_scrapes_free (ProbeMetricsScrapes *scrapes);
 
 GBytes *probe_metrics_scrape_get_text (ProbeMetricsScrape *scrape);
+GBytes *probe_metrics_scrape_get_gzip (ProbeMetricsScrape *scrape,
+    gboolean *compressed);
 void probe_metrics_scrape_release (gpointer scrape);
 
 G_END_DECLS

@@ -15,8 +15,8 @@
  * Nor does it wait on a slow client: one whose request line and headers
  * are not whole a few seconds after it connected is answered 408 and
  * shut down (RFC 9110, section 15.5.9), its slot freed; and the clients
- * asking for /metrics together share one render (probe-metrics-scrape.c),
- * which each is sent as fast as it reads. */
+ * asking for /metrics together share one render, and one gzip of it
+ * (probe-metrics-scrape.c), which each is sent as fast as it reads. */
 #include "probe-metrics-server.h"
 
 #include <string.h>
@@ -333,21 +333,58 @@ on_request_headers (SoupServer *soup, SoupServerMessage *msg,
         "Content too large: GET /metrics takes no body\n");
 }
 
+static gboolean
+is_gzip (const gchar *coding)
+{
+  /* Content codings are case-insensitive, "x-gzip" the same as "gzip"
+   * (RFC 9110, sections 8.4.1 and 8.4.1.3). */
+  return g_ascii_strcasecmp (coding, "gzip") == 0
+      || g_ascii_strcasecmp (coding, "x-gzip") == 0;
+}
+
+/* Whether Accept-Encoding takes gzip: named with a weight above 0, or
+ * "*" is and gzip is not refused with q=0 (RFC 9110, section 12.5.3).
+ * Without the header, the body goes uncompressed. */
+static gboolean
+accepts_gzip (SoupServerMessage *msg)
+{
+  const gchar *value = soup_message_headers_get_list
+      (soup_server_message_get_request_headers (msg), "Accept-Encoding");
+  GSList *refused = NULL, *taken, *l;
+  gboolean gzip = FALSE, any = FALSE;
+
+  if (!value)
+    return FALSE;
+  taken = soup_header_parse_quality_list (value, &refused);
+  for (l = taken; l; l = l->next) {
+    gzip |= is_gzip (l->data);
+    any |= strcmp (l->data, "*") == 0;
+  }
+  for (l = refused; l && any; l = l->next)
+    any = !is_gzip (l->data);
+  soup_header_free_list (taken);
+  soup_header_free_list (refused);
+  return gzip || any;
+}
+
 /* The render for @msg, shared with the requests around it, as its body:
  * a reference to it, not a copy, which @msg holds until it is done. */
 static GBytes *
-shared_body (ProbeMetricsServer *server, SoupServerMessage *msg)
+shared_body (ProbeMetricsServer *server, SoupServerMessage *msg,
+    gboolean gzip)
 {
-  gboolean rendered;
+  gboolean rendered, compressed = FALSE;
   ProbeMetricsScrape *scrape = probe_metrics_scrapes_get (server->scrapes,
       &rendered);
-  GBytes *body = probe_metrics_scrape_get_text (scrape);
+  GBytes *body = gzip ? probe_metrics_scrape_get_gzip (scrape, &compressed)
+      : probe_metrics_scrape_get_text (scrape);
 
   g_object_set_data_full (G_OBJECT (msg), "probe-metrics-scrape", scrape,
       probe_metrics_scrape_release);
   g_mutex_lock (&server->lock);
   server->stats.scrapes++;
   server->stats.renders += rendered;
+  server->stats.compressions += compressed;
   g_mutex_unlock (&server->lock);
   return body;
 }
@@ -357,15 +394,21 @@ static void
 on_request (SoupServer *soup, SoupServerMessage *msg, const char *path,
     GHashTable *query, gpointer user_data)
 {
-  GBytes *body = shared_body (user_data, msg);
+  gboolean gzip = accepts_gzip (msg);
+  GBytes *body = shared_body (user_data, msg, gzip);
   SoupMessageHeaders *headers =
       soup_server_message_get_response_headers (msg);
 
   /* libsoup leaves a HEAD's body out itself, and closes the connection
-   * after the answer (see the top of this file): the client is told. */
+   * after the answer (see the top of this file): the client is told.
+   * Caches are told the body depends on Accept-Encoding (RFC 9110,
+   * section 12.5.5). */
   soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
   soup_message_headers_replace (headers, "Connection", "close");
   soup_message_headers_replace (headers, "Content-Type", CONTENT_TYPE);
+  soup_message_headers_replace (headers, "Vary", "Accept-Encoding");
+  if (gzip)
+    soup_message_headers_replace (headers, "Content-Encoding", "gzip");
   soup_message_body_append_bytes (soup_server_message_get_response_body
       (msg), body);
 }
@@ -780,7 +823,9 @@ server_free (ProbeMetricsServer *server)
  * down.
  *
  * A render is reused for the requests arriving while it is still being
- * sent to another client and is under 10 s old.
+ * sent to another client and is under 10 s old; it is sent
+ * gzip-compressed (compressed once) to a request whose Accept-Encoding
+ * takes gzip.
  *
  * Returns: (transfer full) (nullable): the server, to stop with
  *   probe_metrics_server_stop().

@@ -39,10 +39,12 @@ typedef struct
   /* Shut down because their request line and headers were not whole by
    * the header deadline. */
   guint64 header_deadlines;
-  /* Requests answered with the metrics (GET or HEAD /metrics), and the
-   * renders made for them (fewer: one serves those asking together). */
+  /* Requests answered with the metrics (GET or HEAD /metrics), the
+   * renders made for them (fewer: one serves those asking together),
+   * and the gzip compressions of those renders. */
   guint64 scrapes;
   guint64 renders;
+  guint64 compressions;
 } ProbeMetricsServerStats;
 
 void probe_metrics_server_get_stats (ProbeMetricsServer *server,
