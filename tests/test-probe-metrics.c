@@ -34,6 +34,7 @@ static const gchar *const family_types[][2] = {
   {"clhistogram_clipped_low_ratio", "gauge"},
   {"clhistogram_metering_percent", "gauge"},
   {"clhistogram_alert_active", "gauge"},
+  {"clhistogram_metrics_series_dropped", "gauge"},
 };
 
 /* One sample of the text: its family, its labels unescaped, its value. */
@@ -133,15 +134,21 @@ parse_exposition (const gchar *text)
       family++;
     } else {
       Sample *sample = g_new0 (Sample, 1);
-      const gchar *brace = strchr (line, '{'), *rest;
+      const gchar *brace = strchr (line, '{'), *space = strchr (line, ' ');
+      const gchar *rest;
       gchar *end;
 
-      g_assert_nonnull (brace);
-      sample->name = g_strndup (line, brace - line);
+      /* Only the scrape's own series has no labels. */
+      g_assert_nonnull (space);
+      if (!brace || brace > space)
+        g_assert_cmpstr (current, ==, "clhistogram_metrics_series_dropped");
+      sample->name = g_strndup (line, (brace && brace < space ? brace : space)
+          - line);
       g_assert_cmpstr (sample->name, ==, current);
       sample->labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
           g_free);
-      rest = parse_labels (brace + 1, sample->labels);
+      rest = brace && brace < space ? parse_labels (brace + 1,
+          sample->labels) : space;
       g_assert_nonnull (rest);
       g_assert_cmpint (*rest, ==, ' ');
       sample->value = g_ascii_strtod (rest + 1, &end);
@@ -323,6 +330,116 @@ luma_message (guint frames, gdouble mean)
   return s;
 }
 
+/* The samples of the map with a zone or region label. */
+static guint
+count_areas (GHashTable *map)
+{
+  GHashTableIter iter;
+  gpointer k;
+  guint n = 0;
+
+  g_hash_table_iter_init (&iter, map);
+  while (g_hash_table_iter_next (&iter, &k, NULL))
+    n += strstr (k, "|zone=") || strstr (k, "|region=");
+  return n;
+}
+
+/* --metrics-regions: all (the default) gives both zones and the fixed
+ * region; 1 the first zone alone, its alerts too (zone 1's, on, left
+ * out); none no zone or region at all. Words that are none of those are
+ * refused, saying what to write. */
+static void
+test_max_regions (void)
+{
+  const gchar *bad[] = { "", "some", "-1", "65536", "2x", " 1" };
+  GstStructure *s = luma_message (1, 50);
+  GstStructure *alert = structure ("exposure, alert=(string)clipped, "
+      "event=(string)start, active=(boolean)true, "
+      "active-zones=(int)< 1 >");
+  guint max, counts[3], i;
+  const gchar *words[] = { "all", "1", "none" };
+  GHashTable *map;
+  GError *error = NULL;
+
+  for (i = 0; i < G_N_ELEMENTS (words); i++) {
+    ProbeMetrics *m = metrics_new ();
+
+    g_assert_true (probe_metrics_parse_regions (words[i], &max, &error));
+    g_assert_no_error (error);
+    probe_metrics_set_max_regions (m, max);
+    probe_metrics_take_message (m, "cam", s);
+    probe_metrics_take_message (m, "cam", alert);
+    map = render_map (m);
+    counts[i] = count_areas (map);
+    g_test_message ("--metrics-regions %s: %u zone and region samples",
+        words[i], counts[i]);
+    if (i == 1) {
+      assert_value (map, key ("clhistogram_mean", "input", "cam", "zone",
+              "0", "channel", "Y", NULL), 30.5);
+      assert_absent (map, key ("clhistogram_mean", "input", "cam", "zone",
+              "1", "channel", "Y", NULL));
+      assert_absent (map, key ("clhistogram_alert_active", "input", "cam",
+              "zone", "1", "alert", "clipped", NULL));
+    }
+    /* The frame's own stay whatever is chosen. */
+    assert_value (map, key ("clhistogram_alert_active", "input", "cam",
+            "alert", "clipped", NULL), 1);
+    g_hash_table_unref (map);
+    probe_metrics_free (m);
+  }
+  g_assert_cmpuint (counts[0], >, counts[1]);
+  g_assert_cmpuint (counts[1], >, 0);
+  g_assert_cmpuint (counts[2], ==, 0);
+  g_assert_true (probe_metrics_parse_regions ("65535", &max, NULL));
+  g_assert_cmpuint (max, ==, 65535);
+  for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_assert_false (probe_metrics_parse_regions (bad[i], &max, &error));
+    g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+    g_assert_nonnull (strstr (error->message, "all, none or a number"));
+    g_clear_error (&error);
+  }
+  gst_structure_free (alert);
+  gst_structure_free (s);
+}
+
+/* The cap on a scrape's series: uncapped, N series and nothing dropped;
+ * capped at 10, the first 10 of them in the text's order (the inputs'
+ * state among them) and clhistogram_metrics_series_dropped says N - 10;
+ * the text still parses, every family's HELP and TYPE there. */
+static void
+test_max_series (void)
+{
+  ProbeMetrics *m = metrics_new ();
+  GstStructure *s = luma_message (1, 50);
+  GHashTable *map;
+  guint all;
+
+  probe_metrics_take_message (m, "cam", s);
+  probe_metrics_take_message (m, "door", s);
+  map = render_map (m);
+  all = g_hash_table_size (map) - 1;
+  assert_value (map, key ("clhistogram_metrics_series_dropped", NULL), 0);
+  g_hash_table_unref (map);
+
+  probe_metrics_set_max_series (m, 10);
+  map = render_map (m);
+  g_test_message ("%u series, capped at 10", all);
+  g_assert_cmpuint (g_hash_table_size (map) - 1, ==, 10);
+  assert_value (map, key ("clhistogram_metrics_series_dropped", NULL),
+      all - 10);
+  assert_value (map, key ("clhistogram_input_up", "input", "door", NULL), 0);
+  assert_absent (map, key ("clhistogram_mean", "input", "cam", "channel",
+          "Y", NULL));
+  g_hash_table_unref (map);
+
+  probe_metrics_set_max_series (m, all);
+  map = render_map (m);
+  assert_value (map, key ("clhistogram_metrics_series_dropped", NULL), 0);
+  g_hash_table_unref (map);
+  gst_structure_free (s);
+  probe_metrics_free (m);
+}
+
 /* Every family, HELP and TYPE, before any message: the input listed, down,
  * its counters 0, no statistics and no time yet, its alerts off. */
 static void
@@ -348,7 +465,8 @@ test_families (void)
           "alert", "clipped", NULL), 0);
   assert_value (map, key ("clhistogram_alert_active", "input", "cam",
           "alert", "crushed", NULL), 0);
-  g_assert_cmpuint (g_hash_table_size (map), ==, 7);
+  assert_value (map, key ("clhistogram_metrics_series_dropped", NULL), 0);
+  g_assert_cmpuint (g_hash_table_size (map), ==, 8);
   g_hash_table_unref (map);
   probe_metrics_free (m);
 }
@@ -1695,6 +1813,8 @@ main (int argc, char **argv)
   g_test_add_func ("/probe-metrics/families", test_families);
   g_test_add_func ("/probe-metrics/escaping", test_escaping);
   g_test_add_func ("/probe-metrics/histogram", test_histogram);
+  g_test_add_func ("/probe-metrics/max-regions", test_max_regions);
+  g_test_add_func ("/probe-metrics/max-series", test_max_series);
   g_test_add_func ("/probe-metrics/alerts", test_alerts);
   g_test_add_func ("/probe-metrics/up", test_up);
   g_test_add_func ("/probe-metrics/real-messages", test_real_messages);

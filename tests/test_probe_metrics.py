@@ -253,6 +253,22 @@ class ProbeMetrics(unittest.TestCase):
         self.assertTrue(up_seen, "clhistogram_input_up was never 1")
         self.assertTrue(alert_seen, "no scrape saw the clipped alert on")
 
+    def test_metrics_regions(self):
+        """--metrics-regions 1 of 2x2 zones: the first zone's series
+        alone, once a frame was counted; nothing dropped by the cap."""
+        probe = self.run_probe(["--sync", "--quiet", "--metrics",
+                                "127.0.0.1:0", "--zones", "2x2",
+                                "--metrics-regions", "1", VIDEO])
+        deadline = time.monotonic() + seconds(60)
+        text = ""
+        while (time.monotonic() < deadline
+               and not re.search(r"^clhistogram_mean\{", text, re.M)):
+            text = scrape(probe.url)[2]
+            time.sleep(0.1)
+        zones = set(re.findall(r'zone="([0-9]+)"', text))
+        self.assertEqual(zones, {"0"}, text[:2000])
+        self.assertIn("\nclhistogram_metrics_series_dropped 0\n", text)
+
     def test_input_name_escaped(self):
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
@@ -291,6 +307,19 @@ class ProbeMetrics(unittest.TestCase):
             self.assertEqual(done.stderr.count("\n"), 1, done.stderr)
             self.assertTrue(done.stderr.startswith(
                 f'clhistogram-probe: --metrics: "{address}"'), done.stderr)
+            self.assertIn(words, done.stderr)
+        regions = {
+            ("--metrics", "127.0.0.1:0", "--metrics-regions", "2x"):
+                '--metrics-regions: "2x" is not all, none or a number',
+            ("--metrics-regions", "none"):
+                "--metrics-regions: only with --metrics ADDRESS:PORT",
+        }
+        for args, words in regions.items():
+            done = subprocess.run([PROBE, "--quiet", *args, VIDEO],
+                                  capture_output=True, text=True,
+                                  env=probe_env(), timeout=seconds(60))
+            self.assertEqual(done.returncode, 2, done.stderr)
+            self.assertEqual(done.stderr.count("\n"), 1, done.stderr)
             self.assertIn(words, done.stderr)
         # Counting at its own pace until told to stop, so that it holds
         # the port however slowly the second probe starts.

@@ -44,6 +44,7 @@ typedef struct
   ProbeSettings defaults;
   gchar *inputs_file;
   gchar *metrics;
+  gchar *metrics_regions;
   gboolean quiet;
   gboolean version;
 } Options;
@@ -73,6 +74,7 @@ options_clear (Options *opt)
   probe_settings_clear (&opt->defaults);
   g_free (opt->inputs_file);
   g_free (opt->metrics);
+  g_free (opt->metrics_regions);
 }
 
 static void
@@ -220,6 +222,9 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
         "Serve every input's statistics to Prometheus on "
           "http://ADDRESS:PORT/metrics (:PORT: every interface; "
           "[IPV6]:PORT; port 0: any free one)", "ADDRESS:PORT"},
+    {"metrics-regions", 0, 0, G_OPTION_ARG_STRING, &opt->metrics_regions,
+        "The zones and regions of each input on /metrics: all (default), "
+          "none, or the first N", "all|none|N"},
     {"version", 0, 0, G_OPTION_ARG_NONE, &opt->version,
         "Print the probe's version, GStreamer's and the clhistogram "
           "plugin's, and exit", NULL},
@@ -388,6 +393,30 @@ check_defaults (const ProbeSettings *defaults)
   return status;
 }
 
+/* --metrics-regions, read before the server starts; only with --metrics,
+ * which it would otherwise silently do nothing without. */
+static gint
+metrics_regions (const Options *opt, guint *max_regions)
+{
+  GError *err = NULL;
+
+  *max_regions = PROBE_METRICS_ALL_REGIONS;
+  if (!opt->metrics_regions)
+    return EXIT_DONE;
+  if (!opt->metrics) {
+    g_printerr ("clhistogram-probe: --metrics-regions: only with --metrics "
+        "ADDRESS:PORT, which serves them\n");
+    return EXIT_USAGE;
+  }
+  if (!probe_metrics_parse_regions (opt->metrics_regions, max_regions,
+          &err)) {
+    g_printerr ("clhistogram-probe: --metrics-regions: %s\n", err->message);
+    g_error_free (err);
+    return EXIT_USAGE;
+  }
+  return EXIT_DONE;
+}
+
 /* --metrics: listening before the inputs start, so that a scrape shows
  * every input from the start; the URL said on stderr, as bound. */
 static gint
@@ -396,10 +425,11 @@ open_metrics (Probe *probe)
   GError *err = NULL;
   gchar *url;
   gint status;
-  guint i;
+  guint i, max_regions;
 
-  if (!probe->opt->metrics)
-    return EXIT_DONE;
+  status = metrics_regions (probe->opt, &max_regions);
+  if (status != EXIT_DONE || !probe->opt->metrics)
+    return status;
   probe->shared.metrics = probe_metrics_new (probe->opt->metrics, &err);
   if (!probe->shared.metrics) {
     g_printerr ("clhistogram-probe: --metrics: %s\n", err->message);
@@ -408,6 +438,7 @@ open_metrics (Probe *probe)
     g_error_free (err);
     return status;
   }
+  probe_metrics_set_max_regions (probe->shared.metrics, max_regions);
   for (i = 0; i < probe->inputs->len; i++)
     probe_metrics_add_input (probe->shared.metrics,
         probe_input_get_name (g_ptr_array_index (probe->inputs, i)));

@@ -141,7 +141,7 @@ read_group_options (ProbeInputSpec *spec, GKeyFile *file, const gchar *path,
     const gchar *group, GError **error)
 {
   const gchar *const whole_probe[] = { "inputs", "quiet", "version",
-    "metrics", NULL
+    "metrics", "metrics-regions", NULL
   };
   gchar **keys = g_key_file_get_keys (file, group, NULL, NULL);
   gboolean ok = TRUE;

@@ -87,6 +87,9 @@ typedef enum
   N_ALERTS
 } Alert;
 
+/* Not a family of the inputs': one series, about the scrape itself. */
+#define SERIES_DROPPED "clhistogram_metrics_series_dropped"
+
 static const gchar *const alert_names[N_ALERTS] = { "clipped", "crushed" };
 
 /* What one histogram message gives: the statistics' rows, and the zones
@@ -122,6 +125,10 @@ struct _ProbeMetrics
   /* Input *, in the order they came; and by name. */
   GPtrArray *inputs;
   GHashTable *by_name;
+  /* Set before any message: the zones and regions of a message kept,
+   * the first ones; and the series a scrape gives at most. */
+  guint max_regions;
+  guint max_series;
 #ifdef HAVE_PROBE_METRICS_SERVER
   ProbeMetricsServer *server;
 #endif
@@ -400,16 +407,18 @@ region_labels (GString *labels, const gchar *input_label,
   return TRUE;
 }
 
-/* Every row a `histogram` message gives, made before the lock is taken. */
+/* Every row a `histogram` message gives, made before the lock is taken,
+ * for its first @max_regions zones and regions. */
 static Statistics *
-statistics_of (const gchar *input_label, const GstStructure *s)
+statistics_of (const gchar *input_label, const GstStructure *s,
+    guint max_regions)
 {
   Statistics *st = g_new0 (Statistics, 1);
   const GValue *regions = gst_structure_id_get_value (s, fields ()->regions);
   const GValue *percent = field_of (s, fields ()->metering_percent,
       G_TYPE_DOUBLE);
   GString *labels = g_string_new (NULL);
-  guint f, r;
+  guint f, r, kept = 0;
 
   for (f = FIRST_STATISTIC; f <= LAST_STATISTIC; f++)
     st->rows[f] = g_string_new (NULL);
@@ -418,7 +427,7 @@ statistics_of (const gchar *input_label, const GstStructure *s)
   if (percent)
     append_row (st->rows[FAMILY_METERING_PERCENT], FAMILY_METERING_PERCENT,
         input_label, g_value_get_double (percent));
-  for (r = 0; item (regions, r); r++) {
+  for (r = 0; item (regions, r) && kept < max_regions; r++) {
     const GValue *region = item (regions, r);
     gint zone;
 
@@ -428,6 +437,7 @@ statistics_of (const gchar *input_label, const GstStructure *s)
             gst_value_get_structure (region), &zone))
       continue;
     add_area (st, s, gst_value_get_structure (region), labels->str);
+    kept++;
     if (zone >= 0)
       g_array_append_val (st->zones, zone);
   }
@@ -509,6 +519,8 @@ probe_metrics_new (const gchar *address, GError **error)
   g_mutex_init (&m->lock);
   m->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) input_free);
   m->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  m->max_regions = PROBE_METRICS_ALL_REGIONS;
+  m->max_series = PROBE_METRICS_MAX_SERIES;
 #ifdef HAVE_PROBE_METRICS_SERVER
   m->server = probe_metrics_server_start (address, render_callback, m,
       error);
@@ -613,7 +625,7 @@ static void
 take_histogram (ProbeMetrics *m, const gchar *name, const GstStructure *s)
 {
   gchar *label = input_label_of (name);
-  Statistics *st = statistics_of (label, s), *old;
+  Statistics *st = statistics_of (label, s, m->max_regions), *old;
   const gdouble now = g_get_real_time () / (gdouble) G_USEC_PER_SEC;
   const GValue *frames_value = field_of (s, fields ()->frames, G_TYPE_UINT);
   const guint frames = frames_value ? g_value_get_uint (frames_value) : 1;
@@ -748,7 +760,7 @@ holds (const GArray *ids, gint id)
 /* The input's alert rows: its own, then each zone's, for the zones of its
  * last message and any zone an alert is on in. */
 static void
-append_alerts (GString *out, const Input *input)
+append_alerts (GString *out, const Input *input, guint max_regions)
 {
   GArray *zones = g_array_new (FALSE, FALSE, sizeof (gint));
   GString *labels = g_string_new (NULL);
@@ -757,7 +769,8 @@ append_alerts (GString *out, const Input *input)
   if (input->statistics)
     g_array_append_vals (zones, input->statistics->zones->data,
         input->statistics->zones->len);
-  for (a = 0; a < N_ALERTS; a++)
+  /* A zone left out by --metrics-regions is left out of the alerts too. */
+  for (a = 0; a < N_ALERTS && max_regions == PROBE_METRICS_ALL_REGIONS; a++)
     for (i = 0; i < input->alert_zones[a]->len; i++) {
       gint zone = g_array_index (input->alert_zones[a], gint, i);
 
@@ -786,7 +799,8 @@ append_alerts (GString *out, const Input *input)
 }
 
 static void
-append_family (GString *out, Family f, const Input *input)
+append_family (GString *out, Family f, const Input *input,
+    guint max_regions)
 {
   switch (f) {
     case FAMILY_UP:
@@ -811,7 +825,7 @@ append_family (GString *out, Family f, const Input *input)
         append_row (out, f, input->label, input->last_timestamp);
       break;
     case FAMILY_ALERT_ACTIVE:
-      append_alerts (out, input);
+      append_alerts (out, input, max_regions);
       break;
     default:
       if (input->statistics)
@@ -821,29 +835,127 @@ append_family (GString *out, Family f, const Input *input)
 }
 
 /**
+ * probe_metrics_parse_regions:
+ * @text: `all`, `none`, or a count from 0 to 65535 (untrusted: an
+ *   option's value)
+ * @max_regions: (out): the count; PROBE_METRICS_ALL_REGIONS for `all`
+ * @error: a G_OPTION_ERROR_BAD_VALUE saying what to write
+ *
+ * Reads `--metrics-regions`.
+ *
+ * Returns: whether @text is one of those.
+ */
+gboolean
+probe_metrics_parse_regions (const gchar *text, guint *max_regions,
+    GError **error)
+{
+  guint64 count;
+
+  if (strcmp (text, "all") == 0)
+    *max_regions = PROBE_METRICS_ALL_REGIONS;
+  else if (strcmp (text, "none") == 0)
+    *max_regions = 0;
+  else if (g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT16, &count,
+          NULL))
+    *max_regions = (guint) count;
+  else {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "\"%s\" is not all, none or a number of zones and regions from 0 "
+        "to 65535 (the first of each message, in its order)", text);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * probe_metrics_set_max_regions:
+ * @m: (nullable): the metrics; %NULL (none asked for) does nothing
+ * @max_regions: the zones and regions of each message kept (the first
+ *   ones, in the message's order); 0: the whole frame's statistics only;
+ *   PROBE_METRICS_ALL_REGIONS: all (the default)
+ *
+ * `--metrics-regions`: fewer series for a grid of many zones. Zone
+ * alerts are then given for the zones kept only. Call before the first
+ * message.
+ */
+void
+probe_metrics_set_max_regions (ProbeMetrics *m, guint max_regions)
+{
+  if (m)
+    m->max_regions = max_regions;
+}
+
+/**
+ * probe_metrics_set_max_series:
+ * @max_series: the series a scrape gives at most
+ *
+ * Internal, for tests: another cap than PROBE_METRICS_MAX_SERIES.
+ */
+void
+probe_metrics_set_max_series (ProbeMetrics *m, guint max_series)
+{
+  g_mutex_lock (&m->lock);
+  m->max_series = max_series;
+  g_mutex_unlock (&m->lock);
+}
+
+/* The series @out has from @from on, one a line, as many as @budget has
+ * left: those beyond are cut and counted in @dropped. */
+static void
+keep_within (GString *out, gsize from, guint *budget, guint64 *dropped)
+{
+  const gchar *line = out->str + from, *end = out->str + out->len, *nl;
+  gsize cut = out->len;
+
+  for (; line < end && (nl = memchr (line, '\n', end - line)); line = nl + 1)
+    if (*budget > 0)
+      (*budget)--;
+    else {
+      if (cut == out->len)
+        cut = line - out->str;
+      (*dropped)++;
+    }
+  g_string_truncate (out, cut);
+}
+
+/**
  * probe_metrics_render:
  *
  * Returns: (transfer full): every family, its HELP and TYPE lines then a
  *   row per input (and channel, zone, region, percentile, alert), in the
  *   text exposition format 0.0.4; each input's rows those of one message.
- *   Free with g_free().
+ *   At most PROBE_METRICS_MAX_SERIES series (probe_metrics_set_max_series()),
+ *   the first in that order; clhistogram_metrics_series_dropped, last,
+ *   says how many more there were. Free with g_free().
  */
 gchar *
 probe_metrics_render (ProbeMetrics *m)
 {
   GString *out = g_string_sized_new (4096);
-  guint f, i;
+  guint64 dropped = 0;
+  guint budget, f, i;
 
   g_return_val_if_fail (m != NULL, NULL);
   g_mutex_lock (&m->lock);
+  budget = m->max_series;
   for (f = 0; f < N_FAMILIES; f++) {
     g_string_append_printf (out, "# HELP %s %s\n# TYPE %s %s\n",
         families[f].name, families[f].help, families[f].name,
         families[f].type);
-    for (i = 0; i < m->inputs->len; i++)
-      append_family (out, f, g_ptr_array_index (m->inputs, i));
+    for (i = 0; i < m->inputs->len; i++) {
+      gsize from = out->len;
+
+      append_family (out, f, g_ptr_array_index (m->inputs, i),
+          m->max_regions);
+      keep_within (out, from, &budget, &dropped);
+    }
   }
   g_mutex_unlock (&m->lock);
+  /* Outside the cap: what it cut is always said. */
+  g_string_append_printf (out, "# HELP %s Series left out of this scrape "
+      "by its cap of %u series\n# TYPE %s gauge\n%s %" G_GUINT64_FORMAT
+      "\n", SERIES_DROPPED, m->max_series, SERIES_DROPPED, SERIES_DROPPED,
+      dropped);
   return g_string_free (out, FALSE);
 }
 

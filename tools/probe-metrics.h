@@ -10,8 +10,22 @@ G_BEGIN_DECLS
 
 typedef struct _ProbeMetrics ProbeMetrics;
 
+/* The series one scrape gives at most: those beyond it in the text's
+ * order are left out, and counted by clhistogram_metrics_series_dropped;
+ * so the last families go first (the alerts, then the statistics), the
+ * inputs' states and counters last. 50000 series are about 4 MB of text:
+ * 16 colour cameras with 8x8 zones and 5 percentiles make 31000. */
+#define PROBE_METRICS_MAX_SERIES 50000
+/* probe_metrics_set_max_regions(): every zone and region. */
+#define PROBE_METRICS_ALL_REGIONS G_MAXUINT
+
 ProbeMetrics *probe_metrics_new (const gchar *address, GError **error);
 gchar *probe_metrics_get_url (ProbeMetrics *m);
+gboolean probe_metrics_parse_regions (const gchar *text, guint *max_regions,
+    GError **error);
+void probe_metrics_set_max_regions (ProbeMetrics *m, guint max_regions);
+/* Internal, for tests: another cap than PROBE_METRICS_MAX_SERIES. */
+void probe_metrics_set_max_series (ProbeMetrics *m, guint max_series);
 void probe_metrics_add_input (ProbeMetrics *m, const gchar *input);
 void probe_metrics_take_message (ProbeMetrics *m, const gchar *input,
     const GstStructure *s);
