@@ -14,7 +14,7 @@ typedef struct _ProbeMetrics ProbeMetrics;
  * order are left out, and counted by clhistogram_metrics_series_dropped;
  * so the last families go first (the alerts, then the statistics), the
  * inputs' states and counters last. 50000 series are about 4 MB of text:
- * 16 colour cameras with 8x8 zones and 5 percentiles make 31000. */
+ * 16 colour cameras with 8x8 zones and 5 percentiles make about 33000. */
 #define PROBE_METRICS_MAX_SERIES 50000
 /* probe_metrics_set_max_regions(): every zone and region. */
 #define PROBE_METRICS_ALL_REGIONS G_MAXUINT
