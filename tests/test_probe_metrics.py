@@ -7,8 +7,10 @@ of the probe's own JSON lines: the frames counted F, then the mean, min,
 max, percentiles and clipped shares of the frame, each zone and each
 fixed region of the probe's F-th line, and the alert states of the
 exposure lines printed by then. An input named with a quote, backslashes
-and a line feed comes back whole from its label. Bad addresses and a port
-in use: the exit status and the one line that says what to do.
+and a line feed comes back whole from its label. --metrics-regions 1
+gives the first zone alone. Bad addresses, a port in use and a bad or
+lone --metrics-regions: the exit status and the one line that says what
+to do.
 
     test_probe_metrics.py CLHISTOGRAM_PROBE VIDEO
 """

@@ -133,7 +133,8 @@ probe_metrics_scrape_get_text (ProbeMetricsScrape *scrape)
 }
 
 /* @text in the gzip format (RFC 1952), as HTTP's "gzip" coding is (RFC
- * 9110, section 8.4.1.3), through GLib's zlib converter. */
+ * 9110, section 8.4.1.3), through GLib's zlib converter; NULL if zlib
+ * fails, which it does only out of memory. */
 static GBytes *
 gzip_bytes (GBytes *text)
 {
@@ -150,11 +151,19 @@ gzip_bytes (GBytes *text)
       g_byte_array_set_size (out, out->len + MAX (out->len, 64 * 1024));
     result = g_converter_convert (compressor, in, left, out->data + used,
         out->len - used, G_CONVERTER_INPUT_AT_END, &read, &written, &error);
-    /* Only an output buffer too small can fail, and it grows. */
-    if (result == G_CONVERTER_ERROR) {
-      g_assert (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE));
+    /* An output buffer too small grows; anything else is said. */
+    if (result == G_CONVERTER_ERROR && g_error_matches (error, G_IO_ERROR,
+            G_IO_ERROR_NO_SPACE)) {
       g_clear_error (&error);
       continue;
+    }
+    if (result == G_CONVERTER_ERROR) {
+      g_warning ("metrics server: cannot gzip a scrape (%s); sending it "
+          "uncompressed", error->message);
+      g_error_free (error);
+      g_object_unref (compressor);
+      g_byte_array_unref (out);
+      return NULL;
     }
     in += read;
     left -= read;
@@ -172,7 +181,8 @@ gzip_bytes (GBytes *text)
  * The text gzip-compressed, made on the first call and shared by the
  * later ones; on the server's thread only.
  *
- * Returns: (transfer none): the compressed text.
+ * Returns: (transfer none) (nullable): the compressed text; %NULL if
+ *   zlib failed (said in a warning), the text to be sent uncompressed.
  */
 GBytes *
 probe_metrics_scrape_get_gzip (ProbeMetricsScrape *scrape,
@@ -197,6 +207,6 @@ probe_metrics_scrape_release (gpointer scrape)
 {
   ProbeMetricsScrape *s = scrape;
 
-  g_atomic_int_dec_and_test (&s->holders);
+  g_atomic_int_add (&s->holders, -1);
   g_atomic_rc_box_release_full (s, scrape_clear);
 }

@@ -368,17 +368,21 @@ accepts_gzip (SoupServerMessage *msg)
 }
 
 /* The render for @msg, shared with the requests around it, as its body:
- * a reference to it, not a copy, which @msg holds until it is done. */
+ * a reference to it, not a copy, which @msg holds until it is done;
+ * *@gzip cleared where it could not be compressed. */
 static GBytes *
 shared_body (ProbeMetricsServer *server, SoupServerMessage *msg,
-    gboolean gzip)
+    gboolean *gzip)
 {
   gboolean rendered, compressed = FALSE;
   ProbeMetricsScrape *scrape = probe_metrics_scrapes_get (server->scrapes,
       &rendered);
-  GBytes *body = gzip ? probe_metrics_scrape_get_gzip (scrape, &compressed)
-      : probe_metrics_scrape_get_text (scrape);
+  GBytes *body = *gzip ? probe_metrics_scrape_get_gzip (scrape, &compressed)
+      : NULL;
 
+  *gzip = body != NULL;
+  if (!body)
+    body = probe_metrics_scrape_get_text (scrape);
   g_object_set_data_full (G_OBJECT (msg), "probe-metrics-scrape", scrape,
       probe_metrics_scrape_release);
   g_mutex_lock (&server->lock);
@@ -395,7 +399,7 @@ on_request (SoupServer *soup, SoupServerMessage *msg, const char *path,
     GHashTable *query, gpointer user_data)
 {
   gboolean gzip = accepts_gzip (msg);
-  GBytes *body = shared_body (user_data, msg, gzip);
+  GBytes *body = shared_body (user_data, msg, &gzip);
   SoupMessageHeaders *headers =
       soup_server_message_get_response_headers (msg);
 
@@ -641,7 +645,9 @@ serve_connection (ProbeMetricsServer *server, GSocketConnection *connection)
       g_socket_connection_get_remote_address (connection, NULL);
   gchar *peer = peer_of (remote);
 
-  /* libsoup 3.2 refuses a connection without both addresses. */
+  /* libsoup 3.2 refuses a connection without both addresses; and a
+   * peer whose last connection libsoup still holds would leave
+   * headers_whole() not knowing which connection a request is on. */
   if (g_hash_table_size (server->connections) >= server->max_connections
       || !local || !peer || g_hash_table_contains (server->by_peer, peer)) {
     /* Counted first: the client may look as soon as it is closed. */
