@@ -1574,6 +1574,59 @@ test_http_header_deadline (void)
   probe_metrics_server_stop (server);
 }
 
+/* A client sending its request a byte every 0.2 s, which the 2 s idle
+ * timeout never catches, is answered 408 by the 1 s header deadline,
+ * counted as such, well before its lifetime (6 s) would end it and
+ * before its request is whole. */
+static void
+test_http_header_trickle (void)
+{
+  GError *error = NULL;
+  ProbeMetricsServer *server = probe_metrics_server_start_with_limits
+      ("127.0.0.1:0", render_fixed, NULL, 4, 2, 1, &error);
+  GSocketConnection *slow;
+  GSocket *socket;
+  GString *request = g_string_new ("GET /metrics HTTP/1.1\r\n"
+      "Host: probe\r\nX-Padding: "), *answer = g_string_new (NULL);
+  gboolean closed = FALSE;
+  gchar buf[256];
+  gssize n;
+  guint i;
+
+  g_assert_no_error (error);
+  /* 30 s of bytes: past the deadline, the idle timeout and the life. */
+  while (request->len < 150)
+    g_string_append_c (request, 'a');
+  slow = connect_raw (probe_metrics_server_get_url (server));
+  socket = g_socket_connection_get_socket (slow);
+  for (i = 0; i < request->len && !closed; i++) {
+    if (g_socket_condition_timed_wait (socket, G_IO_IN, G_USEC_PER_SEC / 5,
+            NULL, NULL)) {
+      while ((n = g_socket_receive (socket, buf, sizeof buf, NULL,
+                  &error)) > 0)
+        g_string_append_len (answer, buf, n);
+      g_clear_error (&error);
+      closed = TRUE;
+    } else if (g_socket_send (socket, request->str + i, 1, NULL,
+            &error) != 1) {
+      g_clear_error (&error);
+      closed = TRUE;
+    }
+  }
+  g_test_message ("a byte every 0.2 s: %u of %" G_GSIZE_FORMAT " bytes "
+      "sent, answered \"%.24s\"", i, request->len, answer->str);
+  g_assert_true (closed);
+  g_assert_cmpuint (i, <, request->len);
+  g_assert_true (g_str_has_prefix (answer->str, "HTTP/1.1 408 "));
+  g_assert_cmpuint (stats_of (server).header_deadlines, ==, 1);
+  g_assert_cmpuint (stats_of (server).lifetimes_ended, ==, 0);
+
+  g_string_free (answer, TRUE);
+  g_string_free (request, TRUE);
+  g_object_unref (slow);
+  probe_metrics_server_stop (server);
+}
+
 /* 32 clients GET an 11 MB render and never read it: rendered once for
  * them all (the server's count), and the process grows by less than
  * 32 MiB, not by the 352 MB of a copy each. */
@@ -1828,6 +1881,8 @@ main (int argc, char **argv)
       test_http_accept_failing);
   g_test_add_func ("/probe-metrics/http-header-deadline",
       test_http_header_deadline);
+  g_test_add_func ("/probe-metrics/http-header-trickle",
+      test_http_header_trickle);
   g_test_add_func ("/probe-metrics/http-shared-render",
       test_http_shared_render);
   g_test_add_func ("/probe-metrics/http-gzip", test_http_gzip);
