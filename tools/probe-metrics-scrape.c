@@ -6,15 +6,27 @@
  * never costs a reference and its socket's kernel buffers, not a copy of
  * the text: with 32 clients and an 11 MB render, 11 MB, not 352.
  *
- * A render is reused while a client is still being sent it, if younger
- * than the server's timeout: the clients that would otherwise each hold
- * a render of their own then hold the same one, at the price of an
- * answer up to that old; one done with is never reused, so that scrapes
- * one after the other each see the values of their time. */
+ * Each scrape is rendered anew, so that it shows the values of its time,
+ * until the renders that responses still hold (clients reading slowly,
+ * or not at all) reach SHARE_ABOVE_BYTES: from then on the last render is
+ * reused while younger than the server's timeout, and memory stays near
+ * that budget plus a render whatever the number of such clients, at the
+ * price of an answer up to that old to whoever scrapes meanwhile. A
+ * scraper reading promptly with small scrapes never gets there: the
+ * budget holds thousands of them and the server takes 32 connections. */
 #include "probe-metrics-scrape.h"
 
 #include <string.h>
 #include <gio/gio.h>
+
+#define SHARE_ABOVE_BYTES (8 << 20)
+
+/* The bytes of text the responses under way hold, counted once per
+ * render; shared with the renders, which may outlive the server. */
+typedef struct
+{
+  gssize held_bytes;
+} Ledger;
 
 struct _ProbeMetricsScrape
 {
@@ -24,6 +36,7 @@ struct _ProbeMetricsScrape
   gint64 rendered_at;
   /* Responses under way with this render, each holding a reference. */
   gint holders;
+  Ledger *ledger;
 };
 
 struct _ProbeMetricsScrapes
@@ -33,6 +46,7 @@ struct _ProbeMetricsScrapes
   gint64 max_age_us;
   /* The last render (a reference of its own, not a holder), or NULL. */
   ProbeMetricsScrape *last;
+  Ledger *ledger;
 };
 
 static void
@@ -42,6 +56,7 @@ scrape_clear (gpointer data)
 
   g_bytes_unref (scrape->text);
   g_clear_pointer (&scrape->gzip, g_bytes_unref);
+  g_atomic_rc_box_release (scrape->ledger);
 }
 
 static ProbeMetricsScrape *
@@ -52,6 +67,7 @@ scrape_render (ProbeMetricsScrapes *scrapes)
 
   scrape->text = g_bytes_new_take (text, strlen (text));
   scrape->rendered_at = g_get_monotonic_time ();
+  scrape->ledger = g_atomic_rc_box_acquire (scrapes->ledger);
   return scrape;
 }
 
@@ -59,8 +75,8 @@ scrape_render (ProbeMetricsScrapes *scrapes)
  * probe_metrics_scrapes_new:
  * @render: renders the exposition text (a new string)
  * @data: @render's
- * @max_age_us: microseconds a render is reused for while a response
- *   still holds it
+ * @max_age_us: microseconds a render may be reused for, once the renders
+ *   responses hold reach the budget
  *
  * Returns: (transfer full): the renders of one server, used on its thread
  *   alone, to free with probe_metrics_scrapes_free().
@@ -74,6 +90,7 @@ probe_metrics_scrapes_new (ProbeMetricsRenderFunc render, gpointer data,
   scrapes->render = render;
   scrapes->data = data;
   scrapes->max_age_us = max_age_us;
+  scrapes->ledger = g_atomic_rc_box_new0 (Ledger);
   return scrapes;
 }
 
@@ -81,8 +98,8 @@ probe_metrics_scrapes_new (ProbeMetricsRenderFunc render, gpointer data,
  * probe_metrics_scrapes_get:
  * @rendered: (out): whether @render was called for it
  *
- * The render to answer a request with: the last one if still being sent
- * and not too old, else a new one.
+ * The render to answer a request with: a new one, or the last one while
+ * the renders held reach the budget and it is not too old.
  *
  * Returns: (transfer full): the render, held until
  *   probe_metrics_scrape_release().
@@ -92,16 +109,20 @@ probe_metrics_scrapes_get (ProbeMetricsScrapes *scrapes, gboolean *rendered)
 {
   ProbeMetricsScrape *last = scrapes->last;
   gint64 age = last ? g_get_monotonic_time () - last->rendered_at : 0;
+  gssize held = g_atomic_pointer_add (&scrapes->ledger->held_bytes, 0);
 
-  *rendered = !last || g_atomic_int_get (&last->holders) == 0
+  *rendered = !last || held < SHARE_ABOVE_BYTES
       || age >= scrapes->max_age_us;
   if (*rendered) {
     if (last)
       g_atomic_rc_box_release_full (last, scrape_clear);
     scrapes->last = scrape_render (scrapes);
   }
-  g_atomic_int_inc (&scrapes->last->holders);
-  return g_atomic_rc_box_acquire (scrapes->last);
+  last = scrapes->last;
+  if (g_atomic_int_add (&last->holders, 1) == 0)
+    g_atomic_pointer_add (&last->ledger->held_bytes,
+        (gssize) g_bytes_get_size (last->text));
+  return g_atomic_rc_box_acquire (last);
 }
 
 /**
@@ -117,6 +138,7 @@ probe_metrics_scrapes_free (ProbeMetricsScrapes *scrapes)
     return;
   if (scrapes->last)
     g_atomic_rc_box_release_full (scrapes->last, scrape_clear);
+  g_atomic_rc_box_release (scrapes->ledger);
   g_free (scrapes);
 }
 
@@ -207,6 +229,8 @@ probe_metrics_scrape_release (gpointer scrape)
 {
   ProbeMetricsScrape *s = scrape;
 
-  g_atomic_int_add (&s->holders, -1);
+  if (g_atomic_int_dec_and_test (&s->holders))
+    g_atomic_pointer_add (&s->ledger->held_bytes,
+        -(gssize) g_bytes_get_size (s->text));
   g_atomic_rc_box_release_full (s, scrape_clear);
 }

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* One rendering of /metrics shared by the clients that ask for it
- * together (while it is being sent), as plain text and, made once on
- * demand, gzip: memory grows with the renders kept, not with the clients
- * reading them. */
+/* The renders of /metrics, as plain text and, made once on demand, gzip:
+ * one shared by the clients that ask while many are held by slow
+ * readers, so that memory does not grow with the number of clients. */
 #pragma once
 
 #include <glib.h>
