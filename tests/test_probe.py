@@ -321,6 +321,15 @@ class Errors(unittest.TestCase):
         self.assertIn("given twice", self.fails(2, "--percentiles",
                                                 "10,50,50.0", VIDEO))
 
+    def test_size_beyond_the_element(self):
+        """A size clhistogram cannot count is an option error that says
+        the largest, not a stream error once the pipeline runs."""
+        for option in ("--width", "--height"):
+            for pixels in ("16385", "100000", "2147483647"):
+                line = self.fails(2, option, pixels, VIDEO)
+                self.assertIn(f"{option}: {pixels} pixels", line)
+                self.assertIn("give 1 to 16384", line)
+
     def test_bad_clip_levels(self):
         for option in ("--clip-low-level", "--clip-high-level"):
             for level in ("111", "-11", "x", "", "nan", "95%"):

@@ -439,3 +439,56 @@ probe_check_format (const gchar *format, GError **error)
   gst_object_unref (factory);
   return found || !*names;
 }
+
+/* The largest @field (width, height) clhistogram's sink template takes,
+ * or 0 if it names no range. */
+static gint
+largest_size (GstElementFactory *factory, const gchar *field)
+{
+  const GList *l;
+  gint largest = 0;
+
+  for (l = gst_element_factory_get_static_pad_templates (factory); l;
+      l = l->next) {
+    GstStaticPadTemplate *templ = l->data;
+    GstCaps *caps;
+    const GValue *range;
+
+    if (templ->direction != GST_PAD_SINK)
+      continue;
+    caps = gst_static_pad_template_get_caps (templ);
+    range = gst_caps_get_size (caps) > 0 ?
+        gst_structure_get_value (gst_caps_get_structure (caps, 0), field) :
+        NULL;
+    if (range && GST_VALUE_HOLDS_INT_RANGE (range))
+      largest = MAX (largest, gst_value_get_int_range_max (range));
+    gst_caps_unref (caps);
+  }
+  return largest;
+}
+
+/**
+ * probe_check_size:
+ * @option: the option's long name, "width" or "height"
+ * @pixels: the size asked for
+ *
+ * Returns: %FALSE with @error saying the largest size if clhistogram
+ *   takes no frame of @pixels (its sink template's range).
+ */
+gboolean
+probe_check_size (const gchar *option, gint pixels, GError **error)
+{
+  GstElementFactory *factory = gst_element_factory_find ("clhistogram");
+  gint largest;
+
+  if (!factory)
+    return TRUE;
+  largest = largest_size (factory, option);
+  gst_object_unref (factory);
+  if (largest > 0 && pixels > largest) {
+    BAD_VALUE (error, "--%s: %d pixels is more than clhistogram counts: "
+        "give 1 to %d", option, pixels, largest);
+    return FALSE;
+  }
+  return TRUE;
+}

@@ -18,5 +18,7 @@ gboolean probe_set_percentiles (GstElement *element, const gchar *text,
 gboolean probe_set_regions (GstElement *element, const gchar *text,
     GError **error);
 gboolean probe_check_format (const gchar *format, GError **error);
+gboolean probe_check_size (const gchar *option, gint pixels,
+    GError **error);
 
 G_END_DECLS

@@ -300,6 +300,9 @@ check_probe_settings (const ProbeSettings *s, GError **error)
           s->width == 0 || s->width < -1 ? "width" : "height");
       return FALSE;
     }
+    if (!probe_check_size ("width", s->width, error)
+        || !probe_check_size ("height", s->height, error))
+      return FALSE;
   }
   if (s->stall_timeout < 0 || s->stall_timeout > MAX_WAIT_S) {
     BAD_VALUE (error, "--stall-timeout: give 0 (never) or 1 to %d seconds",
