@@ -13,6 +13,7 @@ import array
 import fcntl
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -579,6 +580,29 @@ class Unix(unittest.TestCase):
         status, _, stderr = finish(proc)
         self.assertEqual(status, 128 + signal.SIGQUIT, stderr)
         self.assert_one_line(stderr, "stopped by SIGQUIT (at once)")
+
+    def test_descriptor_limit_raised(self):
+        """Started with a soft RLIMIT_NOFILE below the hard one, the probe
+        raises the soft one to the hard: a fleet of cameras needs more
+        than the usual 1024 descriptors."""
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard != resource.RLIM_INFINITY and hard <= 64:
+            self.skipTest(f"the hard limit, {hard}, leaves nothing to raise")
+        env = dict(os.environ, GST_DEBUG="0")
+        proc = subprocess.Popen(
+            [PROBE, "--no-counts", "--sync", *OPTIONS[:6], VIDEO],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE,
+                                                  (64, hard)))
+        self.assertTrue(proc.stdout.readline(), "no first line")
+        with open(f"/proc/{proc.pid}/limits", encoding="ascii") as f:
+            line = next(line for line in f if line.startswith("Max open files"))
+        proc.send_signal(signal.SIGINT)
+        status, _, stderr = finish(proc)
+        self.assertEqual(status, 0, stderr)
+        soft = line.split()[3]
+        self.assertEqual(soft, "unlimited" if hard == resource.RLIM_INFINITY
+                         else str(hard), line)
 
     def test_two_signals_stdout_blocked(self):
         """Stdout taking nothing: a second SIGINT stops at once; a reader
