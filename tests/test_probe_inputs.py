@@ -271,6 +271,35 @@ class UsageErrors(unittest.TestCase):
                                  f"uri={VIDEO}\n[door]\nuri={VIDEO}\n")
         self.assertIn("[door] is given twice", line)
 
+    def test_key_given_twice(self):
+        """GKeyFile would keep the last of two keys of a group silently."""
+        line = self.refused_file(f"[door]\nuri={VIDEO}\nbins=16\n"
+                                 "# bins=8 as a comment is no key\n"
+                                 "bins = 32\n")
+        self.assertIn("[door] bins is given twice", line)
+        # The same key in two groups is no repeat.
+        status, objects, stderr = probe(
+            "--inputs", self.conf(f"[a]\nuri={VIDEO}\nbins=16\n"
+                                  f"[b]\nuri={VIDEO}\nbins=16\n"),
+            "-n", "1")
+        self.assertEqual(status, 0, stderr)
+
+    def test_uri_not_utf8(self):
+        """A uri that is not UTF-8 is said to be so, not missing."""
+        with tempfile.TemporaryDirectory() as folder:
+            conf = os.path.join(folder, "in.conf")
+            with open(conf, "wb") as f:
+                f.write(b"[cam]\nuri=/tmp/caf\xe9.avi\n")
+            line = self.refused("--inputs", conf)
+        self.assertIn("[cam] uri:", line)
+        self.assertIn("UTF-8", line)
+        self.assertNotIn("no uri key", line)
+
+    def conf(self, text):
+        folder = tempfile.mkdtemp(prefix="probe-inputs-")
+        self.addCleanup(shutil.rmtree, folder)
+        return write(folder, "in.conf", text)
+
     def test_bad_retry_options(self):
         self.assertIn("--stall-timeout",
                       self.refused("--stall-timeout", "-1", VIDEO))

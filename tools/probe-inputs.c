@@ -176,6 +176,7 @@ spec_of_group (GKeyFile *file, const gchar *path, const gchar *group,
 {
   ProbeInputSpec *spec;
   gchar *location;
+  GError *err = NULL;
 
   if (!probe_inputs_name_is_valid (group)) {
     USAGE_ERROR (error, "%s: [%s]: not a name for an input: give 1 to %d "
@@ -183,7 +184,16 @@ spec_of_group (GKeyFile *file, const gchar *path, const gchar *group,
         "digit", path, group, MAX_NAME_LENGTH);
     return NULL;
   }
-  location = g_key_file_get_string (file, group, "uri", NULL);
+  location = g_key_file_get_string (file, group, "uri", &err);
+  if (!location && !g_error_matches (err, G_KEY_FILE_ERROR,
+          G_KEY_FILE_ERROR_KEY_NOT_FOUND)) {
+    /* Not UTF-8, say: not the same as no key at all. */
+    USAGE_ERROR (error, "%s: [%s] uri: %s: write the file or URI in UTF-8, "
+        "percent-encoding other bytes", path, group, err->message);
+    g_error_free (err);
+    return NULL;
+  }
+  g_clear_error (&err);
   if (!location || !*location) {
     USAGE_ERROR (error, "%s: [%s]: no uri key: give uri=FILE-OR-URI", path,
         group);
@@ -201,32 +211,44 @@ spec_of_group (GKeyFile *file, const gchar *path, const gchar *group,
 }
 
 /* A group given twice, which GKeyFile would merge into one, the second's
- * keys over the first's: two inputs of one name, which is an error. */
+ * keys over the first's: two inputs of one name, which is an error; and
+ * a key given twice in a group, of which GKeyFile keeps the last without
+ * a word: refused alike. */
 static gboolean
-check_groups_once (const gchar *text, const gchar *path, GError **error)
+check_each_once (const gchar *text, const gchar *path, GError **error)
 {
-  GHashTable *seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+  GHashTable *groups = g_hash_table_new_full (g_str_hash, g_str_equal,
+      g_free, NULL);
+  GHashTable *keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       NULL);
   gchar **lines = g_strsplit (text, "\n", -1);
+  const gchar *group = NULL;
   gboolean ok = TRUE;
   guint i;
 
   for (i = 0; ok && lines[i]; i++) {
-    const gchar *line = lines[i];
-    const gchar *end;
+    gchar *line = g_strstrip (lines[i]);
+    gchar *end = strrchr (line, ']'), *eq = strchr (line, '=');
 
-    while (g_ascii_isspace (*line))
-      line++;
-    if (*line != '[' || !(end = strrchr (line, ']')))
-      continue;
-    ok = g_hash_table_add (seen, g_strndup (line + 1, end - line - 1));
-    if (!ok)
-      USAGE_ERROR (error, "--inputs %s: [%.*s] is given twice: give each "
-          "input one group of its own", path, (int) (end - line - 1),
-          line + 1);
+    if (*line == '[' && end) {
+      *end = '\0';
+      group = line + 1;
+      g_hash_table_remove_all (keys);
+      ok = g_hash_table_add (groups, g_strdup (group));
+      if (!ok)
+        USAGE_ERROR (error, "--inputs %s: [%s] is given twice: give each "
+            "input one group of its own", path, group);
+    } else if (group && *line != '#' && eq) {
+      *eq = '\0';
+      ok = g_hash_table_add (keys, g_strdup (g_strchomp (line)));
+      if (!ok)
+        USAGE_ERROR (error, "--inputs %s: [%s] %s is given twice: give each "
+            "key once", path, group, line);
+    }
   }
   g_strfreev (lines);
-  g_hash_table_unref (seen);
+  g_hash_table_unref (keys);
+  g_hash_table_unref (groups);
   return ok;
 }
 
@@ -252,7 +274,7 @@ load_key_file (GKeyFile *file, const gchar *path, GError **error)
     USAGE_ERROR (error, "--inputs %s: %s", path, err->message);
     g_error_free (err);
   } else {
-    ok = check_groups_once (text, path, error);
+    ok = check_each_once (text, path, error);
   }
   g_free (text);
   return ok;
