@@ -331,6 +331,23 @@ class Errors(unittest.TestCase):
                 self.assertIn(f"{option}: {pixels} pixels", line)
                 self.assertIn("give 1 to 16384", line)
 
+    def test_regions_bounded(self):
+        """Regions nested deeper than the property's form, or longer than
+        64 KiB, are refused before GStreamer's value parser, which recurses
+        once per level (a text 100,000 deep overflowed its stack)."""
+        self.assertIn("nested 100000 deep",
+                      self.fails(2, "--regions", "<" * 100000, VIDEO))
+        self.assertIn("nested 3 deep", self.fails(
+            2, "--regions", "<<<1,2,3,4>>>", VIDEO))
+        self.assertIn("give at most 65536", self.fails(
+            2, "--regions", "1,2,3,4;" * 9000, VIDEO))
+        with tempfile.TemporaryDirectory() as folder:
+            conf = os.path.join(folder, "in.conf")
+            with open(conf, "w", encoding="ascii") as f:
+                f.write(f"[cam]\nuri={VIDEO}\nregions={'<' * 100000}\n")
+            self.assertIn("nested 100000 deep",
+                          self.fails(2, "--inputs", conf))
+
     def test_bad_clip_levels(self):
         for option in ("--clip-low-level", "--clip-high-level"):
             for level in ("111", "-11", "x", "", "nan", "95%"):
@@ -424,6 +441,13 @@ def finish(proc, timeout=PROMPT_S):
         raise AssertionError(f"still running after {timeout} s; stderr: "
                              f"{stderr.decode()!r}") from None
     return proc.returncode, (stdout or b"").decode(), stderr.decode()
+
+
+def read_playing(proc):
+    """Reads a probe's first line: from then on it runs, past its start-up
+    (a signal ends the streams instead of stopping the probe)."""
+    if not proc.stdout.readline():
+        raise AssertionError("the probe ended before its first line")
 
 
 def fill_pipe(proc):
@@ -563,7 +587,7 @@ class Unix(unittest.TestCase):
         small = ["--format", "GRAY8", "--width", "160", "--height", "120",
                  "--no-counts", "--sync", VIDEO]
         proc = start(*small)
-        self.assertTrue(proc.stdout.readline(), "no first line")
+        read_playing(proc)
         for sig in (signal.SIGHUP, signal.SIGUSR1):
             send_taken(proc, sig)
         proc.send_signal(signal.SIGINT)
@@ -575,7 +599,7 @@ class Unix(unittest.TestCase):
             "clhistogram-probe: SIGUSR1 ignored"])
 
         proc = start(*small)
-        self.assertTrue(proc.stdout.readline(), "no first line")
+        read_playing(proc)
         proc.send_signal(signal.SIGQUIT)
         status, _, stderr = finish(proc)
         self.assertEqual(status, 128 + signal.SIGQUIT, stderr)
@@ -594,7 +618,7 @@ class Unix(unittest.TestCase):
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE,
                                                   (64, hard)))
-        self.assertTrue(proc.stdout.readline(), "no first line")
+        read_playing(proc)
         with open(f"/proc/{proc.pid}/limits", encoding="ascii") as f:
             line = next(line for line in f if line.startswith("Max open files"))
         proc.send_signal(signal.SIGINT)

@@ -345,6 +345,41 @@ parse_rect_list (const gchar *text, GValue *regions)
   return ok;
 }
 
+/* The regions' text is bounded before GStreamer's value parser reads it:
+ * the parser recurses once per nesting level (a text nested 100,000 deep
+ * overflowed the stack) and the text may come from a key file. The
+ * property's form needs two levels, <<x,y,w,h>,...>. */
+#define MAX_REGIONS_TEXT 65536
+#define MAX_REGIONS_DEPTH 2
+
+static gboolean
+check_regions_text (const gchar *text, GError **error)
+{
+  gsize length = strlen (text);
+  gint depth = 0, deepest = 0;
+  const gchar *p;
+
+  for (p = text; *p; p++) {
+    if (strchr ("<{[", *p)) {
+      depth++;
+      deepest = MAX (deepest, depth);
+    } else if (strchr (">}]", *p)) {
+      depth--;
+    }
+  }
+  if (deepest > MAX_REGIONS_DEPTH) {
+    BAD_VALUE (error, "--regions: nested %d deep: give <<x,y,width,height>,"
+        "...>, nested %d deep at most", deepest, MAX_REGIONS_DEPTH);
+    return FALSE;
+  }
+  if (length > MAX_REGIONS_TEXT) {
+    BAD_VALUE (error, "--regions: %" G_GSIZE_FORMAT " characters: give at "
+        "most %d", length, MAX_REGIONS_TEXT);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /**
  * probe_set_regions:
  * @text: `x,y,w,h;x,y,w,h...`, or the property's own form
@@ -359,7 +394,8 @@ probe_set_regions (GstElement *element, const gchar *text, GError **error)
   const gchar *start = text + strspn (text, " \t");
   gboolean ok;
 
-  if (!find_property (element, "regions", error))
+  if (!find_property (element, "regions", error)
+      || !check_regions_text (text, error))
     return FALSE;
   g_value_init (&regions, GST_TYPE_ARRAY);
   ok = *start == '<' ? gst_value_deserialize (&regions, start) :
