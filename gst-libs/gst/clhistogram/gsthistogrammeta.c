@@ -27,6 +27,13 @@
  * mean = meta.get_statistics(0).mean
  * ```
  *
+ * A meta is part of its buffer and lives as long as the buffer does: read
+ * it while you hold the buffer (or the #GstSample, or the probe's
+ * #GstPadProbeInfo, that holds it), and copy what you keep. From Python,
+ * `get_counts()` returns a copy, which outlives the buffer; the meta
+ * object does not: one kept after its buffer is freed points into freed
+ * memory, and reading it is undefined behaviour, as for any #GstMeta.
+ *
  * To attach one, describe the histograms once with a #GstHistogramInfo
  * and give each its #GstHistogramRegion and counts:
  *
@@ -502,7 +509,9 @@ gst_buffer_get_histogram_metas (GstBuffer *buffer)
  * @channel: channel index, below @meta->info.n_channels
  * @n_bins: (out) (optional): bins of the channel
  *
- * Gets one channel's counts.
+ * Gets one channel's counts, which belong to @meta's buffer: valid while
+ * the buffer is (hold a reference while reading them; bindings copy them
+ * into an array of their own).
  *
  * Returns: (transfer none) (array length=n_bins): the channel's counts,
  *   @n_bins guint32 values, bin 0 first (for 2-D and 3-D histograms
