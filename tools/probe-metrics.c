@@ -34,8 +34,8 @@ typedef enum
   N_FAMILIES
 } Family;
 
-/* The families of a message's statistics, whose rows are made when the
- * message comes. */
+/* The families of a message's statistics, whose rows are made from the
+ * message when a scrape first needs them. */
 #define FIRST_STATISTIC FAMILY_MEAN
 #define LAST_STATISTIC FAMILY_METERING_PERCENT
 
@@ -113,6 +113,10 @@ typedef struct
   guint64 frames;
   guint64 messages;
   gdouble last_timestamp;
+  /* The last `histogram` message, and its rows, made from it when a
+   * scrape first needs them: a frame costs a copy of its message, and
+   * the text is built at most once a scrape, not once a frame. */
+  GstStructure *message;
   Statistics *statistics;
   gboolean alert_active[N_ALERTS];
   /* gint zone ids whose alert is on. */
@@ -453,6 +457,8 @@ input_free (Input *input)
   g_free (input->name);
   g_free (input->label);
   statistics_free (input->statistics);
+  if (input->message)
+    gst_structure_free (input->message);
   for (a = 0; a < N_ALERTS; a++)
     g_array_unref (input->alert_zones[a]);
   g_free (input);
@@ -624,8 +630,8 @@ take_exposure (ProbeMetrics *m, const gchar *name, const GstStructure *s)
 static void
 take_histogram (ProbeMetrics *m, const gchar *name, const GstStructure *s)
 {
-  gchar *label = input_label_of (name);
-  Statistics *st = statistics_of (label, s, m->max_regions), *old;
+  GstStructure *message = gst_structure_copy (s), *old_message;
+  Statistics *old;
   const gdouble now = g_get_real_time () / (gdouble) G_USEC_PER_SEC;
   const GValue *frames_value = field_of (s, fields ()->frames, G_TYPE_UINT);
   const guint frames = frames_value ? g_value_get_uint (frames_value) : 1;
@@ -634,13 +640,16 @@ take_histogram (ProbeMetrics *m, const gchar *name, const GstStructure *s)
   g_mutex_lock (&m->lock);
   input = lookup (m, name);
   old = input->statistics;
-  input->statistics = st;
+  old_message = input->message;
+  input->statistics = NULL;
+  input->message = message;
   input->frames += frames;
   input->messages++;
   input->last_timestamp = now;
   g_mutex_unlock (&m->lock);
   statistics_free (old);
-  g_free (label);
+  if (old_message)
+    gst_structure_free (old_message);
 }
 
 /**
@@ -677,6 +686,7 @@ forget_run (Input *input)
   guint a;
 
   g_clear_pointer (&input->statistics, statistics_free);
+  g_clear_pointer (&input->message, gst_structure_free);
   for (a = 0; a < N_ALERTS; a++) {
     input->alert_active[a] = FALSE;
     g_array_set_size (input->alert_zones[a], 0);
@@ -937,6 +947,13 @@ probe_metrics_render (ProbeMetrics *m)
 
   g_return_val_if_fail (m != NULL, NULL);
   g_mutex_lock (&m->lock);
+  for (i = 0; i < m->inputs->len; i++) {
+    Input *input = g_ptr_array_index (m->inputs, i);
+
+    if (input->message && !input->statistics)
+      input->statistics = statistics_of (input->label, input->message,
+          m->max_regions);
+  }
   budget = m->max_series;
   for (f = 0; f < N_FAMILIES; f++) {
     g_string_append_printf (out, "# HELP %s %s\n# TYPE %s %s\n",
