@@ -35,6 +35,7 @@ static const gchar *const family_types[][2] = {
   {"clhistogram_metering_percent", "gauge"},
   {"clhistogram_alert_active", "gauge"},
   {"clhistogram_metrics_series_dropped", "gauge"},
+  {"clhistogram_output_lines_dropped_total", "counter"},
 };
 
 /* One sample of the text: its family, its labels unescaped, its value. */
@@ -138,10 +139,12 @@ parse_exposition (const gchar *text)
       const gchar *rest;
       gchar *end;
 
-      /* Only the scrape's own series has no labels. */
+      /* Only the probe's own series have no labels. */
       g_assert_nonnull (space);
       if (!brace || brace > space)
-        g_assert_cmpstr (current, ==, "clhistogram_metrics_series_dropped");
+        g_assert_true (g_str_equal (current,
+                "clhistogram_metrics_series_dropped")
+            || g_str_equal (current, "clhistogram_output_lines_dropped_total"));
       sample->name = g_strndup (line, (brace && brace < space ? brace : space)
           - line);
       g_assert_cmpstr (sample->name, ==, current);
@@ -417,14 +420,15 @@ test_max_series (void)
   probe_metrics_take_message (m, "cam", s);
   probe_metrics_take_message (m, "door", s);
   map = render_map (m);
-  all = g_hash_table_size (map) - 1;
+  /* The probe's own two series are outside the cap. */
+  all = g_hash_table_size (map) - 2;
   assert_value (map, key ("clhistogram_metrics_series_dropped", NULL), 0);
   g_hash_table_unref (map);
 
   probe_metrics_set_max_series (m, 10);
   map = render_map (m);
   g_test_message ("%u series, capped at 10", all);
-  g_assert_cmpuint (g_hash_table_size (map) - 1, ==, 10);
+  g_assert_cmpuint (g_hash_table_size (map) - 2, ==, 10);
   assert_value (map, key ("clhistogram_metrics_series_dropped", NULL),
       all - 10);
   assert_value (map, key ("clhistogram_input_up", "input", "door", NULL), 0);
@@ -466,7 +470,12 @@ test_families (void)
   assert_value (map, key ("clhistogram_alert_active", "input", "cam",
           "alert", "crushed", NULL), 0);
   assert_value (map, key ("clhistogram_metrics_series_dropped", NULL), 0);
-  g_assert_cmpuint (g_hash_table_size (map), ==, 8);
+  assert_value (map, key ("clhistogram_output_lines_dropped_total", NULL), 0);
+  g_assert_cmpuint (g_hash_table_size (map), ==, 9);
+  probe_metrics_set_lines_dropped (m, 7);
+  g_hash_table_unref (map);
+  map = render_map (m);
+  assert_value (map, key ("clhistogram_output_lines_dropped_total", NULL), 7);
   g_hash_table_unref (map);
   probe_metrics_free (m);
 }

@@ -369,14 +369,19 @@ class Live(unittest.TestCase):
         """A reader that takes nothing fills stdout with a file's lines;
         a live input that cannot connect still goes down and is retried
         every second meanwhile (said on stderr): the main loop never waits
-        for the reader."""
+        for the reader, and its input-down lines are dropped once 16 wait
+        beyond the queue's bound, not held without bound."""
         proc = subprocess.Popen(
             [PROBE, "--retry-max", "1", "file=" + VIDEO,
              f"gone=rtspt://127.0.0.1:{free_port()}/clip"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=probe_env())
-        downs = []
-        reader = threading.Thread(target=lambda: downs.extend(
-            line for line in proc.stderr if b"gone: input down" in line))
+        downs, dropped = [], []
+
+        def read():
+            for line in proc.stderr:
+                (downs if b"gone: input down" in line else dropped).append(
+                    line)
+        reader = threading.Thread(target=read)
         reader.start()
         try:
             wait_for(proc, writing_blocked, "it waits for stdout's reader",
@@ -386,6 +391,11 @@ class Live(unittest.TestCase):
                      "two more downs with stdout full", timeout=seconds(60))
             # Still full: nothing read stdout meanwhile.
             self.assertTrue(writing_blocked(proc.pid))
+            # The downs that find no room are dropped, not held: said
+            # once, after at most 16 over the queue's bound.
+            wait_for(proc, lambda pid: any(b"input-down lines are dropped"
+                                           in line for line in dropped),
+                     "input-down lines dropped", timeout=seconds(120))
         finally:
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=seconds(30))

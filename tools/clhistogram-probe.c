@@ -362,11 +362,16 @@ open_output (Probe *probe, gint out_fd)
 static void
 close_output (Probe *probe)
 {
+  guint64 dropped;
   gint error;
 
   if (!probe->shared.out)
     return;
   probe_stop_watch_output (NULL);
+  dropped = probe_output_get_dropped (probe->shared.out);
+  if (dropped > 0)
+    g_printerr ("clhistogram-probe: %" G_GUINT64_FORMAT " input-down "
+        "line(s) dropped while stdout took nothing\n", dropped);
   error = probe_output_close (probe->shared.out);
   probe->shared.out = NULL;
   if (!probe->output_error)

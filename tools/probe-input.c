@@ -156,10 +156,13 @@ report_down (ProbeInput *input, const gchar *reason, guint retry_in)
       input->spec->name, reason, retry_in);
   probe_metrics_set_up (input->shared->metrics, input->spec->name, FALSE);
   /* From the main loop, which must not wait for a slow reader. */
-  if (input->shared->out)
+  if (input->shared->out) {
     probe_output_push_now (input->shared->out,
         line_of (probe_json_of_input_down (input->spec->name, reason,
                 retry_in, input->downs)));
+    probe_metrics_set_lines_dropped (input->shared->metrics,
+        probe_output_get_dropped (input->shared->out));
+  }
 }
 
 static gboolean

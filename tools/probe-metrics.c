@@ -89,6 +89,7 @@ typedef enum
 
 /* Not a family of the inputs': one series, about the scrape itself. */
 #define SERIES_DROPPED "clhistogram_metrics_series_dropped"
+#define LINES_DROPPED "clhistogram_output_lines_dropped_total"
 
 static const gchar *const alert_names[N_ALERTS] = { "clipped", "crushed" };
 
@@ -133,6 +134,8 @@ struct _ProbeMetrics
    * the first ones; and the series a scrape gives at most. */
   guint max_regions;
   guint max_series;
+  /* Lines stdout could not take in time (probe-output.c). */
+  guint64 lines_dropped;
 #ifdef HAVE_PROBE_METRICS_SERVER
   ProbeMetricsServer *server;
 #endif
@@ -942,7 +945,7 @@ gchar *
 probe_metrics_render (ProbeMetrics *m)
 {
   GString *out = g_string_sized_new (4096);
-  guint64 dropped = 0;
+  guint64 dropped = 0, lines_dropped;
   guint budget, f, i;
 
   g_return_val_if_fail (m != NULL, NULL);
@@ -967,13 +970,34 @@ probe_metrics_render (ProbeMetrics *m)
       keep_within (out, from, &budget, &dropped);
     }
   }
+  lines_dropped = m->lines_dropped;
   g_mutex_unlock (&m->lock);
   /* Outside the cap: what it cut is always said. */
   g_string_append_printf (out, "# HELP %s Series left out of this scrape "
       "by its cap of %u series\n# TYPE %s gauge\n%s %" G_GUINT64_FORMAT
       "\n", SERIES_DROPPED, m->max_series, SERIES_DROPPED, SERIES_DROPPED,
       dropped);
+  g_string_append_printf (out, "# HELP %s JSON lines dropped because "
+      "stdout took nothing\n# TYPE %s counter\n%s %" G_GUINT64_FORMAT "\n",
+      LINES_DROPPED, LINES_DROPPED, LINES_DROPPED, lines_dropped);
   return g_string_free (out, FALSE);
+}
+
+/**
+ * probe_metrics_set_lines_dropped:
+ * @m: (nullable): the metrics; %NULL (none asked for) does nothing
+ * @lines: the JSON lines dropped so far because stdout took nothing
+ *
+ * Any thread.
+ */
+void
+probe_metrics_set_lines_dropped (ProbeMetrics *m, guint64 lines)
+{
+  if (!m)
+    return;
+  g_mutex_lock (&m->lock);
+  m->lines_dropped = lines;
+  g_mutex_unlock (&m->lock);
 }
 
 /**

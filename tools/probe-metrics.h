@@ -32,6 +32,7 @@ void probe_metrics_take_message (ProbeMetrics *m, const gchar *input,
 void probe_metrics_set_up (ProbeMetrics *m, const gchar *input,
     gboolean up);
 void probe_metrics_set_ended (ProbeMetrics *m, const gchar *input);
+void probe_metrics_set_lines_dropped (ProbeMetrics *m, guint64 lines);
 gchar *probe_metrics_render (ProbeMetrics *m);
 void probe_metrics_free (ProbeMetrics *m);
 

@@ -19,6 +19,10 @@
 
 /* Lines that may wait for the reader before the stream is held back. */
 #define MAX_LINES 16
+/* ... and beyond them, lines that cannot wait (the main loop's), before
+ * those are dropped: a reader that takes nothing must not make the probe
+ * hold a live input's downs without bound. */
+#define MAX_EXTRA_LINES 16
 
 struct _ProbeOutput
 {
@@ -34,6 +38,8 @@ struct _ProbeOutput
    * stopped now. */
   gboolean writing;
   gint error;
+  /* Lines that could not wait and found no room. */
+  guint64 dropped;
   GThread *thread;
   GSourceFunc on_end;
   gpointer data;
@@ -231,6 +237,15 @@ push_line (ProbeOutput *out, gchar *line, gboolean wait_for_room)
     g_free (line);
     return FALSE;
   }
+  if (g_queue_get_length (&out->lines) >= MAX_LINES + MAX_EXTRA_LINES) {
+    /* Said once; the count at the end. */
+    if (out->dropped++ == 0)
+      g_printerr ("clhistogram-probe: stdout takes nothing: input-down "
+          "lines are dropped until it does\n");
+    g_mutex_unlock (&out->lock);
+    g_free (line);
+    return TRUE;
+  }
   g_queue_push_tail (&out->lines, line);
   g_cond_broadcast (&out->cond);
   g_mutex_unlock (&out->lock);
@@ -260,7 +275,8 @@ probe_output_push (ProbeOutput *out, gchar *line)
  * Queues @line without waiting for room: for the main loop's rare lines
  * (an input that went down), which must not wait for a slow reader while
  * the other inputs' retries and stall checks are due. The queue then
- * holds a line or so over its bound.
+ * holds up to 16 lines over its bound; beyond, @line is dropped and
+ * counted (probe_output_get_dropped()), the first time said on stderr.
  *
  * Returns: as probe_output_push()
  */
@@ -309,6 +325,22 @@ probe_output_abort (ProbeOutput *out, gint64 wait_us)
   cut = out->writing;
   g_mutex_unlock (&out->lock);
   return cut;
+}
+
+/**
+ * probe_output_get_dropped:
+ *
+ * Returns: the lines probe_output_push_now() dropped for want of room.
+ */
+guint64
+probe_output_get_dropped (ProbeOutput *out)
+{
+  guint64 dropped;
+
+  g_mutex_lock (&out->lock);
+  dropped = out->dropped;
+  g_mutex_unlock (&out->lock);
+  return dropped;
 }
 
 /**

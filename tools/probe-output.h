@@ -16,6 +16,7 @@ gboolean probe_output_push (ProbeOutput *out, gchar *line);
 gboolean probe_output_push_now (ProbeOutput *out, gchar *line);
 void probe_output_finish (ProbeOutput *out);
 gboolean probe_output_abort (ProbeOutput *out, gint64 wait_us);
+guint64 probe_output_get_dropped (ProbeOutput *out);
 gint probe_output_close (ProbeOutput *out);
 gboolean probe_write_all (gint fd, const gchar *data, gsize size,
     gint *error);
