@@ -1528,6 +1528,22 @@ hostile_dir_link (const gchar *dir, const gchar *path)
   return link;
 }
 
+/* A symbolic link on the way to the cache that another user owns (as one
+ * left in /tmp): its owner could point it elsewhere at any time. */
+static gchar *
+hostile_ancestor_link (const gchar *dir, const gchar *path)
+{
+  gchar *top = g_path_get_dirname (dir);
+  gchar *link = g_strconcat (top, "-theirs", NULL);
+  gchar *use = g_build_filename (link, "cache", NULL);
+
+  g_assert_cmpint (symlink (top, link), ==, 0);
+  g_assert_cmpint (lchown (link, 65534, (gid_t) -1), ==, 0);
+  g_free (link);
+  g_free (top);
+  return use;
+}
+
 /* The cache's parent writable by anyone (and not sticky): someone could
  * rename the cache away and put their own in its place. */
 static gchar *
@@ -1549,6 +1565,7 @@ static const HostileCache hostile_caches[] = {
   {"dir-mode", hostile_dir_mode, CLH_PROGRAM_BUILT},
   {"dir-link", hostile_dir_link, CLH_PROGRAM_BUILT},
   {"parent-mode", hostile_parent_mode, CLH_PROGRAM_BUILT},
+  {"ancestor-link-owner", hostile_ancestor_link, CLH_PROGRAM_BUILT},
 };
 
 /* Bytes this process has read so far (/proc/self/io's rchar). */
@@ -1617,7 +1634,8 @@ test_program_cache_hostile (gconstpointer data)
     run_hostile_cache (hc);
     return;
   }
-  if (hc->setup == hostile_file_owner && geteuid () != 0) {
+  if ((hc->setup == hostile_file_owner || hc->setup == hostile_ancestor_link)
+      && geteuid () != 0) {
     g_test_skip ("giving a file to another user needs root");
     return;
   }

@@ -55,6 +55,46 @@ safe_ancestor (const struct stat *st)
       && (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
 }
 
+/* The symbolic links on the way to @dir as written: one that another
+ * user owns, or that lies in a directory others can change, could point
+ * the cache elsewhere at any time, whatever its target's check found (a
+ * link another user left in /tmp); G_FILE_ERROR_PERM saying which. */
+static gboolean
+check_links (const gchar *dir, GError **error)
+{
+  gchar *path = g_canonicalize_filename (dir, NULL);
+  gchar **parts = g_strsplit (path, "/", -1);
+  GString *prefix = g_string_new (NULL);
+  gboolean ok = TRUE;
+  guint i;
+
+  for (i = 0; ok && parts[i]; i++) {
+    struct stat st, parent;
+
+    if (!*parts[i])
+      continue;
+    g_string_append_printf (prefix, "/%s", parts[i]);
+    if (lstat (prefix->str, &st) != 0 || !S_ISLNK (st.st_mode))
+      continue;
+    {
+      gchar *up = g_path_get_dirname (prefix->str);
+
+      ok = (st.st_uid == geteuid () || st.st_uid == 0)
+          && stat (up, &parent) == 0 && safe_ancestor (&parent);
+      g_free (up);
+    }
+    if (!ok)
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_PERM, "%s, on the way "
+          "to the cache, is a symbolic link of uid %u that others can "
+          "change; give the cache a path through links of your own",
+          prefix->str, (guint) st.st_uid);
+  }
+  g_string_free (prefix, TRUE);
+  g_strfreev (parts);
+  g_free (path);
+  return ok;
+}
+
 /* Whether the cache directory can be trusted: a real directory (not a
  * symlink), owned by this user, with no access for group or others, under
  * directories nobody else can change; G_FILE_ERROR_PERM saying why not.
@@ -63,10 +103,13 @@ safe_ancestor (const struct stat *st)
 static gboolean
 check_dir (const gchar *dir, GError **error)
 {
-  gchar *real = realpath (dir, NULL), *up;
+  gchar *real, *up;
   struct stat st;
   gboolean ok = TRUE;
 
+  if (!check_links (dir, error))
+    return FALSE;
+  real = realpath (dir, NULL);
   if (lstat (dir, &st) != 0 || !real) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_PERM, "%s: %s", dir,
         g_strerror (errno));
