@@ -331,6 +331,21 @@ class Errors(unittest.TestCase):
                 self.assertIn(f"{option}: {pixels} pixels", line)
                 self.assertIn("give 1 to 16384", line)
 
+    def test_video_too_wide(self):
+        """A 16,400-pixel-wide video, counted as decoded, is said to be
+        larger than clhistogram counts, with the limit and what to do,
+        not "Internal data stream error"."""
+        with tempfile.TemporaryDirectory() as folder:
+            wide = os.path.join(folder, "wide.mkv")
+            subprocess.run(["ffmpeg", "-loglevel", "error", "-f", "lavfi",
+                            "-i", "color=c=gray:size=16400x16:d=0.1",
+                            "-frames:v", "2", "-c:v", "ffv1", wide],
+                           check=True, timeout=seconds(120))
+            line = self.fails(1, "-n", "1", wide)
+        self.assertIn("its 16400x16 frames are larger than clhistogram "
+                      "counts (16384x16384 at most): give --width and "
+                      "--height", line)
+
     def test_regions_bounded(self):
         """Regions nested deeper than the property's form, or longer than
         64 KiB, are refused before GStreamer's value parser, which recurses

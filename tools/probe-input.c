@@ -381,6 +381,14 @@ error_text (ProbeInput *input, GstMessage *msg)
   gchar *text, *reason;
 
   gst_message_parse_error (msg, &err, NULL);
+  /* A refused stream shows up as its source's "Internal data stream
+   * error": said as what was refused, where the caps tell. */
+  if ((err->domain == GST_STREAM_ERROR || g_error_matches (err,
+              GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION))
+      && (reason = probe_pipeline_explain_refusal (input->pipe))) {
+    g_error_free (err);
+    return reason;
+  }
   text = one_line (err->message);
   reason = GST_MESSAGE_SRC (msg) == GST_OBJECT (input->pipe->histogram) ?
       g_strconcat ("clhistogram: ", text, NULL) : g_strdup (text);

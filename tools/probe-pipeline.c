@@ -28,6 +28,118 @@ make (const gchar *factory, GError **error)
   return element;
 }
 
+/* The caps each stream offers the histogram, kept to say why they were
+ * refused: negotiation failing shows up only as the source's "Internal
+ * data stream error". */
+static GstPadProbeReturn
+on_caps (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  ProbePipeline *p = data;
+  GstEvent *event = gst_pad_probe_info_get_event (info);
+  GstCaps *caps;
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    gst_event_parse_caps (event, &caps);
+    g_mutex_lock (&p->lock);
+    gst_caps_replace (&p->offered, caps);
+    g_mutex_unlock (&p->lock);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+watch_caps (ProbePipeline *p)
+{
+  GstPad *pad = gst_element_get_static_pad (p->histogram, "sink");
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_caps, p,
+      NULL);
+  gst_object_unref (pad);
+}
+
+/* The decoder's pad is a ghost pad (of a ghost pad, in uridecodebin),
+ * whose proxies check a caps event against what the histogram accepts
+ * before their probes run: caps refused there reach neither them nor the
+ * histogram's pad, only the probes of the decoder's own pad that pushes
+ * them, at the end of the chain of ghost pads. */
+static void
+watch_decoded_caps (ProbePipeline *p, GstPad *pad)
+{
+  GstPad *pusher = gst_object_ref (pad);
+
+  while (GST_IS_GHOST_PAD (pusher)) {
+    GstProxyPad *internal = gst_proxy_pad_get_internal (GST_PROXY_PAD
+        (pusher));
+    GstPad *peer = internal ? gst_pad_get_peer (GST_PAD (internal)) : NULL;
+
+    if (internal)
+      gst_object_unref (internal);
+    if (!peer)
+      break;
+    gst_object_unref (pusher);
+    pusher = peer;
+  }
+  gst_pad_add_probe (pusher, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_caps,
+      p, NULL);
+  gst_object_unref (pusher);
+}
+
+/* The largest @field the histogram's sink template takes; 0 for none. */
+static gint
+template_max (ProbePipeline *p, const gchar *field)
+{
+  GstPad *pad = gst_element_get_static_pad (p->histogram, "sink");
+  GstCaps *caps = gst_pad_get_pad_template_caps (pad);
+  const GValue *range = gst_caps_get_size (caps) > 0 ?
+      gst_structure_get_value (gst_caps_get_structure (caps, 0), field) :
+      NULL;
+  gint max = range && GST_VALUE_HOLDS_INT_RANGE (range) ?
+      gst_value_get_int_range_max (range) : 0;
+
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  return max;
+}
+
+/**
+ * probe_pipeline_explain_refusal:
+ *
+ * Why the histogram may have refused the frames it was offered, for an
+ * error that says only "Internal data stream error": a frame larger than
+ * it counts (without --width and --height, which would have scaled it).
+ *
+ * Returns: (transfer full) (nullable): the reason, or %NULL if the caps
+ *   offered explain nothing.
+ */
+gchar *
+probe_pipeline_explain_refusal (ProbePipeline *p)
+{
+  const gint max_width = template_max (p, "width");
+  const gint max_height = template_max (p, "height");
+  GstCaps *caps;
+  GstStructure *s;
+  gint width = 0, height = 0;
+  gchar *why = NULL;
+
+  /* Refused in the caps query, the decoder sends none: what it can give
+   * then says the size. */
+  g_mutex_lock (&p->lock);
+  caps = p->offered ? gst_caps_ref (p->offered) : p->decoded ?
+      gst_pad_query_caps (p->decoded, NULL) : NULL;
+  g_mutex_unlock (&p->lock);
+  s = caps && gst_caps_get_size (caps) > 0 ?
+      gst_caps_get_structure (caps, 0) : NULL;
+  if (s && gst_structure_get_int (s, "width", &width)
+      && gst_structure_get_int (s, "height", &height) && max_width > 0
+      && max_height > 0 && (width > max_width || height > max_height))
+    why = g_strdup_printf ("its %dx%d frames are larger than clhistogram "
+        "counts (%dx%d at most): give --width and --height to scale them "
+        "down", width, height, max_width, max_height);
+  if (caps)
+    gst_caps_unref (caps);
+  return why;
+}
+
 /**
  * probe_pipeline_new:
  *
@@ -47,9 +159,11 @@ probe_pipeline_new (GError **error)
     return NULL;
   }
   p = g_new0 (ProbePipeline, 1);
+  g_mutex_init (&p->lock);
   p->pipeline = gst_pipeline_new ("probe");
   p->histogram = p->head = histogram;
   p->sink = sink;
+  watch_caps (p);
   /* A sink that waits for the clock would show a file at its frame rate;
    * the probe counts as fast as frames come, unless told otherwise
    * (probe_pipeline_set_sync()). */
@@ -141,8 +255,13 @@ on_pad_added (GstElement *decoder, GstPad *pad, ProbePipeline *p)
     return;
   sinkpad = gst_element_get_static_pad (p->head, "sink");
   if (!gst_pad_is_linked (sinkpad)
-      && GST_PAD_LINK_SUCCESSFUL (gst_pad_link (pad, sinkpad)))
+      && GST_PAD_LINK_SUCCESSFUL (gst_pad_link (pad, sinkpad))) {
     g_atomic_int_set (&p->linked, 1);
+    g_mutex_lock (&p->lock);
+    gst_object_replace ((GstObject **) &p->decoded, GST_OBJECT (pad));
+    g_mutex_unlock (&p->lock);
+    watch_decoded_caps (p, pad);
+  }
   gst_object_unref (sinkpad);
 }
 
@@ -376,5 +495,8 @@ probe_pipeline_free (ProbePipeline *p)
     return;
   gst_element_set_state (p->pipeline, GST_STATE_NULL);
   gst_object_unref (p->pipeline);
+  gst_clear_caps (&p->offered);
+  gst_clear_object (&p->decoded);
+  g_mutex_clear (&p->lock);
   g_free (p);
 }

@@ -16,6 +16,11 @@ typedef struct {
   guint max_frames;
   guint frames_in;
   gint linked;
+  /* The caps last offered to the histogram, and the decoder's pad linked
+   * to it, under @lock. */
+  GMutex lock;
+  GstCaps *offered;
+  GstPad *decoded;
 } ProbePipeline;
 
 ProbePipeline *probe_pipeline_new (GError **error);
@@ -26,6 +31,7 @@ gboolean probe_pipeline_set_input (ProbePipeline *p, const gchar *input,
 void probe_pipeline_limit_frames (ProbePipeline *p, guint max_frames);
 gboolean probe_pipeline_limit_reached (ProbePipeline *p);
 void probe_pipeline_set_sync (ProbePipeline *p, gboolean sync);
+gchar *probe_pipeline_explain_refusal (ProbePipeline *p);
 void probe_pipeline_free (ProbePipeline *p);
 
 G_END_DECLS
