@@ -1520,8 +1520,9 @@ header_end (const gchar *answer)
   return end + 4 - answer;
 }
 
-/* With a cap of 4 and a 1 s header deadline (the idle timeout 60 s, out
- * of reach): a complete GET of a 16 MB render left unread, and 3
+/* With a cap of 4 and a 3 s header deadline (scaled: the connection
+ * beyond the cap must come before it on a loaded machine; the idle
+ * timeout 60 s, out of reach): a complete GET of a 16 MB render left unread, and 3
  * connections that sent half a request line and headers. These fill the
  * cap (one more is refused), until the deadline answers the 3 with 408
  * and closes them, counted as such (not as timeouts or lifetimes): a GET
@@ -1533,7 +1534,7 @@ test_http_header_deadline (void)
 {
   GError *error = NULL;
   ProbeMetricsServer *server = probe_metrics_server_start_with_limits
-      ("127.0.0.1:0", render_16mb, NULL, 4, 60, 1, &error);
+      ("127.0.0.1:0", render_16mb, NULL, 4, 60, scaled_s (3), &error);
   const gchar *url;
   SoupSession *session = soup_session_new_with_options ("proxy-resolver",
       NULL, NULL);
