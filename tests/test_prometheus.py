@@ -221,8 +221,8 @@ def wait_settled(base, since):
     and evaluated every rule group after `since`."""
     deadline = time.monotonic() + seconds(60)
     while time.monotonic() < deadline:
-        targets = api(base, "/api/v1/targets")["data"]["activeTargets"]
-        groups = api(base, "/api/v1/rules")["data"]["groups"]
+        targets = api(base, "/api/v1/targets")["activeTargets"]
+        groups = api(base, "/api/v1/rules")["groups"]
         stamps = ([t["lastScrape"] for t in targets]
                   + [g["lastEvaluation"] for g in groups])
         if stamps and all(stamp(t) > since for t in stamps):
