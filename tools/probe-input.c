@@ -321,6 +321,11 @@ on_frame (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
   if (first) {
     input->up = TRUE;
     input->up_since = now;
+    /* A run's first frame is past the start-up, even before the pipeline
+     * says it plays (a synchronised sink prerolls on it): from its line
+     * on, a signal ends the streams rather than the probe. */
+    if (!input->stopping)
+      probe_stop_running (input->pipe->pipeline);
   }
   ups = first ? ++input->ups : input->ups;
   g_mutex_unlock (&input->lock);
@@ -347,13 +352,6 @@ on_sync_message (GstBus *bus, GstMessage *msg, gpointer user_data)
           || !(gst_structure_has_name (s, "histogram")
               || gst_structure_has_name (s, "exposure")))
         break;
-      /* A frame counted is past the start-up, even before the pipeline
-       * says it plays (a synchronised sink prerolls on it): from its
-       * line on, a signal ends the streams rather than the probe. */
-      g_mutex_lock (&input->lock);
-      if (!input->stopping)
-        probe_stop_running (input->pipe->pipeline);
-      g_mutex_unlock (&input->lock);
       take_message (input, s);
       /* A sync handler that drops a message owns it. */
       gst_message_unref (msg);
