@@ -5,8 +5,10 @@ argument as given, an --inputs key file's groups), each input's lines
 against a probe of that input alone with the same options (a key file's
 per-input options among them), --check and --expect-frames per input, a
 file's error ending that input only, the usage errors (a name given twice,
-a bad key file: exit status 2, one line naming what is wrong), and SIGTERM
-mid-run ending every input with its partial interval (exit status 0).
+a bad key file: exit status 2, one line naming what is wrong), SIGTERM
+mid-run ending every input with its partial interval (exit status 0),
+and cameras on localhost that talk garbage (garbage-camera.py) going
+down and retried.
 
     test_probe_inputs.py CLHISTOGRAM_PROBE VIDEO
 """
@@ -472,6 +474,86 @@ class AskingCamera:
     def close(self):
         self.listener.close()
         self.thread.join()
+
+
+class GarbageCamera:
+    """garbage-camera.py MODE: an RTSP server on localhost that answers
+    with garbage without end; the connections it saw closed, counted."""
+
+    def __init__(self, mode):
+        self.proc = subprocess.Popen(
+            [sys.executable, os.path.join(os.path.dirname(
+                os.path.abspath(__file__)), "garbage-camera.py"), mode],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.url = self.proc.stdout.readline().decode().strip()
+        assert self.url.startswith("rtsp://"), self.url
+        self.closed = 0
+        self.reader = threading.Thread(target=self.read)
+        self.reader.start()
+
+    def read(self):
+        for line in self.proc.stderr:
+            if line.startswith(b"closed "):
+                self.closed = int(line.split()[1])
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+        self.reader.join()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+
+class Garbage(unittest.TestCase):
+    """A camera that talks garbage without end goes down when its stall
+    timeout passes, with nothing from it, and is retried like any other:
+    a second input-down line can only come once the first run stopped.
+    Where rtspsrc cannot stop by itself (it is mid-reply, and GStreamer's
+    RTSP connection ignores its cancellable there), the probe says it cut
+    the connection; the camera sees each connection closed."""
+
+    def down_twice(self, mode):
+        camera = GarbageCamera(mode)
+        proc = start("--stall-timeout", "2", "--retry-max", "1", *SMALL,
+                     "cam=" + camera.url)
+        lines = Lines(proc)
+        errors = []
+        reader = threading.Thread(target=lambda: errors.extend(
+            line.decode() for line in proc.stderr))
+        reader.start()
+        try:
+            lines.wait_for(lambda objects:
+                           count(objects, "cam", "input-down") >= 2, 60)
+            wait_for(proc, lambda pid: camera.closed >= 2,
+                     "the camera saw two connections closed",
+                     timeout=seconds(60))
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=seconds(30))
+            lines.thread.join()
+            reader.join()
+            proc.stdout.close()
+            proc.stderr.close()
+            camera.close()
+        self.assertEqual(proc.returncode, 0, "".join(errors))
+        self.assertEqual(count(lines.objects, "cam"), 0)
+        return "".join(errors)
+
+    def test_endless_headers(self):
+        self.assertIn("cam: its source did not stop within 2 s; cut its 1 "
+                      "connection to the server", self.down_twice("headers"))
+
+    def test_endless_line(self):
+        self.assertIn("cut its 1 connection", self.down_twice("line"))
+
+    def test_trickled_headers(self):
+        self.assertIn("cut its 1 connection", self.down_twice("trickle"))
+
+    def test_junk(self):
+        self.down_twice("junk")
+
+    def test_endless_body(self):
+        self.down_twice("body")
 
 
 class Credentials(unittest.TestCase):

@@ -39,6 +39,10 @@
  * next wait starts again at 1 s. A camera that drops every few seconds
  * keeps its longer waits. */
 #define RESET_AFTER_S 60
+/* A run that has not stopped this long after it was told to has a
+ * source stuck in a read that nothing else interrupts: its connections
+ * are cut (probe-connections.c), again each second until it stops. */
+#define CUT_AFTER_S 2
 /* The application message a state change that failed posts, after the
  * error it may have posted. */
 #define START_FAILED "probe-start-failed"
@@ -73,6 +77,7 @@ struct _ProbeInput
   /* Why the run stopping went down; NULL where the input ends. */
   gchar *down_reason;
   guint stall_source;
+  guint cut_source;
   guint retry_source;
   gint64 run_started;
   /* The next wait before a retry, in seconds. */
@@ -186,6 +191,20 @@ finish (ProbeInput *input)
 
 static gboolean on_stopped (gpointer data);
 
+static gboolean
+cut_connections (gpointer data)
+{
+  ProbeInput *input = data;
+  const guint cut = probe_pipeline_cut_connections (input->pipe);
+
+  if (cut > 0)
+    g_printerr ("clhistogram-probe: %s: its source did not stop within "
+        "%d s; cut its %u connection%s to the server\n", input->spec->name,
+        CUT_AFTER_S, cut, cut == 1 ? "" : "s");
+  input->cut_source = g_timeout_add_seconds (1, cut_connections, input);
+  return G_SOURCE_REMOVE;
+}
+
 /* The worker's: a state change, in the order asked. */
 static void
 run_task (gpointer data, gpointer user_data)
@@ -250,6 +269,8 @@ stop_run (ProbeInput *input, const gchar *down_reason)
   probe_stop_forget (input->pipe->pipeline);
   g_mutex_unlock (&input->lock);
   push_task (input, FALSE);
+  input->cut_source = g_timeout_add_seconds (CUT_AFTER_S, cut_connections,
+      input);
 }
 
 /* What the frame limit leaves to count; G_MAXUINT for no limit. */
@@ -285,6 +306,7 @@ build_pipeline (ProbeInput *input, GError **error)
   }
   probe_pipeline_limit_frames (p, left == G_MAXUINT ? 0 : left);
   probe_pipeline_set_sync (p, s->sync);
+  probe_pipeline_set_source_timeout (p, MAX (s->stall_timeout, 0));
   return p;
 }
 
@@ -599,6 +621,7 @@ on_stopped (gpointer data)
 
   gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
   gst_object_unref (bus);
+  g_clear_handle_id (&input->cut_source, g_source_remove);
   g_clear_pointer (&input->pipe, probe_pipeline_free);
   if (input->down_reason && retries (input) && frames_left (input) > 0)
     go_down (input, input->down_reason);
@@ -796,6 +819,7 @@ probe_input_free (ProbeInput *input)
     g_source_remove (input->retry_source);
   if (input->stall_source)
     g_source_remove (input->stall_source);
+  g_clear_handle_id (&input->cut_source, g_source_remove);
   probe_pipeline_free (input->pipe);
   probe_check_free (input->check);
   g_mutex_clear (&input->lock);

@@ -8,6 +8,7 @@
  * built by hand rather than parsed, so that a file name needs no quoting;
  * the converters are there only when a format or size is asked for. */
 #include "probe-pipeline.h"
+#include "probe-connections.h"
 #include "probe-uri.h"
 
 #include <errno.h>
@@ -160,6 +161,7 @@ probe_pipeline_new (GError **error)
   }
   p = g_new0 (ProbePipeline, 1);
   g_mutex_init (&p->lock);
+  p->connections = probe_connections_new ();
   p->pipeline = gst_pipeline_new ("probe");
   p->histogram = p->head = histogram;
   p->sink = sink;
@@ -291,24 +293,6 @@ add_decoder (ProbePipeline *p, GstElement *decoder)
   return gst_bin_add (GST_BIN (p->pipeline), decoder);
 }
 
-typedef struct
-{
-  gchar *uri;
-  gchar *user;
-  gchar *password;
-} Credentials;
-
-static void
-credentials_free (gpointer data, GClosure *unused)
-{
-  Credentials *c = data;
-
-  g_free (c->uri);
-  g_free (c->user);
-  g_free (c->password);
-  g_free (c);
-}
-
 static gboolean
 has_property (GstElement *element, const gchar *name)
 {
@@ -316,41 +300,67 @@ has_property (GstElement *element, const gchar *name)
       name) != NULL;
 }
 
-/* uridecodebin's "source-setup": the source made for the URI without its
- * user information gets the user and password as properties; a source
- * that has none is given the whole URI back. */
-static void
-set_credentials (GstElement *decoder, GstElement *source, gpointer data)
+static const gchar *
+factory_name (GstElement *element)
 {
-  Credentials *c = data;
+  GstElementFactory *factory = gst_element_get_factory (element);
 
-  if (has_property (source, "user-id") && has_property (source, "user-pw"))
-    g_object_set (source, "user-id", c->user, "user-pw", c->password, NULL);
-  else if (GST_IS_URI_HANDLER (source))
-    gst_uri_handler_set_uri (GST_URI_HANDLER (source), c->uri, NULL);
+  return factory ? gst_plugin_feature_get_name (factory) : "";
+}
+
+/* The network sources' own timeouts, from the stall timeout: a server
+ * that stops answering fails the read itself, with the source's own
+ * message. */
+static void
+set_timeouts (ProbePipeline *p, GstElement *source)
+{
+  const gchar *name = factory_name (source);
+
+  if (p->source_timeout_s == 0)
+    return;
+  if (g_str_equal (name, "rtspsrc"))
+    g_object_set (source, "tcp-timeout",
+        (guint64) p->source_timeout_s * G_USEC_PER_SEC, NULL);
+  else if (g_str_equal (name, "souphttpsrc"))
+    g_object_set (source, "timeout", p->source_timeout_s, NULL);
+}
+
+/* uridecodebin's "source-setup": the source made for the URI without its
+ * user information gets the user and password as properties (a source
+ * that has none is given the whole URI back), its timeouts, and its
+ * connections watched. */
+static void
+setup_source (GstElement *decoder, GstElement *source, gpointer data)
+{
+  ProbePipeline *p = data;
+
+  if (p->user) {
+    if (has_property (source, "user-id") && has_property (source, "user-pw"))
+      g_object_set (source, "user-id", p->user, "user-pw", p->password,
+          NULL);
+    else if (GST_IS_URI_HANDLER (source))
+      gst_uri_handler_set_uri (GST_URI_HANDLER (source), p->uri, NULL);
+  }
+  set_timeouts (p, source);
+  probe_connections_watch (p->connections, source);
 }
 
 static gboolean
 add_uri (ProbePipeline *p, const gchar *uri, GError **error)
 {
   GstElement *decoder = make ("uridecodebin", error);
-  Credentials *c = g_new0 (Credentials, 1);
   gchar *bare;
 
-  if (!decoder) {
-    g_free (c);
+  if (!decoder)
     return FALSE;
-  }
-  if (probe_uri_take_credentials (uri, &bare, &c->user, &c->password)) {
-    c->uri = g_strdup (uri);
+  if (probe_uri_take_credentials (uri, &bare, &p->user, &p->password)) {
+    p->uri = g_strdup (uri);
     g_object_set (decoder, "uri", bare, NULL);
-    g_signal_connect_data (decoder, "source-setup",
-        G_CALLBACK (set_credentials), c, credentials_free, 0);
     g_free (bare);
   } else {
-    g_free (c);
     g_object_set (decoder, "uri", uri, NULL);
   }
+  g_signal_connect (decoder, "source-setup", G_CALLBACK (setup_source), p);
   return add_decoder (p, decoder);
 }
 
@@ -488,6 +498,32 @@ probe_pipeline_set_sync (ProbePipeline *p, gboolean sync)
   g_object_set (p->sink, "sync", sync, NULL);
 }
 
+/**
+ * probe_pipeline_set_source_timeout:
+ * @seconds: how long a network source may wait for its server, 0 for
+ *   the source's own default
+ */
+void
+probe_pipeline_set_source_timeout (ProbePipeline *p, guint seconds)
+{
+  p->source_timeout_s = seconds;
+}
+
+/**
+ * probe_pipeline_cut_connections:
+ *
+ * Cuts the TCP connections of the pipeline's RTSP source, so that a
+ * source stuck reading a reply without end fails and lets the pipeline
+ * stop (probe-connections.c).
+ *
+ * Returns: how many were cut.
+ */
+guint
+probe_pipeline_cut_connections (ProbePipeline *p)
+{
+  return probe_connections_cut (p->connections);
+}
+
 void
 probe_pipeline_free (ProbePipeline *p)
 {
@@ -498,5 +534,9 @@ probe_pipeline_free (ProbePipeline *p)
   gst_clear_caps (&p->offered);
   gst_clear_object (&p->decoded);
   g_mutex_clear (&p->lock);
+  probe_connections_unref (p->connections);
+  g_free (p->uri);
+  g_free (p->user);
+  g_free (p->password);
   g_free (p);
 }

@@ -5,6 +5,8 @@
 
 #include <gst/gst.h>
 
+#include "probe-connections.h"
+
 G_BEGIN_DECLS
 
 typedef struct {
@@ -21,6 +23,13 @@ typedef struct {
   GMutex lock;
   GstCaps *offered;
   GstPad *decoded;
+  /* A URI's source: its user information, taken out of the URI (@user
+   * NULL: none), its timeout, its connections. */
+  gchar *uri;
+  gchar *user;
+  gchar *password;
+  guint source_timeout_s;
+  ProbeConnections *connections;
 } ProbePipeline;
 
 ProbePipeline *probe_pipeline_new (GError **error);
@@ -31,6 +40,8 @@ gboolean probe_pipeline_set_input (ProbePipeline *p, const gchar *input,
 void probe_pipeline_limit_frames (ProbePipeline *p, guint max_frames);
 gboolean probe_pipeline_limit_reached (ProbePipeline *p);
 void probe_pipeline_set_sync (ProbePipeline *p, gboolean sync);
+void probe_pipeline_set_source_timeout (ProbePipeline *p, guint seconds);
+guint probe_pipeline_cut_connections (ProbePipeline *p);
 gchar *probe_pipeline_explain_refusal (ProbePipeline *p);
 void probe_pipeline_free (ProbePipeline *p);
 
