@@ -16,6 +16,7 @@ import base64
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -33,6 +34,8 @@ from timeouts import seconds
 PROBE = VIDEO = None
 # Small frames, so that a check or a run in real time costs little.
 SMALL = ["--format", "GRAY8", "--width", "160", "--height", "120"]
+# vtest.avi's frames: one line each.
+VIDEO_FRAMES = 795
 # A name given twice, a bad key file: the usage error's exit status.
 EXIT_USAGE = 2
 
@@ -554,6 +557,76 @@ class Garbage(unittest.TestCase):
 
     def test_endless_body(self):
         self.down_twice("body")
+
+
+def limited(descriptors):
+    """A preexec_fn: soft and hard RLIMIT_NOFILE both @descriptors, so the
+    probe cannot raise it."""
+    return lambda: resource.setrlimit(resource.RLIMIT_NOFILE,
+                                      (descriptors, descriptors))
+
+
+class Descriptors(unittest.TestCase):
+    """Too few file descriptors: an input whose run finds no room does not
+    start, and says why, rather than GStreamer's CRITICALs and "missing a
+    plug-in" or GLib's abort on its wakeup pipe."""
+
+    def run_probe(self, descriptors, *inputs):
+        proc = subprocess.Popen(
+            [PROBE, "--retry-max", "1", *SMALL, *inputs],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=probe_env(),
+            preexec_fn=limited(descriptors))
+        return proc, Lines(proc)
+
+    def end(self, proc, lines):
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=seconds(30))
+        lines.thread.join()
+        stderr = proc.stderr.read().decode()
+        proc.stdout.close()
+        proc.stderr.close()
+        for bad in ("CRITICAL", "GLib-ERROR", "WARNING", "missing"):
+            self.assertNotIn(bad, stderr)
+        return stderr
+
+    def test_limit_too_low(self):
+        """At 40 descriptors no run has room: the camera goes down with the
+        reason, again at its retry; the file ends with it (status 1)."""
+        proc, lines = self.run_probe(
+            40, f"cam=rtspt://127.0.0.1:{free_port()}/clip", "file=" + VIDEO)
+        try:
+            lines.wait_for(lambda objects:
+                           count(objects, "cam", "input-down") >= 2, 60)
+        finally:
+            stderr = self.end(proc, lines)
+        reasons = {o["reason"] for o in lines.objects}
+        self.assertEqual(len(reasons), 1, reasons)
+        self.assertRegex(reasons.pop(), r"^too many open files: \d+ of the "
+                         r"limit of 40 are open, and a start needs 48 free; "
+                         r"raise the limit \(ulimit -n; systemd: "
+                         r"LimitNOFILE=\)$")
+        self.assertIn("clhistogram-probe: file: too many open files", stderr)
+        self.assertEqual(count(lines.objects, "file"), 0)
+        self.assertEqual(proc.returncode, 1, stderr)
+
+    def test_runs_wait_their_turn(self):
+        """At 80, a run or two at a time has room to start: three cameras
+        that keep failing at once take turns with a file, which still gets
+        its turn and is counted whole; no one says "too many open
+        files"."""
+        gone = [f"cam{i}=rtspt://127.0.0.1:{free_port()}/clip"
+                for i in range(3)]
+        proc, lines = self.run_probe(80, *gone, "file=" + VIDEO)
+        try:
+            lines.wait_for(lambda objects:
+                           count(objects, "file") >= VIDEO_FRAMES
+                           and count(objects, "cam2", "input-down") >= 2,
+                           120)
+        finally:
+            stderr = self.end(proc, lines)
+        self.assertEqual(count(lines.objects, "file"), VIDEO_FRAMES)
+        self.assertNotIn("too many open files", stderr)
+        self.assertEqual(proc.returncode, 0, stderr)
 
 
 class Credentials(unittest.TestCase):

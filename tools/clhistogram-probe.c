@@ -20,9 +20,9 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/resource.h>
 #include <gst/gst.h>
 
+#include "probe-descriptors.h"
 #include "probe-input.h"
 #include "probe-inputs.h"
 #include "probe-output.h"
@@ -512,24 +512,6 @@ probe_inputs (Probe *probe, gchar **args, gint out_fd)
   return status;
 }
 
-/* Each camera takes descriptors (sockets, GstPoll's control pair, the
- * decoder's), and a fleet of them outgrows the 1024 most systems give a
- * process by default; the hard limit, which the administrator sets, is
- * what the probe may take. Raising the soft one to it is what
- * systemd's own services are advised to do (systemd.exec(5),
- * LimitNOFILE=). */
-static void
-raise_descriptor_limit (void)
-{
-  struct rlimit limit;
-
-  if (getrlimit (RLIMIT_NOFILE, &limit) == 0
-      && limit.rlim_cur < limit.rlim_max) {
-    limit.rlim_cur = limit.rlim_max;
-    setrlimit (RLIMIT_NOFILE, &limit);
-  }
-}
-
 int
 main (int argc, char **argv)
 {
@@ -542,7 +524,7 @@ main (int argc, char **argv)
   gint status, i;
 
   probe_stop_init (on_stop_request, &probe);
-  raise_descriptor_limit ();
+  probe_descriptors_raise_limit ();
   probe_settings_init (&opt.defaults);
   if (!parse_options (&opt, &argc, &argv, &err)) {
     g_printerr ("clhistogram-probe: %s\n", err->message);

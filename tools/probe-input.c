@@ -30,6 +30,7 @@
 #include <gst/app/gstappsink.h>
 
 #include "probe-check.h"
+#include "probe-descriptors.h"
 #include "probe-json.h"
 #include "probe-pipeline.h"
 #include "probe-uri.h"
@@ -93,6 +94,8 @@ struct _ProbeInput
   gboolean stopping;
   /* The run had its first frame. */
   gboolean up;
+  /* The run holds descriptors kept for its start (probe-descriptors.c). */
+  gboolean reserved;
   gint64 up_since;
   gint64 last_frame;
   guint ups;
@@ -184,6 +187,7 @@ notify_ended (gpointer data)
 static void
 finish (ProbeInput *input)
 {
+  probe_descriptors_forget (input);
   probe_metrics_set_ended (input->shared->metrics, input->spec->name);
   input->state = ENDED;
   g_idle_add (notify_ended, input);
@@ -327,6 +331,16 @@ on_new_sample (GstAppSink *sink, gpointer user_data)
   return GST_FLOW_OK;
 }
 
+/* Under the lock. */
+static void
+release_descriptors (ProbeInput *input)
+{
+  if (!input->reserved)
+    return;
+  input->reserved = FALSE;
+  probe_descriptors_release ();
+}
+
 /* Every frame that reaches the element: the stall's clock, and the
  * run's first frame. */
 static GstPadProbeReturn
@@ -350,6 +364,7 @@ on_frame (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
       probe_stop_running (input->pipe->pipeline);
   }
   ups = first ? ++input->ups : input->ups;
+  release_descriptors (input);
   g_mutex_unlock (&input->lock);
   if (first)
     report_up (input, ups - 1);
@@ -533,6 +548,7 @@ begin_run (ProbeInput *input)
   g_mutex_lock (&input->lock);
   input->stopping = FALSE;
   input->up = FALSE;
+  input->reserved = TRUE;
   g_mutex_unlock (&input->lock);
   input->state = RUNNING;
   input->run_started = g_get_monotonic_time ();
@@ -585,11 +601,54 @@ take_build_failure (ProbeInput *input, const gchar *message)
   finish (input);
 }
 
+/* Whether the descriptors for a run are there (probe-descriptors.c);
+ * if not, the input waits a second for the runs that start before it,
+ * or goes down (a file ends) where the limit is too low. */
+static gboolean
+make_room (ProbeInput *input)
+{
+  gchar *reason = NULL;
+
+  switch (probe_descriptors_reserve (input, &reason)) {
+    case PROBE_DESCRIPTORS_KEPT:
+      return TRUE;
+    case PROBE_DESCRIPTORS_WAIT:
+      input->state = WAITING;
+      input->retry_source = g_timeout_add_seconds (1, on_retry, input);
+      return FALSE;
+    case PROBE_DESCRIPTORS_FULL:
+    default:
+      take_build_failure (input, reason);
+      g_free (reason);
+      return FALSE;
+  }
+}
+
+/* A run: its descriptors kept, its pipeline built, started. */
+static void
+start_run (ProbeInput *input)
+{
+  GError *err = NULL;
+  gchar *message;
+
+  if (!make_room (input))
+    return;
+  input->pipe = build_pipeline (input, &err);
+  if (input->pipe) {
+    begin_run (input);
+    return;
+  }
+  probe_descriptors_release ();
+  message = one_line (err->message);
+  take_build_failure (input, message);
+  g_free (message);
+  g_error_free (err);
+}
+
 static gboolean
 on_retry (gpointer data)
 {
   ProbeInput *input = data;
-  GError *err = NULL;
 
   input->retry_source = 0;
   /* A signal came and its request to end every input waits behind this
@@ -599,16 +658,7 @@ on_retry (gpointer data)
     finish (input);
     return G_SOURCE_REMOVE;
   }
-  input->pipe = build_pipeline (input, &err);
-  if (input->pipe) {
-    begin_run (input);
-  } else {
-    gchar *message = one_line (err->message);
-
-    take_build_failure (input, message);
-    g_free (message);
-    g_error_free (err);
-  }
+  start_run (input);
   return G_SOURCE_REMOVE;
 }
 
@@ -623,6 +673,9 @@ on_stopped (gpointer data)
   gst_object_unref (bus);
   g_clear_handle_id (&input->cut_source, g_source_remove);
   g_clear_pointer (&input->pipe, probe_pipeline_free);
+  g_mutex_lock (&input->lock);
+  release_descriptors (input);
+  g_mutex_unlock (&input->lock);
   if (input->down_reason && retries (input) && frames_left (input) > 0)
     go_down (input, input->down_reason);
   else
@@ -636,7 +689,8 @@ on_stopped (gpointer data)
  * @spec: the input, alive as long as the #ProbeInput is
  * @shared: what the probe's inputs share, alive as long too
  *
- * Builds the input's first pipeline, which checks its settings.
+ * Builds a pipeline for the input, which checks its settings, and lets
+ * it go.
  *
  * Returns: an input to start, or %NULL with @error where the probe cannot
  *   run: a bad setting (#G_OPTION_ERROR, a usage error, naming the key
@@ -650,6 +704,7 @@ probe_input_new (const ProbeInputSpec *spec, const ProbeInputShared *shared,
     GError **error)
 {
   ProbeInput *input = g_new0 (ProbeInput, 1);
+  ProbePipeline *checked;
   GError *err = NULL;
 
   input->spec = spec;
@@ -657,9 +712,14 @@ probe_input_new (const ProbeInputSpec *spec, const ProbeInputShared *shared,
   input->retry_wait = 1;
   g_mutex_init (&input->lock);
   input->worker = g_thread_pool_new (run_task, input, 1, FALSE, NULL);
-  input->pipe = build_pipeline (input, &err);
-  if (input->pipe)
+  /* Let go at once: its bus's descriptors are not kept while the other
+   * inputs are checked, and a run builds its own once there is room for
+   * it (probe-descriptors.c). */
+  checked = build_pipeline (input, &err);
+  if (checked) {
+    probe_pipeline_free (checked);
     return input;
+  }
   if (err->domain != G_OPTION_ERROR
       && !g_error_matches (err, GST_CORE_ERROR,
           GST_CORE_ERROR_MISSING_PLUGIN)) {
@@ -684,10 +744,10 @@ void
 probe_input_start (ProbeInput *input)
 {
   g_return_if_fail (input->state == NEW);
-  if (input->pipe)
-    begin_run (input);
-  else
+  if (input->start_error)
     take_build_failure (input, input->start_error);
+  else
+    start_run (input);
 }
 
 /**
@@ -820,6 +880,7 @@ probe_input_free (ProbeInput *input)
   if (input->stall_source)
     g_source_remove (input->stall_source);
   g_clear_handle_id (&input->cut_source, g_source_remove);
+  probe_descriptors_forget (input);
   probe_pipeline_free (input->pipe);
   probe_check_free (input->check);
   g_mutex_clear (&input->lock);
