@@ -1333,49 +1333,6 @@ test_http_lifetime (void)
   probe_metrics_server_stop (server);
 }
 
-/* With a cap of 4: 4 idle connections held, those beyond are closed at
- * once, refused by the cap (the server's count says so: not by its
- * timeout); once the 4 go, GET answers; and three times the cap of GETs
- * one after the other all answer, so closed connections stop counting. */
-static void
-test_http_cap (void)
-{
-  GError *error = NULL;
-  ProbeMetricsServer *server = probe_metrics_server_start_with_limits
-      ("127.0.0.1:0", render_fixed, NULL, 4, 10, 60, &error);
-  const gchar *url;
-  SoupSession *session = soup_session_new_with_options ("proxy-resolver",
-      NULL, NULL);
-  GSocketConnection *held[4], *over;
-  gint64 deadline;
-  guint i;
-
-  g_assert_no_error (error);
-  url = probe_metrics_server_get_url (server);
-  for (i = 0; i < G_N_ELEMENTS (held); i++)
-    held[i] = connect_raw (url);
-  for (i = 0; i < 4; i++) {
-    over = connect_raw (url);
-    g_free (read_until_closed (over));
-    g_assert_cmpuint (stats_of (server).refused, ==, i + 1);
-    g_object_unref (over);
-  }
-  g_assert_cmpuint (stats_of (server).accepted, ==, 4);
-  for (i = 0; i < G_N_ELEMENTS (held); i++)
-    g_object_unref (held[i]);
-  /* The server sees the 4 closed as soon as it next reads them. */
-  deadline = g_get_monotonic_time () + clh_test_timeout_us (10);
-  while (stats_of (server).open > 0 && g_get_monotonic_time () < deadline)
-    g_usleep (G_USEC_PER_SEC / 100);
-  g_assert_cmpuint (stats_of (server).open, ==, 0);
-  g_assert_cmpuint (get_status (session, url), ==, 200);
-  for (i = 0; i < 12; i++)
-    g_assert_cmpuint (get_status (session, url), ==, 200);
-
-  g_object_unref (session);
-  probe_metrics_server_stop (server);
-}
-
 /* Out of descriptors (EMFILE), the server's accepts fail: it retries
  * every 100 ms, not in a loop taking a CPU (its failures, each 100 ms or
  * more after the last, can be no more than the time they took allows:
@@ -1520,13 +1477,110 @@ header_end (const gchar *answer)
   return end + 4 - answer;
 }
 
-/* With a cap of 4 and a 3 s header deadline (scaled: the connection
- * beyond the cap must come before it on a loaded machine; the idle
- * timeout 60 s, out of reach): a complete GET of a 16 MB render left unread, and 3
- * connections that sent half a request line and headers. These fill the
- * cap (one more is refused), until the deadline answers the 3 with 408
- * and closes them, counted as such (not as timeouts or lifetimes): a GET
- * then answers. The unread GET, older than the 3, is not cut by the
+/* With a cap of 4: 4 connections past their request (GETs of a 16 MB
+ * render, left unread) held; those beyond are closed at once, refused by
+ * the cap (the server's count says so: not by its timeout, nor evicting
+ * one of the 4); once the 4 go, GET answers; and three times the cap of
+ * GETs one after the other all answer, so closed connections stop
+ * counting. */
+static void
+test_http_cap (void)
+{
+  GError *error = NULL;
+  ProbeMetricsServer *server = probe_metrics_server_start_with_limits
+      ("127.0.0.1:0", render_16mb, NULL, 4, 10, 60, &error);
+  const gchar *url;
+  SoupSession *session = soup_session_new_with_options ("proxy-resolver",
+      NULL, NULL);
+  GSocketConnection *held[4], *over;
+  gint64 deadline;
+  guint i;
+
+  g_assert_no_error (error);
+  url = probe_metrics_server_get_url (server);
+  for (i = 0; i < G_N_ELEMENTS (held); i++) {
+    held[i] = connect_raw (url);
+    send_text (held[i], "GET /metrics HTTP/1.1\r\nHost: probe\r\n\r\n");
+    g_assert_cmpuint (wait_for_count (server, COUNT (scrapes), i + 1), ==,
+        i + 1);
+  }
+  for (i = 0; i < 4; i++) {
+    over = connect_raw (url);
+    g_free (read_until_closed (over));
+    g_assert_cmpuint (stats_of (server).refused, ==, i + 1);
+    g_object_unref (over);
+  }
+  g_assert_cmpuint (stats_of (server).accepted, ==, 4);
+  g_assert_cmpuint (stats_of (server).evicted, ==, 0);
+  for (i = 0; i < G_N_ELEMENTS (held); i++)
+    g_object_unref (held[i]);
+  /* The server sees the 4 closed as soon as it next writes to them. */
+  deadline = g_get_monotonic_time () + clh_test_timeout_us (10);
+  while (stats_of (server).open > 0 && g_get_monotonic_time () < deadline)
+    g_usleep (G_USEC_PER_SEC / 100);
+  g_assert_cmpuint (stats_of (server).open, ==, 0);
+  g_assert_cmpuint (get_status (session, url), ==, 200);
+  for (i = 0; i < 12; i++)
+    g_assert_cmpuint (get_status (session, url), ==, 200);
+
+  g_object_unref (session);
+  probe_metrics_server_stop (server);
+}
+
+/* With a cap of 4 and a header deadline out of reach (60 s): 4
+ * connections that sent half a request line take every slot. A scraper
+ * is not refused: the oldest of them gives way (answered 408, counted as
+ * evicted) and the scraper is answered. Tricklers that come back each
+ * time they are cut change nothing: 8 rounds of a new one and a GET,
+ * every GET answered, none refused. (A connection past its request
+ * never gives way: test_http_cap.) */
+static void
+test_http_evict (void)
+{
+  GError *error = NULL;
+  ProbeMetricsServer *server = probe_metrics_server_start_with_limits
+      ("127.0.0.1:0", render_fixed, NULL, 4, 60, 60, &error);
+  const gchar *url;
+  SoupSession *session = soup_session_new_with_options ("proxy-resolver",
+      NULL, NULL);
+  GSocketConnection *half[12];
+  gchar *answer;
+  guint i;
+
+  g_assert_no_error (error);
+  url = probe_metrics_server_get_url (server);
+  for (i = 0; i < G_N_ELEMENTS (half); i++) {
+    half[i] = connect_raw (url);
+    send_text (half[i], "GET /metrics HTTP/1.1\r\nHost: pro");
+    /* Taken in this order, so that the first is the oldest. */
+    g_assert_cmpuint (wait_for_count (server, COUNT (accepted), i + 1 +
+            (i >= 4 ? i - 3 : 0)), >=, i + 1);
+    if (i < 3)
+      continue;
+    g_assert_cmpuint (get_status (session, url), ==, 200);
+    if (i == 3) {
+      answer = read_until_closed (half[0]);
+      g_assert_true (g_str_has_prefix (answer, "HTTP/1.1 408 "));
+      g_free (answer);
+    }
+  }
+  g_assert_cmpuint (stats_of (server).refused, ==, 0);
+  g_assert_cmpuint (stats_of (server).evicted, >=, 9);
+  g_assert_cmpuint (stats_of (server).header_deadlines, ==, 0);
+  g_test_message ("%" G_GUINT64_FORMAT " evicted for 9 GETs",
+      stats_of (server).evicted);
+
+  for (i = 0; i < G_N_ELEMENTS (half); i++)
+    g_object_unref (half[i]);
+  g_object_unref (session);
+  probe_metrics_server_stop (server);
+}
+
+/* With a cap of 4 and a 3 s header deadline (scaled; the idle timeout
+ * 60 s, out of reach): a complete GET of a 16 MB render left unread, and
+ * 3 connections that sent half a request line and headers. The deadline
+ * answers the 3 with 408 and closes them, counted as such (not as
+ * timeouts, lifetimes or evictions): a GET then answers. The unread GET, older than the 3, is not cut by the
  * deadline: its headers were whole; read afterwards, its 16 MB are all
  * there. */
 static void
@@ -1538,7 +1592,7 @@ test_http_header_deadline (void)
   const gchar *url;
   SoupSession *session = soup_session_new_with_options ("proxy-resolver",
       NULL, NULL);
-  GSocketConnection *whole, *half[3], *over;
+  GSocketConnection *whole, *half[3];
   gchar *answer;
   gint64 start;
   guint i;
@@ -1553,10 +1607,6 @@ test_http_header_deadline (void)
     half[i] = connect_raw (url);
     send_text (half[i], "GET /metrics HTTP/1.1\r\nHost: pro");
   }
-  over = connect_raw (url);
-  g_free (read_until_closed (over));
-  g_assert_cmpuint (stats_of (server).refused, ==, 1);
-
   for (i = 0; i < G_N_ELEMENTS (half); i++) {
     answer = read_until_closed (half[i]);
     g_assert_true (g_str_has_prefix (answer, "HTTP/1.1 408 "));
@@ -1570,6 +1620,7 @@ test_http_header_deadline (void)
   g_assert_cmpuint (get_status (session, url), ==, 200);
   g_assert_cmpuint (stats_of (server).header_deadlines, ==, 3);
   g_assert_cmpuint (stats_of (server).lifetimes_ended, ==, 0);
+  g_assert_cmpuint (stats_of (server).evicted, ==, 0);
 
   answer = read_until_closed (whole);
   g_assert_true (g_str_has_prefix (answer, "HTTP/1.1 200 "));
@@ -1578,7 +1629,6 @@ test_http_header_deadline (void)
 
   for (i = 0; i < G_N_ELEMENTS (half); i++)
     g_object_unref (half[i]);
-  g_object_unref (over);
   g_object_unref (whole);
   g_object_unref (session);
   probe_metrics_server_stop (server);
@@ -1897,6 +1947,7 @@ main (int argc, char **argv)
   g_test_add_func ("/probe-metrics/http-timeout", test_http_timeout);
   g_test_add_func ("/probe-metrics/http-lifetime", test_http_lifetime);
   g_test_add_func ("/probe-metrics/http-cap", test_http_cap);
+  g_test_add_func ("/probe-metrics/http-evict", test_http_evict);
   g_test_add_func ("/probe-metrics/http-accept-failing",
       test_http_accept_failing);
   g_test_add_func ("/probe-metrics/http-header-deadline",

@@ -14,9 +14,12 @@
  *
  * Nor does it wait on a slow client: one whose request line and headers
  * are not whole a few seconds after it connected is answered 408 and
- * shut down (RFC 9110, section 15.5.9), its slot freed; and the clients
- * asking for /metrics together share one render, and one gzip of it
- * (probe-metrics-scrape.c), which each is sent as fast as it reads. */
+ * shut down (RFC 9110, section 15.5.9), its slot freed. With every slot
+ * taken, a new client is not refused while some connection still sends
+ * its request: the oldest of those gives way (408 too), so clients that
+ * trickle their headers and reconnect cannot keep a scraper out. And the
+ * clients asking for /metrics together share one render, and one gzip of
+ * it (probe-metrics-scrape.c), which each is sent as fast as it reads. */
 #include "probe-metrics-server.h"
 
 #include <string.h>
@@ -29,7 +32,8 @@
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
 /* Untrusted clients: at most this many connections open at once (a
- * scraper needs one; the rest are closed as soon as accepted), and one
+ * scraper needs one; beyond it, the oldest still sending its request
+ * gives way, or the newcomer is closed as soon as accepted), and one
  * that sends or reads nothing for this long is closed. */
 #define DEFAULT_MAX_CONNECTIONS 32
 #define DEFAULT_TIMEOUT_S 10
@@ -78,6 +82,9 @@ struct _ProbeMetricsServer
    * a request tells of its connection. */
   GHashTable *connections;
   GHashTable *by_peer;
+  /* Those of them evicted and not yet gone: they no longer count
+   * against the cap. */
+  guint evicting;
   ProbeMetricsScrapes *scrapes;
 
   /* Start-up: the thread says whether it listens; and the counts,
@@ -103,6 +110,10 @@ typedef struct
   GSource *lifetime;
   /* NULL once the request line and headers are whole. */
   GSource *header_deadline;
+  /* When accepted (monotonic time), and whether it was cut to make
+   * room for a newer one. */
+  gint64 accepted;
+  gboolean evicted;
 } Connection;
 
 static void
@@ -548,8 +559,11 @@ connection_gone (gpointer user_data, GObject *where_the_connection_was)
   Connection *c = g_hash_table_lookup (server->connections,
       where_the_connection_was);
 
-  if (c)
+  if (c) {
     g_hash_table_remove (server->by_peer, c->peer);
+    if (c->evicted)
+      server->evicting--;
+  }
   g_hash_table_remove (server->connections, where_the_connection_was);
   g_mutex_lock (&server->lock);
   server->stats.open--;
@@ -572,29 +586,75 @@ end_lifetime (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* The headers were not whole in time: "408 Request Timeout" (RFC 9110,
- * section 15.5.9, with "close" as it asks), written without blocking on
- * a connection that was sent nothing yet, and the connection shut down
- * as end_lifetime() does. Counted first: the client may look as soon as
- * it is answered. */
-static gboolean
-end_header_wait (gpointer user_data)
+/* "408 Request Timeout" (RFC 9110, section 15.5.9, with "close" as it
+ * asks), written without blocking on a connection that was sent nothing
+ * yet, and the connection shut down as end_lifetime() does. */
+static void
+answer_408 (Connection *c)
 {
-  Connection *c = user_data;
-  ProbeMetricsServer *server = c->server;
   GSocket *socket = g_socket_connection_get_socket (c->connection);
   gchar *answer = format_answer (SOUP_STATUS_REQUEST_TIMEOUT,
       "Request timeout: send the request line and headers at once\n",
       FALSE);
 
-  g_mutex_lock (&server->lock);
-  server->stats.header_deadlines++;
-  g_mutex_unlock (&server->lock);
   g_socket_send_with_blocking (socket, answer, strlen (answer), FALSE,
       NULL, NULL);
   g_socket_shutdown (socket, TRUE, TRUE, NULL);
   g_free (answer);
+}
+
+/* The headers were not whole in time. Counted first: the client may
+ * look as soon as it is answered. */
+static gboolean
+end_header_wait (gpointer user_data)
+{
+  Connection *c = user_data;
+  ProbeMetricsServer *server = c->server;
+
+  g_mutex_lock (&server->lock);
+  server->stats.header_deadlines++;
+  g_mutex_unlock (&server->lock);
+  answer_408 (c);
   return G_SOURCE_REMOVE;
+}
+
+/* The connection accepted first of those still sending their request
+ * line and headers, not evicted yet; NULL if none. */
+static Connection *
+oldest_unsent (ProbeMetricsServer *server)
+{
+  GHashTableIter iter;
+  Connection *c, *oldest = NULL;
+
+  g_hash_table_iter_init (&iter, server->connections);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) & c))
+    if (c->header_deadline && !c->evicted
+        && (!oldest || c->accepted < oldest->accepted))
+      oldest = c;
+  return oldest;
+}
+
+/* The cap is reached and a new client comes: the connection that has
+ * taken longest to send its request gives way (408), rather than the
+ * newcomer, so that clients that trickle their headers and reconnect
+ * cannot keep a scraper out. Those cut and not yet gone are bounded by
+ * the cap too. Returns whether one gave way. */
+static gboolean
+evict_one (ProbeMetricsServer *server)
+{
+  Connection *c;
+
+  if (server->evicting >= server->max_connections
+      || !(c = oldest_unsent (server)))
+    return FALSE;
+  c->evicted = TRUE;
+  server->evicting++;
+  g_clear_pointer (&c->header_deadline, drop_source);
+  g_mutex_lock (&server->lock);
+  server->stats.evicted++;
+  g_mutex_unlock (&server->lock);
+  answer_408 (c);
+  return TRUE;
 }
 
 static GSource *
@@ -619,6 +679,7 @@ track_connection (ProbeMetricsServer *server, GSocketConnection *connection,
   c->server = server;
   c->connection = connection;
   c->peer = peer;
+  c->accepted = g_get_monotonic_time ();
   /* Every read and write of the connection, waiting for a request
    * included, fails after this long without progress. */
   g_socket_set_timeout (g_socket_connection_get_socket (connection),
@@ -648,8 +709,13 @@ serve_connection (ProbeMetricsServer *server, GSocketConnection *connection)
   /* libsoup 3.2 refuses a connection without both addresses; and a
    * peer whose last connection libsoup still holds would leave
    * headers_whole() not knowing which connection a request is on. */
-  if (g_hash_table_size (server->connections) >= server->max_connections
-      || !local || !peer || g_hash_table_contains (server->by_peer, peer)) {
+  gboolean taken = local && peer
+      && !g_hash_table_contains (server->by_peer, peer);
+
+  if (taken && g_hash_table_size (server->connections) - server->evicting
+      >= server->max_connections)
+    taken = evict_one (server);
+  if (!taken) {
     /* Counted first: the client may look as soon as it is closed. */
     g_mutex_lock (&server->lock);
     server->stats.refused++;

@@ -30,8 +30,13 @@ typedef struct
   /* Handed to libsoup, and of those still open. */
   guint64 accepted;
   guint open;
-  /* Closed as soon as accepted: the connections cap was reached. */
+  /* Closed as soon as accepted: the connections cap was reached, and
+   * every connection was past its request. */
   guint64 refused;
+  /* Answered 408 and shut down to make room for a newer connection: the
+   * cap was reached, and they were the oldest still sending their
+   * request line and headers. */
+  guint64 evicted;
   /* Shut down by the lifetime limit (three timeouts after accepted). */
   guint64 lifetimes_ended;
   /* Accepts that failed (out of descriptors), each retried later. */
