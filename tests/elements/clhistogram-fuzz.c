@@ -16,7 +16,8 @@
  * cases, as they were): the caps' range, timestamps, the edges of every
  * property's range (clip levels, alerts, metering and its weights, zones,
  * the overlay's box, thresholds and text, every property of
- * clexposuremarks, band tables that are none), and, for histogramoverlay,
+ * clexposuremarks and of the scopes, clscope and clscopeoverlay, band
+ * tables that are none), and, for histogramoverlay,
  * hostile metas: zones anywhere (up to 2^32 - 1), statistics with no
  * samples or more clipped samples than samples, odd depths, ranges and
  * channel names, metering values that are not numbers. There clhistogram's
@@ -345,6 +346,11 @@ static const Fuzzed fuzzed[] = {
   {"clexposuremarks", TRUE, {"marks", "zebra-level", "zebra-low-level",
           "zebra-period", "zebra-moving", "zebra-colour", "zebra-low-colour",
           "brng-colour", "bands", NULL}},
+  /* The scopes read no metas of histograms, but every video meta, crop,
+   * size and format the others do. */
+  {"clscope", TRUE, {"scopes", "scale", "graticule", "intensity", NULL}},
+  {"clscopeoverlay", TRUE, {"scopes", "scale", "graticule", "intensity",
+          "corner", "size", "alpha", NULL}},
 };
 
 static void
@@ -821,9 +827,10 @@ typedef struct {
 
 /* What the exposure entries checked, for the last line: histograms'
  * statistics, metering values, `histogram` messages matched to their
- * frame, `exposure` messages, frames drawn over with hostile metas. */
+ * frame, `exposure` messages, frames drawn over with hostile metas, and
+ * frames out of the scopes. */
 static struct {
-  guint64 statistics, metering, messages, exposure, hostile;
+  guint64 statistics, metering, messages, exposure, hostile, scoped;
 } checked;
 
 /* A frame counted with a crop meta counts the crop's rectangle. */
@@ -1010,14 +1017,18 @@ pull_marked (GstHarness *h, GQueue *sent)
   }
 }
 
-/* Drops whatever came out and was not pulled yet. */
-static void
+/* Drops whatever came out and was not pulled yet; returns how much. */
+static guint
 drop_output (GstHarness *h)
 {
   GstBuffer *out;
+  guint n = 0;
 
-  while ((out = gst_harness_try_pull (h)))
+  while ((out = gst_harness_try_pull (h))) {
     gst_buffer_unref (out);
+    n++;
+  }
+  return n;
 }
 
 static void
@@ -1291,6 +1302,7 @@ fuzz_element (const guint8 *data, gsize size, const Fuzzed *f)
 {
   const gboolean counts = g_str_equal (f->factory, "clhistogram");
   const gboolean marks = g_str_equal (f->factory, "clexposuremarks");
+  const gboolean scope = g_str_has_prefix (f->factory, "clscope");
   Input in = { data, size, 0 };
   GstHarness *h = gst_harness_new (f->factory);
   GstBus *bus = gst_bus_new ();
@@ -1363,6 +1375,8 @@ fuzz_element (const guint8 *data, gsize size, const Fuzzed *f)
       pull_and_check (h, &sent, &info, f->exposure ? &watch : NULL);
     else if (marks)
       pull_marked (h, &sent);
+    else if (scope)
+      checked.scoped += drop_output (h);
     else
       drop_output (h);
     take_properties (&in, h->element, f);
@@ -1385,6 +1399,8 @@ fuzz_element (const guint8 *data, gsize size, const Fuzzed *f)
     pull_and_check (h, &sent, &info, f->exposure ? &watch : NULL);
   else if (marks && !failed)
     pull_marked (h, &sent);
+  else if (scope)
+    checked.scoped += drop_output (h);
   else
     drop_output (h);
   g_queue_clear_full (&sent, sent_free);
@@ -1511,8 +1527,9 @@ main (int argc, char **argv)
       " statistics, %" G_GUINT64_FORMAT " metering values, %"
       G_GUINT64_FORMAT " histogram messages, %" G_GUINT64_FORMAT
       " exposure messages; %" G_GUINT64_FORMAT " frames of hostile metas "
-      "drawn over)\n", argc - 1, done, seed, checked.statistics,
-      checked.metering, checked.messages, checked.exposure, checked.hostile);
+      "drawn over, %" G_GUINT64_FORMAT " out of the scopes)\n", argc - 1,
+      done, seed, checked.statistics, checked.metering, checked.messages,
+      checked.exposure, checked.hostile, checked.scoped);
   g_remove ("clhistogram-fuzz-input.bin");
   gst_deinit ();
   return 0;
