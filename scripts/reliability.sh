@@ -4,8 +4,11 @@
 # million frames through one element and a thousand state cycles (memory,
 # files, threads), ten thousand rounds of caps changes and flushes with
 # frames in flight, the fault sweep at every call of every OpenCL function,
-# and the fuzzer for FUZZ_SECONDS (default 1800). Run after a build
-# (scripts/test.sh); prints the figures docs/reliability.md keeps.
+# the fuzzer for FUZZ_SECONDS (default 1800), and clhistogram-probe with
+# six inputs (a camera that restarts, cameras that talk garbage) and its
+# /metrics scraped and trickled at for PROBE_SOAK_SECONDS (default 600).
+# Run after a build (scripts/test.sh); prints the figures
+# docs/reliability.md keeps.
 #   scripts/reliability.sh [BUILD_DIR]
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,5 +37,8 @@ cases=$(ls "$root"/tests/fuzz-cases/*.bin 2>/dev/null)
 echo "=== clhistogram-fuzz for ${FUZZ_SECONDS:-1800} s"
 ( cd "$build/tests" && ./clhistogram-fuzz --seed "$(date +%s)" \
   --seconds "${FUZZ_SECONDS:-1800}" $cases ) || failed=$((failed + 1))
+run /usr/bin/python3 "$root/tests/probe-soak.py" \
+  "$build/tools/clhistogram-probe" "$root/data/vtest.avi" \
+  --seconds "${PROBE_SOAK_SECONDS:-600}"
 echo "=== reliability.sh: $failed failed"
 exit $failed

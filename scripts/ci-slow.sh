@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The CI jobs that do not fit .ci/run's 50 minutes on 2 cores, for a
+# release or a change to the build, the packaging or memory handling
+# (docs/reliability.md, "CI and its time"):
+#   quick-start     the README's Quick start block, run verbatim in a fresh
+#                   Debian 13 chroot (it installs, builds and runs the
+#                   quick suite): about 12 min
+#   asan-thorough   every test but the Python ones and suite 'long' under
+#                   AddressSanitizer, the thorough variants and the fault
+#                   sweep among them: over an hour
+# Run as root after scripts/setup.sh; each job is a stage
+# (scripts/ci-stage.sh), and the last line says "N passed, N failed,
+# N skipped" over both.
+#   scripts/ci-slow.sh
+set -u
+cd "$(dirname "$0")/.." || exit 1
+mkdir -p build-ci
+CLH_STAGE_LOG=$PWD/build-ci/slow-stages.json
+export CLH_STAGE_LOG
+rm -f "$CLH_STAGE_LOG"
+stage=scripts/ci-stage.sh
+status=0
+CLH_DEBIAN_JOBS=quick-start $stage quick-start \
+  ./scripts/debian-ci.sh trixie || status=1
+$stage asan-thorough ./scripts/sanitize.sh asan-thorough || status=1
+python3 scripts/tally.py --stages "$CLH_STAGE_LOG" \
+  build-debian/trixie/testlog.json build-debian/trixie/results.json \
+  build-asan/meson-logs/asan-thorough.json
+exit $status
