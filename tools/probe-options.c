@@ -461,19 +461,21 @@ gboolean
 probe_check_format (const gchar *format, GError **error)
 {
   GstElementFactory *factory = gst_element_factory_find ("clhistogram");
-  gboolean found = FALSE;
+  gboolean found = FALSE, refused;
   gchar *names;
 
   if (!factory)
     return TRUE;
   names = counted_formats (factory, format, &found);
-  if (!found && *names)
+  /* No names read from the template: nothing to check against. */
+  refused = !found && *names;
+  if (refused)
     BAD_VALUE (error, "--format: %s \"%s\"; clhistogram counts %s",
         gst_video_format_from_string (format) == GST_VIDEO_FORMAT_UNKNOWN ?
         "unknown format" : "clhistogram cannot count", format, names);
   g_free (names);
   gst_object_unref (factory);
-  return found || !*names;
+  return !refused;
 }
 
 /* The largest @field (width, height) clhistogram's sink template takes,
