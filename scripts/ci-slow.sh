@@ -6,12 +6,14 @@
 #   quick-start     the README's Quick start block, run verbatim in a fresh
 #                   Debian 13 chroot (it installs, builds and runs the
 #                   quick suite): about 12 min
+#   video           suite 'slower': vtest.avi through every format the
+#                   element counts, checked frame by frame: about 7 min
 #   asan-thorough   every test but the Python ones and suite 'long' under
 #                   AddressSanitizer, the thorough variants and the fault
 #                   sweep among them: over an hour
 # Run as root after scripts/setup.sh; each job is a stage
 # (scripts/ci-stage.sh), and the last line says "N passed, N failed,
-# N skipped" over both.
+# N skipped" over them all.
 #   scripts/ci-slow.sh
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -23,8 +25,13 @@ stage=scripts/ci-stage.sh
 status=0
 CLH_DEBIAN_JOBS=quick-start $stage quick-start \
   ./scripts/debian-ci.sh trixie || status=1
+$stage setup ./scripts/setup.sh || status=1
+$stage build ninja -C build || status=1
+$stage video meson test -C build --print-errorlogs --suite slower \
+  --logbase slower || status=1
 $stage asan-thorough ./scripts/sanitize.sh asan-thorough || status=1
 python3 scripts/tally.py --stages "$CLH_STAGE_LOG" \
   build-debian/trixie/testlog.json build-debian/trixie/results.json \
+  build/meson-logs/slower.json \
   build-asan/meson-logs/asan-thorough.json
 exit $status

@@ -6,8 +6,10 @@
 #   scripts/test.sh           the quick run: every test, formats sampled
 #                             one of each layout, a short fuzz, one video
 #   scripts/test.sh --full    the thorough run CI makes: every format and
-#                             size, every video check, the 90 s fuzz, the
-#                             Python tracker pipelines
+#                             size, the video checks, the 90 s fuzz, the
+#                             Python tracker pipelines (the video through
+#                             every format, suite 'slower', is
+#                             scripts/ci-slow.sh's)
 #   scripts/test.sh --stress N
 #                             the quick run N times with every core kept
 #                             busy by stress-ng (one CPU worker a core, at
@@ -24,10 +26,10 @@ usage() {
   echo "usage: $0 [--full | --stress N] [--timeout-multiplier M]" >&2
   exit 2
 }
-runs=0 skip=slow multiplier=1
+runs=0 skip="--no-suite slow" multiplier=1
 while [ $# -gt 0 ]; do
   case "$1" in
-    --full) skip=fast ;;
+    --full) skip="--no-suite fast --no-suite slower" ;;
     --stress)
       runs=${2:-}
       case "$runs" in ""|*[!0-9]*|0) usage ;; esac
@@ -40,7 +42,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ "$runs" -eq 0 ] || [ "$skip" = slow ] || usage
+[ "$runs" -eq 0 ] || [ "$skip" = "--no-suite slow" ] || usage
 stage="$root/scripts/ci-stage.sh"
 "$stage" setup "$root/scripts/setup.sh"
 echo "test: building (ninja)" >&2
@@ -65,8 +67,9 @@ if [ "$runs" -gt 0 ]; then
   exit $status
 fi
 status=0
-echo "test: running the tests (meson test --no-suite $skip)" >&2
+echo "test: running the tests (meson test $skip)" >&2
+# shellcheck disable=SC2086
 "$stage" tests meson test -C "$root/build" --print-errorlogs \
-  --no-suite "$skip" --timeout-multiplier "$multiplier" || status=$?
+  $skip --timeout-multiplier "$multiplier" || status=$?
 python3 "$root/scripts/tally.py" "$root/build/meson-logs/testlog.json"
 exit $status

@@ -311,8 +311,13 @@ class UsageErrors(unittest.TestCase):
         self.assertIn("--retry-max", self.refused("--retry-max", "0", VIDEO))
 
 
+# The streams' time to end after SIGTERM (--stop-timeout; the probe's 5 s
+# unless the timeouts are scaled, as under the sanitizers).
+STOP = ["--stop-timeout", str(max(5, round(seconds(5))))]
+
+
 def start(*args):
-    return subprocess.Popen([PROBE, *args], stdout=subprocess.PIPE,
+    return subprocess.Popen([PROBE, *STOP, *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=probe_env())
 
 
@@ -573,7 +578,7 @@ class Descriptors(unittest.TestCase):
 
     def run_probe(self, descriptors, *inputs):
         proc = subprocess.Popen(
-            [PROBE, "--retry-max", "1", *SMALL, *inputs],
+            [PROBE, *STOP, "--retry-max", "1", *SMALL, *inputs],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=probe_env(),
             preexec_fn=limited(descriptors))
         return proc, Lines(proc)
@@ -638,8 +643,8 @@ class Credentials(unittest.TestCase):
         camera = AskingCamera()
         uri = f"rtspt://cam:s3c%3Ar%40t@127.0.0.1:{camera.port}/clip"
         proc = subprocess.Popen(
-            [PROBE, "--retry-max", "1", "--metrics", "127.0.0.1:0", *SMALL,
-             uri], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            [PROBE, *STOP, "--retry-max", "1", "--metrics", "127.0.0.1:0",
+             *SMALL, uri], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=probe_env())
         lines = Lines(proc)
         errors = []

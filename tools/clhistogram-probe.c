@@ -39,6 +39,11 @@ enum
   EXIT_OUTPUT = 3,
 };
 
+/* --stop-timeout: its default, and the most: an hour, beyond any service
+ * manager's wait (systemd's TimeoutStopSec= is 90 s by default). */
+#define STOP_TIMEOUT_S 5
+#define MAX_STOP_TIMEOUT_S 3600
+
 typedef struct
 {
   /* Every input's options, unless its group in --inputs says otherwise. */
@@ -46,6 +51,7 @@ typedef struct
   gchar *inputs_file;
   gchar *metrics;
   gchar *metrics_regions;
+  gint stop_timeout;
   gboolean quiet;
   gboolean version;
 } Options;
@@ -226,6 +232,10 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
     {"metrics-regions", 0, 0, G_OPTION_ARG_STRING, &opt->metrics_regions,
         "The zones and regions of each input on /metrics: all (default), "
           "none, or the first N", "all|none|N"},
+    {"stop-timeout", 0, 0, G_OPTION_ARG_INT, &opt->stop_timeout,
+        "After the first SIGINT or SIGTERM, how long the streams may take "
+          "to end (their frames in flight counted and printed) before the "
+          "probe stops at once (1 to 3600; default 5)", "SECONDS"},
     {"version", 0, 0, G_OPTION_ARG_NONE, &opt->version,
         "Print the probe's version, GStreamer's and the clhistogram "
           "plugin's, and exit", NULL},
@@ -517,7 +527,7 @@ main (int argc, char **argv)
 {
   /* Before anything opens a descriptor or starts a thread. */
   gint out_fd = probe_output_claim_stdout ();
-  Options opt = { 0 };
+  Options opt = { .stop_timeout = STOP_TIMEOUT_S };
   Probe probe = { &opt };
   GError *err = NULL;
   GPtrArray *args;
@@ -532,6 +542,13 @@ main (int argc, char **argv)
     options_clear (&opt);
     return EXIT_USAGE;
   }
+  if (opt.stop_timeout < 1 || opt.stop_timeout > MAX_STOP_TIMEOUT_S) {
+    g_printerr ("clhistogram-probe: --stop-timeout: %d is not 1 to %d "
+        "seconds\n", opt.stop_timeout, MAX_STOP_TIMEOUT_S);
+    options_clear (&opt);
+    return EXIT_USAGE;
+  }
+  probe_stop_set_timeout (opt.stop_timeout);
   if (opt.version) {
     status = print_version (out_fd);
     options_clear (&opt);

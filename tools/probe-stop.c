@@ -15,7 +15,8 @@
  * and printed, an interval's partial message posted), and to each that
  * starts playing later; the main loop's handler ends the inputs that do
  * not play (waiting for a retry, still starting). If the inputs have not
- * all ended END_WAIT_S seconds later, or on a second signal, or on one
+ * all ended --stop-timeout seconds later (5 unless told), or on a second
+ * signal, or on one
  * during start-up or after the streams ended, the probe stops at once:
  * the line being written is finished if stdout takes it within
  * LINE_WAIT_US, and the probe exits with 128 + the signal's number, as a
@@ -35,7 +36,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define END_WAIT_S 5
+#define END_WAIT_S_DEFAULT 5
 #define LINE_WAIT_US (1 * G_USEC_PER_SEC)
 
 typedef enum
@@ -52,9 +53,11 @@ static struct
   /* The pipelines that play now, a reference each. */
   GPtrArray *playing;
   ProbeOutput *out;
-  /* The signal that asked the streams to end, and by when they must. */
+  /* The signal that asked the streams to end, and by when they must:
+   * end_wait_s after it. */
   gint first_signal;
   gint64 deadline;
+  guint end_wait_s;
   /* Ends, on the main loop, the inputs that do not play. */
   GSourceFunc on_request;
   gpointer request_data;
@@ -143,7 +146,8 @@ take_signal (gint sig)
     stop_now (sig, "at once");
   } else if (stop.phase == RUNNING && !stop.first_signal) {
     stop.first_signal = sig;
-    stop.deadline = g_get_monotonic_time () + END_WAIT_S * G_USEC_PER_SEC;
+    stop.deadline = g_get_monotonic_time ()
+        + (gint64) stop.end_wait_s * G_USEC_PER_SEC;
     for (i = 0; i < stop.playing->len; i++)
       end_stream (g_ptr_array_index (stop.playing, i));
     if (stop.on_request)
@@ -195,10 +199,13 @@ wait_signals (gpointer unused)
       take_signal (sig);
     } else if (sig == 0) {
       g_mutex_lock (&stop.lock);
-      if (stop.phase == RUNNING)
-        stop_now (stop.first_signal, stop.playing->len > 1 ?
-            "the streams did not end within " G_STRINGIFY (END_WAIT_S) " s" :
-            "the stream did not end within " G_STRINGIFY (END_WAIT_S) " s");
+      if (stop.phase == RUNNING) {
+        gchar why[64];
+
+        g_snprintf (why, sizeof why, "the stream%s did not end within %u s",
+            stop.playing->len > 1 ? "s" : "", stop.end_wait_s);
+        stop_now (stop.first_signal, why);
+      }
       g_mutex_unlock (&stop.lock);
     }
   }
@@ -224,11 +231,27 @@ probe_stop_init (GSourceFunc on_request, gpointer data)
   sigset_t set;
 
   stop.playing = g_ptr_array_new ();
+  stop.end_wait_s = END_WAIT_S_DEFAULT;
   stop.on_request = on_request;
   stop.request_data = data;
   get_signals (&set);
   pthread_sigmask (SIG_BLOCK, &set, NULL);
   g_thread_unref (g_thread_new ("probe-signals", wait_signals, NULL));
+}
+
+/**
+ * probe_stop_set_timeout:
+ * @seconds: how long the streams may take to end after the first signal
+ *   before the probe stops at once (--stop-timeout); 5 unless set
+ *
+ * Call it before the inputs start.
+ */
+void
+probe_stop_set_timeout (guint seconds)
+{
+  g_mutex_lock (&stop.lock);
+  stop.end_wait_s = seconds;
+  g_mutex_unlock (&stop.lock);
 }
 
 /**

@@ -9,6 +9,7 @@
 G_BEGIN_DECLS
 
 void probe_stop_init (GSourceFunc on_request, gpointer data);
+void probe_stop_set_timeout (guint seconds);
 void probe_stop_watch_output (ProbeOutput *out);
 void probe_stop_running (GstElement *pipeline);
 void probe_stop_forget (GstElement *pipeline);
