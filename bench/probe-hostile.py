@@ -142,7 +142,7 @@ def unread_scrapes(build, video):
     probe.stop()
     print(f"unread scrapes: 32 of {size / 1e6:.1f} MB; resident "
           f"{before:.1f} MiB before, {after:.1f} MiB after: "
-          f"+{after - before:.1f} MiB")
+          f"{after - before:+.1f} MiB")
 
 
 def garbage_camera(build, seconds):
