@@ -116,6 +116,15 @@ typedef struct
   gboolean evicted;
 } Connection;
 
+/* One more of a count in the stats, which any thread may read. */
+static void
+count_one (ProbeMetricsServer *server, guint64 *count)
+{
+  g_mutex_lock (&server->lock);
+  (*count)++;
+  g_mutex_unlock (&server->lock);
+}
+
 static void
 drop_source (gpointer source)
 {
@@ -578,9 +587,7 @@ end_lifetime (gpointer user_data)
   Connection *c = user_data;
   ProbeMetricsServer *server = c->server;
 
-  g_mutex_lock (&server->lock);
-  server->stats.lifetimes_ended++;
-  g_mutex_unlock (&server->lock);
+  count_one (server, &server->stats.lifetimes_ended);
   g_socket_shutdown (g_socket_connection_get_socket (c->connection),
       TRUE, TRUE, NULL);
   return G_SOURCE_REMOVE;
@@ -611,9 +618,7 @@ end_header_wait (gpointer user_data)
   Connection *c = user_data;
   ProbeMetricsServer *server = c->server;
 
-  g_mutex_lock (&server->lock);
-  server->stats.header_deadlines++;
-  g_mutex_unlock (&server->lock);
+  count_one (server, &server->stats.header_deadlines);
   answer_408 (c);
   return G_SOURCE_REMOVE;
 }
@@ -650,9 +655,7 @@ evict_one (ProbeMetricsServer *server)
   c->evicted = TRUE;
   server->evicting++;
   g_clear_pointer (&c->header_deadline, drop_source);
-  g_mutex_lock (&server->lock);
-  server->stats.evicted++;
-  g_mutex_unlock (&server->lock);
+  count_one (server, &server->stats.evicted);
   answer_408 (c);
   return TRUE;
 }
@@ -717,9 +720,7 @@ serve_connection (ProbeMetricsServer *server, GSocketConnection *connection)
     taken = evict_one (server);
   if (!taken) {
     /* Counted first: the client may look as soon as it is closed. */
-    g_mutex_lock (&server->lock);
-    server->stats.refused++;
-    g_mutex_unlock (&server->lock);
+    count_one (server, &server->stats.refused);
     g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
     g_free (peer);
   } else {
@@ -780,9 +781,7 @@ on_accepted (GObject *listener, GAsyncResult *result, gpointer user_data)
           ACCEPT_RETRY_MS);
     server->accept_failing = TRUE;
     g_error_free (error);
-    g_mutex_lock (&server->lock);
-    server->stats.accept_failures++;
-    g_mutex_unlock (&server->lock);
+    count_one (server, &server->stats.accept_failures);
     server->accept_retry = g_timeout_source_new (ACCEPT_RETRY_MS);
     g_source_set_callback (server->accept_retry, retry_accept, server, NULL);
     g_source_attach (server->accept_retry, server->context);
