@@ -484,6 +484,16 @@ class AskingCamera:
         self.thread.join()
 
 
+def end_probe(proc, lines, reader):
+    """SIGTERM, then the probe's end and its output readers'."""
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=seconds(30))
+    lines.thread.join()
+    reader.join()
+    proc.stdout.close()
+    proc.stderr.close()
+
+
 class GarbageCamera:
     """garbage-camera.py MODE: an RTSP server on localhost that answers
     with garbage without end; the connections it saw closed, counted."""
@@ -536,12 +546,7 @@ class Garbage(unittest.TestCase):
                      "the camera saw two connections closed",
                      timeout=seconds(60))
         finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=seconds(30))
-            lines.thread.join()
-            reader.join()
-            proc.stdout.close()
-            proc.stderr.close()
+            end_probe(proc, lines, reader)
             camera.close()
         self.assertEqual(proc.returncode, 0, "".join(errors))
         self.assertEqual(count(lines.objects, "cam"), 0)
@@ -658,12 +663,7 @@ class Credentials(unittest.TestCase):
             with urllib.request.urlopen(url, timeout=seconds(10)) as reply:
                 metrics = reply.read().decode()
         finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=seconds(30))
-            lines.thread.join()
-            reader.join()
-            proc.stdout.close()
-            proc.stderr.close()
+            end_probe(proc, lines, reader)
             camera.close()
         name = f"rtspt://***@127.0.0.1:{camera.port}/clip"
         self.assertEqual({o["input"] for o in lines.objects}, {name})
