@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clhistogram-probe's metrics (tools/probe-metrics.c): the exposition text
  * read back by a parser of the format written here (every family's HELP
- * and TYPE, label escaping, a zone and a region, the alerts, the input's
- * state); each value against the message it came from, for messages made
- * here and for those of a real clhistogram; a scrape during a stream of
+ * and TYPE, label escaping, a zone and a region, the quantiles' labels,
+ * the alerts on and their thresholds, the input's states and counters);
+ * each value against the message it came from, for messages made here
+ * and for those of a real clhistogram; the frames lost (probe-losses.c):
+ * QoS messages' counts and durations, and late samples of a real
+ * pipeline against its clock; a scrape during a stream of
  * messages sees one message's values; the HTTP server (status, content
  * type, methods, paths), what it does to untrusted clients (a body never
  * read, half-sent requests timed out or cut by the header deadline,
@@ -15,24 +18,33 @@
 #include <gst/gst.h>
 #include <libsoup/soup.h>
 
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+
+#include "probe-losses.h"
 #include "probe-metrics.h"
 #include "probe-metrics-server.h"
 #include "clh-test-timeout.h"
 
 static const gchar *const family_types[][2] = {
+  {"clhistogram_input_state", "gauge"},
   {"clhistogram_input_up", "gauge"},
+  {"clhistogram_input_outages_total", "counter"},
+  {"clhistogram_input_retries_total", "counter"},
   {"clhistogram_input_reconnects_total", "counter"},
-  {"clhistogram_input_downs_total", "counter"},
   {"clhistogram_frames_total", "counter"},
+  {"clhistogram_frames_dropped_total", "counter"},
+  {"clhistogram_frames_late_total", "counter"},
   {"clhistogram_messages_total", "counter"},
   {"clhistogram_last_timestamp_seconds", "gauge"},
+  {"clhistogram_alert_threshold_ratio", "gauge"},
   {"clhistogram_mean", "gauge"},
   {"clhistogram_min", "gauge"},
   {"clhistogram_max", "gauge"},
-  {"clhistogram_percentile", "gauge"},
+  {"clhistogram_quantile", "gauge"},
   {"clhistogram_clipped_high_ratio", "gauge"},
   {"clhistogram_clipped_low_ratio", "gauge"},
-  {"clhistogram_metering_percent", "gauge"},
+  {"clhistogram_metering_ratio", "gauge"},
   {"clhistogram_alert_active", "gauge"},
   {"clhistogram_metrics_series_dropped", "gauge"},
   {"clhistogram_output_lines_dropped_total", "counter"},
@@ -291,7 +303,8 @@ luma_message (guint frames, gdouble mean)
       "percentiles=< < (uint)10, (uint)20, (uint)240 > >, "
       "percentile-points=(double)< 1.0, 50.0, 99.5 >, "
       "clipped-low=(guint64)< 50 >, clipped-high=(guint64)< 20 >, "
-      "metering=(double)108.4, metering-percent=(double)42.25");
+      "depth=(uint)8, metering=(double)108.4, "
+      "metering-percent=(double)42.25");
   const gchar *regions[] = {
     "region, type=(string)zone, id=(int)0, samples=(guint64)< 100 >, "
         "min=(uint)< 2 >, max=(uint)< 200 >, mean=(double)< 30.5 >, "
@@ -370,6 +383,7 @@ test_max_regions (void)
     g_assert_true (probe_metrics_parse_regions (words[i], &max, &error));
     g_assert_no_error (error);
     probe_metrics_set_max_regions (m, max);
+    probe_metrics_set_alerts (m, "cam", 2, 0);
     probe_metrics_take_message (m, "cam", s);
     probe_metrics_take_message (m, "cam", alert);
     map = render_map (m);
@@ -378,9 +392,9 @@ test_max_regions (void)
         words[i], counts[i]);
     if (i == 1) {
       assert_value (map, key ("clhistogram_mean", "input", "cam", "zone",
-              "0", "channel", "Y", NULL), 30.5);
+              "0", "channel", "Y", "bits", "8", NULL), 30.5);
       assert_absent (map, key ("clhistogram_mean", "input", "cam", "zone",
-              "1", "channel", "Y", NULL));
+              "1", "channel", "Y", "bits", "8", NULL));
       assert_absent (map, key ("clhistogram_alert_active", "input", "cam",
               "zone", "1", "alert", "clipped", NULL));
     }
@@ -433,7 +447,7 @@ test_max_series (void)
       all - 10);
   assert_value (map, key ("clhistogram_input_up", "input", "door", NULL), 0);
   assert_absent (map, key ("clhistogram_mean", "input", "cam", "channel",
-          "Y", NULL));
+          "Y", "bits", "8", NULL));
   g_hash_table_unref (map);
 
   probe_metrics_set_max_series (m, all);
@@ -444,38 +458,72 @@ test_max_series (void)
   probe_metrics_free (m);
 }
 
-/* Every family, HELP and TYPE, before any message: the input listed, down,
- * its counters 0, no statistics and no time yet, its alerts off. */
+/* Every family, HELP and TYPE, before any message: the input listed,
+ * starting, its counters 0, no statistics and no time yet; no alert
+ * until one is on, then that one alone with its threshold. */
 static void
 test_families (void)
 {
+  const gchar *counters[] = { "clhistogram_input_outages_total",
+    "clhistogram_input_retries_total", "clhistogram_input_reconnects_total",
+    "clhistogram_frames_total", "clhistogram_frames_dropped_total",
+    "clhistogram_frames_late_total", "clhistogram_messages_total"
+  };
   ProbeMetrics *m = metrics_new ();
   GHashTable *map;
+  guint i;
 
   probe_metrics_add_input (m, "cam");
   map = render_map (m);
+  assert_value (map, key ("clhistogram_input_state", "input", "cam", "state",
+          "starting", NULL), 1);
+  assert_value (map, key ("clhistogram_input_state", "input", "cam", "state",
+          "up", NULL), 0);
+  assert_value (map, key ("clhistogram_input_state", "input", "cam", "state",
+          "down", NULL), 0);
+  assert_value (map, key ("clhistogram_input_state", "input", "cam", "state",
+          "ended", NULL), 0);
   assert_value (map, key ("clhistogram_input_up", "input", "cam", NULL), 0);
-  assert_value (map, key ("clhistogram_input_reconnects_total", "input",
-          "cam", NULL), 0);
-  assert_value (map, key ("clhistogram_input_downs_total", "input", "cam",
-          NULL), 0);
-  assert_value (map, key ("clhistogram_frames_total", "input", "cam", NULL),
-      0);
-  assert_value (map, key ("clhistogram_messages_total", "input", "cam",
-          NULL), 0);
+  for (i = 0; i < G_N_ELEMENTS (counters); i++)
+    assert_value (map, key (counters[i], "input", "cam", NULL), 0);
   assert_absent (map, key ("clhistogram_last_timestamp_seconds", "input",
           "cam", NULL));
-  assert_value (map, key ("clhistogram_alert_active", "input", "cam",
-          "alert", "clipped", NULL), 0);
-  assert_value (map, key ("clhistogram_alert_active", "input", "cam",
-          "alert", "crushed", NULL), 0);
+  g_assert_cmpuint (count_family (map, "clhistogram_alert_active", "cam"),
+      ==, 0);
   assert_value (map, key ("clhistogram_metrics_series_dropped", NULL), 0);
   assert_value (map, key ("clhistogram_output_lines_dropped_total", NULL), 0);
-  g_assert_cmpuint (g_hash_table_size (map), ==, 9);
-  probe_metrics_set_lines_dropped (m, 7);
+  g_assert_cmpuint (g_hash_table_size (map), ==, 4 + 1 + 7 + 2);
   g_hash_table_unref (map);
+
+  probe_metrics_set_lines_dropped (m, 7);
+  probe_metrics_set_alerts (m, "cam", 5, 0);
   map = render_map (m);
   assert_value (map, key ("clhistogram_output_lines_dropped_total", NULL), 7);
+  assert_value (map, key ("clhistogram_alert_threshold_ratio", "input", "cam",
+          "alert", "clipped", NULL), 0.05);
+  assert_value (map, key ("clhistogram_alert_active", "input", "cam",
+          "alert", "clipped", NULL), 0);
+  assert_absent (map, key ("clhistogram_alert_threshold_ratio", "input",
+          "cam", "alert", "crushed", NULL));
+  assert_absent (map, key ("clhistogram_alert_active", "input", "cam",
+          "alert", "crushed", NULL));
+  g_assert_cmpuint (g_hash_table_size (map), ==, 4 + 1 + 7 + 2 + 2);
+  g_hash_table_unref (map);
+
+  /* Both on, then both off again (a value out of 0 to 100 is off). */
+  probe_metrics_set_alerts (m, "cam", 0.5, 100);
+  map = render_map (m);
+  assert_value (map, key ("clhistogram_alert_threshold_ratio", "input", "cam",
+          "alert", "clipped", NULL), 0.005);
+  assert_value (map, key ("clhistogram_alert_threshold_ratio", "input", "cam",
+          "alert", "crushed", NULL), 1);
+  g_hash_table_unref (map);
+  probe_metrics_set_alerts (m, "cam", 0, 101);
+  map = render_map (m);
+  g_assert_cmpuint (count_family (map, "clhistogram_alert_threshold_ratio",
+          "cam"), ==, 0);
+  g_assert_cmpuint (count_family (map, "clhistogram_alert_active", "cam"),
+      ==, 0);
   g_hash_table_unref (map);
   probe_metrics_free (m);
 }
@@ -499,9 +547,9 @@ test_escaping (void)
   g_free (text);
   map = render_map (m);
   assert_value (map, key ("clhistogram_mean", "input", name, "channel", "Y",
-          NULL), 10.0);
+          "bits", "8", NULL), 10.0);
   assert_value (map, key ("clhistogram_mean", "input", name, "zone", "1",
-          "channel", "Y", NULL), 60.25);
+          "channel", "Y", "bits", "8", NULL), 60.25);
   g_hash_table_unref (map);
 
   probe_metrics_add_input (m, "bad \xff\xfe name");
@@ -513,9 +561,11 @@ test_escaping (void)
   probe_metrics_free (m);
 }
 
-/* Each statistic of the frame, a zone and a fixed region from the message;
- * the ROI meta's region left out; the clipped shares over the samples (0
- * for an area of none); the frames counted from `frames`, else 1. */
+/* Each statistic of the frame, a zone and a fixed region from the message,
+ * the code values with the message's depth (bits), the percentiles as
+ * quantiles (p / 100); the ROI meta's region left out; the clipped shares
+ * over the samples (0 for an area of none); the metering ratio; the
+ * frames counted from `frames`, else 1. */
 static void
 test_histogram (void)
 {
@@ -524,6 +574,7 @@ test_histogram (void)
   GHashTable *map;
   gdouble before, after;
 
+  probe_metrics_set_alerts (m, "cam", 2, 3);
   before = g_get_real_time () / 1e6;
   probe_metrics_take_message (m, "cam", s);
   probe_metrics_take_message (m, "cam", s);
@@ -534,48 +585,48 @@ test_histogram (void)
   assert_value (map, key ("clhistogram_messages_total", "input", "cam",
           NULL), 2);
   assert_value (map, key ("clhistogram_mean", "input", "cam", "channel", "Y",
-          NULL), 120.125);
+          "bits", "8", NULL), 120.125);
   assert_value (map, key ("clhistogram_min", "input", "cam", "channel", "Y",
-          NULL), 1);
+          "bits", "8", NULL), 1);
   assert_value (map, key ("clhistogram_max", "input", "cam", "channel", "Y",
-          NULL), 250);
-  assert_value (map, key ("clhistogram_percentile", "input", "cam",
-          "channel", "Y", "percentile", "1", NULL), 10);
-  assert_value (map, key ("clhistogram_percentile", "input", "cam",
-          "channel", "Y", "percentile", "50", NULL), 20);
-  assert_value (map, key ("clhistogram_percentile", "input", "cam",
-          "channel", "Y", "percentile", "99.5", NULL), 240);
+          "bits", "8", NULL), 250);
+  assert_value (map, key ("clhistogram_quantile", "input", "cam",
+          "channel", "Y", "bits", "8", "quantile", "0.01", NULL), 10);
+  assert_value (map, key ("clhistogram_quantile", "input", "cam",
+          "channel", "Y", "bits", "8", "quantile", "0.5", NULL), 20);
+  assert_value (map, key ("clhistogram_quantile", "input", "cam",
+          "channel", "Y", "bits", "8", "quantile", "0.995", NULL), 240);
   assert_value (map, key ("clhistogram_clipped_high_ratio", "input", "cam",
           "channel", "Y", NULL), 20.0 / 200);
   assert_value (map, key ("clhistogram_clipped_low_ratio", "input", "cam",
           "channel", "Y", NULL), 50.0 / 200);
-  assert_value (map, key ("clhistogram_metering_percent", "input", "cam",
-          NULL), 42.25);
+  assert_value (map, key ("clhistogram_metering_ratio", "input", "cam",
+          NULL), 42.25 / 100);
   /* Zone 1. */
   assert_value (map, key ("clhistogram_mean", "input", "cam", "zone", "1",
-          "channel", "Y", NULL), 60.25);
+          "channel", "Y", "bits", "8", NULL), 60.25);
   assert_value (map, key ("clhistogram_min", "input", "cam", "zone", "1",
-          "channel", "Y", NULL), 4);
+          "channel", "Y", "bits", "8", NULL), 4);
   assert_value (map, key ("clhistogram_max", "input", "cam", "zone", "0",
-          "channel", "Y", NULL), 200);
-  assert_value (map, key ("clhistogram_percentile", "input", "cam", "zone",
-          "1", "channel", "Y", "percentile", "99.5", NULL), 249);
+          "channel", "Y", "bits", "8", NULL), 200);
+  assert_value (map, key ("clhistogram_quantile", "input", "cam", "zone",
+          "1", "channel", "Y", "bits", "8", "quantile", "0.995", NULL), 249);
   assert_value (map, key ("clhistogram_clipped_high_ratio", "input", "cam",
           "zone", "1", "channel", "Y", NULL), 0.2);
   assert_value (map, key ("clhistogram_clipped_low_ratio", "input", "cam",
           "zone", "1", "channel", "Y", NULL), 0.49);
   /* The fixed region, of no samples. */
   assert_value (map, key ("clhistogram_mean", "input", "cam", "region", "0",
-          "channel", "Y", NULL), 0);
+          "channel", "Y", "bits", "8", NULL), 0);
   assert_value (map, key ("clhistogram_clipped_high_ratio", "input", "cam",
           "region", "0", "channel", "Y", NULL), 0);
   /* Frame, two zones and the region: 4 areas; the face's none. */
   g_assert_cmpuint (count_family (map, "clhistogram_mean", "cam"), ==, 4);
-  g_assert_cmpuint (count_family (map, "clhistogram_percentile", "cam"), ==,
+  g_assert_cmpuint (count_family (map, "clhistogram_quantile", "cam"), ==,
       12);
   assert_absent (map, key ("clhistogram_mean", "input", "cam", "region", "7",
-          "channel", "Y", NULL));
-  assert_absent (map, key ("clhistogram_metering_percent", "input", "cam",
+          "channel", "Y", "bits", "8", NULL));
+  assert_absent (map, key ("clhistogram_metering_ratio", "input", "cam",
           "zone", "0", NULL));
   /* A zone's alerts are listed once its zone is known. */
   assert_value (map, key ("clhistogram_alert_active", "input", "cam", "zone",
@@ -592,11 +643,18 @@ test_histogram (void)
   }
   g_hash_table_unref (map);
 
-  /* No `frames` (one frame a message): 1 more; a message of no
-   * statistics leaves none behind. */
+  /* No `frames` (one frame a message): 1 more; no `depth`: no bits
+   * label; a message of no statistics leaves none behind. */
   gst_structure_free (s);
   s = luma_message (0, 7.0);
+  gst_structure_remove_field (s, "depth");
   probe_metrics_take_message (m, "cam", s);
+  map = render_map (m);
+  assert_value (map, key ("clhistogram_mean", "input", "cam", "channel", "Y",
+          NULL), 7.0);
+  assert_value (map, key ("clhistogram_quantile", "input", "cam",
+          "channel", "Y", "quantile", "0.5", NULL), 20);
+  g_hash_table_unref (map);
   gst_structure_free (s);
   s = structure ("histogram, mode=(string)hue, channels=(string)< hue >, "
       "samples=(guint64)< 200 >");
@@ -607,10 +665,56 @@ test_histogram (void)
   assert_value (map, key ("clhistogram_messages_total", "input", "cam",
           NULL), 4);
   g_assert_cmpuint (count_family (map, "clhistogram_mean", "cam"), ==, 0);
-  g_assert_cmpuint (count_family (map, "clhistogram_metering_percent",
+  g_assert_cmpuint (count_family (map, "clhistogram_metering_ratio",
           "cam"), ==, 0);
   g_hash_table_unref (map);
   gst_structure_free (s);
+  probe_metrics_free (m);
+}
+
+/* Each percentile point's quantile label: p / 100 in its shortest
+ * decimal form, as Prometheus writes quantiles (99.9 gives 0.999, where
+ * the double 99.9 / 100 prints as 0.9990000000000001). */
+static void
+test_quantile_labels (void)
+{
+  const struct
+  {
+    const gchar *point;
+    const gchar *label;
+  } cases[] = {
+    {"0.0", "0"}, {"1.0", "0.01"}, {"10.0", "0.1"}, {"50.0", "0.5"},
+    {"90.0", "0.9"}, {"99.0", "0.99"}, {"99.9", "0.999"},
+    {"99.99", "0.9999"}, {"0.5", "0.005"}, {"12.345", "0.12345"},
+    {"100.0", "1"}, {"0.001", "0.00001"}, {"1e-05", "1e-07"},
+  };
+  ProbeMetrics *m = metrics_new ();
+  GString *points = g_string_new (NULL), *values = g_string_new (NULL);
+  GstStructure *s;
+  GHashTable *map;
+  gchar *text;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    g_string_append_printf (points, "%s%s", i ? ", " : "", cases[i].point);
+    g_string_append_printf (values, "%s(uint)%u", i ? ", " : "", i);
+  }
+  text = g_strdup_printf ("histogram, channels=(string)< Y >, "
+      "samples=(guint64)< 10 >, percentile-points=(double)< %s >, "
+      "percentiles=< < %s > >", points->str, values->str);
+  s = structure (text);
+  probe_metrics_take_message (m, "cam", s);
+  map = render_map (m);
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    assert_value (map, key ("clhistogram_quantile", "input", "cam",
+            "channel", "Y", "quantile", cases[i].label, NULL), i);
+  g_assert_cmpuint (count_family (map, "clhistogram_quantile", "cam"), ==,
+      G_N_ELEMENTS (cases));
+  g_hash_table_unref (map);
+  gst_structure_free (s);
+  g_free (text);
+  g_string_free (points, TRUE);
+  g_string_free (values, TRUE);
   probe_metrics_free (m);
 }
 
@@ -650,7 +754,8 @@ assert_alert (GHashTable *map, const gchar *alert, const gchar *zone,
 }
 
 /* The alerts' states from exposure messages: a start in zones 1 and 3,
- * then one more kind, then clears, each kind on its own. */
+ * then one more kind, then clears, each kind on its own; an alert off
+ * is never given, whatever messages come. */
 static void
 test_alerts (void)
 {
@@ -658,6 +763,7 @@ test_alerts (void)
   GstStructure *s = luma_message (0, 1.0);
   GHashTable *map;
 
+  probe_metrics_set_alerts (m, "cam", 2, 2);
   probe_metrics_take_message (m, "cam", s);
   take_exposure (m, "clipped", "start", TRUE, "1, 3");
   map = render_map (m);
@@ -691,6 +797,18 @@ test_alerts (void)
   assert_absent (map, key ("clhistogram_alert_active", "input", "cam", "zone",
           "3", "alert", "clipped", NULL));
   g_hash_table_unref (map);
+  /* Crushed turned off: none of its rows, its zones' neither, though
+   * its last message said it was on. */
+  probe_metrics_set_alerts (m, "cam", 2, 0);
+  map = render_map (m);
+  assert_alert (map, "clipped", NULL, 0);
+  assert_absent (map, key ("clhistogram_alert_active", "input", "cam",
+          "alert", "crushed", NULL));
+  assert_absent (map, key ("clhistogram_alert_active", "input", "cam", "zone",
+          "0", "alert", "crushed", NULL));
+  g_assert_cmpuint (count_family (map, "clhistogram_alert_active", "cam"),
+      ==, 3);
+  g_hash_table_unref (map);
   /* Neither a histogram nor an exposure message: nothing changes. */
   gst_structure_set_name (s, "camshift");
   probe_metrics_take_message (m, "cam", s);
@@ -702,49 +820,238 @@ test_alerts (void)
   probe_metrics_free (m);
 }
 
+/* cam's state (one of them 1, up with it) and counters. */
 static void
-assert_state (ProbeMetrics *m, gdouble up, gdouble reconnects, gdouble downs)
+assert_state (ProbeMetrics *m, const gchar *state, gdouble outages,
+    gdouble retries, gdouble reconnects)
 {
+  static const gchar *const states[] = { "starting", "up", "down", "ended" };
   GHashTable *map = render_map (m);
+  guint i;
 
-  assert_value (map, key ("clhistogram_input_up", "input", "cam", NULL), up);
+  for (i = 0; i < G_N_ELEMENTS (states); i++)
+    assert_value (map, key ("clhistogram_input_state", "input", "cam",
+            "state", states[i], NULL), g_str_equal (state, states[i]));
+  assert_value (map, key ("clhistogram_input_up", "input", "cam", NULL),
+      g_str_equal (state, "up"));
+  assert_value (map, key ("clhistogram_input_outages_total", "input", "cam",
+          NULL), outages);
+  assert_value (map, key ("clhistogram_input_retries_total", "input", "cam",
+          NULL), retries);
   assert_value (map, key ("clhistogram_input_reconnects_total", "input",
           "cam", NULL), reconnects);
-  assert_value (map, key ("clhistogram_input_downs_total", "input", "cam",
-          NULL), downs);
   g_hash_table_unref (map);
 }
 
-/* Up, down, each down counted (a retry that fails again is one more),
- * each return after a down a reconnect; inputs listed as added. */
+/* The states: starting, up, down, ended. One outage per period down,
+ * from up or from the start, the retries that fail in it counted apart;
+ * each return after a down a reconnect (not the first up after a start
+ * that failed); an end no outage; starting again (as new settings would
+ * have it) then down is an outage; the statistics of a run gone with it;
+ * the frames lost added up; inputs listed as added. */
 static void
-test_up (void)
+test_states (void)
 {
   ProbeMetrics *m = metrics_new ();
+  GstStructure *s = luma_message (0, 1.0);
+  GHashTable *map;
   gchar *text;
 
   probe_metrics_add_input (m, "cam");
   probe_metrics_add_input (m, "door");
-  assert_state (m, 0, 0, 0);
-  probe_metrics_set_up (m, "cam", TRUE);
-  assert_state (m, 1, 0, 0);
-  probe_metrics_set_up (m, "cam", TRUE);
-  assert_state (m, 1, 0, 0);
+  assert_state (m, "starting", 0, 0, 0);
+  /* The first start fails, twice retried in vain, then comes up. */
   probe_metrics_set_up (m, "cam", FALSE);
-  assert_state (m, 0, 0, 1);
+  assert_state (m, "down", 1, 0, 0);
   probe_metrics_set_up (m, "cam", FALSE);
-  assert_state (m, 0, 0, 2);
+  probe_metrics_set_up (m, "cam", FALSE);
+  assert_state (m, "down", 1, 2, 0);
   probe_metrics_set_up (m, "cam", TRUE);
-  assert_state (m, 1, 1, 2);
+  assert_state (m, "up", 1, 2, 0);
+  probe_metrics_set_up (m, "cam", TRUE);
+  assert_state (m, "up", 1, 2, 0);
+  /* Down from up, a retry in vain, back. */
+  probe_metrics_take_message (m, "cam", s);
+  probe_metrics_set_up (m, "cam", FALSE);
+  assert_state (m, "down", 2, 2, 0);
+  map = render_map (m);
+  g_assert_cmpuint (count_family (map, "clhistogram_mean", "cam"), ==, 0);
+  g_hash_table_unref (map);
   probe_metrics_set_up (m, "cam", FALSE);
   probe_metrics_set_up (m, "cam", TRUE);
-  assert_state (m, 1, 2, 3);
+  assert_state (m, "up", 2, 3, 1);
+  /* Down and back at once. */
+  probe_metrics_set_up (m, "cam", FALSE);
+  probe_metrics_set_up (m, "cam", TRUE);
+  assert_state (m, "up", 3, 3, 2);
+  /* Started again as new, then down: an outage. */
+  probe_metrics_take_message (m, "cam", s);
+  probe_metrics_set_starting (m, "cam");
+  assert_state (m, "starting", 3, 3, 2);
+  map = render_map (m);
+  g_assert_cmpuint (count_family (map, "clhistogram_mean", "cam"), ==, 0);
+  g_hash_table_unref (map);
+  probe_metrics_set_up (m, "cam", FALSE);
+  assert_state (m, "down", 4, 3, 2);
+  /* Ended: no outage; its statistics gone, its counters kept. */
+  probe_metrics_set_up (m, "cam", TRUE);
+  probe_metrics_take_message (m, "cam", s);
+  probe_metrics_set_ended (m, "cam");
+  assert_state (m, "ended", 4, 3, 3);
+  probe_metrics_add_lost (m, "cam", 3, 0);
+  probe_metrics_add_lost (m, "cam", 2, 5);
+  probe_metrics_add_lost (m, "cam", 0, 0);
+  map = render_map (m);
+  g_assert_cmpuint (count_family (map, "clhistogram_mean", "cam"), ==, 0);
+  assert_value (map, key ("clhistogram_frames_total", "input", "cam", NULL),
+      3);
+  assert_value (map, key ("clhistogram_frames_dropped_total", "input", "cam",
+          NULL), 5);
+  assert_value (map, key ("clhistogram_frames_late_total", "input", "cam",
+          NULL), 5);
+  assert_value (map, key ("clhistogram_frames_dropped_total", "input",
+          "door", NULL), 0);
+  assert_value (map, key ("clhistogram_input_state", "input", "door",
+          "state", "starting", NULL), 1);
+  g_hash_table_unref (map);
   text = probe_metrics_render (m);
   g_assert_nonnull (strstr (text,
-          "clhistogram_input_up{input=\"cam\"} 1\n"
+          "clhistogram_input_up{input=\"cam\"} 0\n"
           "clhistogram_input_up{input=\"door\"} 0\n"));
   g_free (text);
+  gst_structure_free (s);
   probe_metrics_free (m);
+}
+
+/* A QoS message of @src: with counts in buffers where @format is
+ * GST_FORMAT_BUFFERS (a decoder's), in samples for GST_FORMAT_DEFAULT
+ * (an audio decoder's), none where it is GST_FORMAT_UNDEFINED (v4l2src's
+ * lost frames: only their @duration). */
+static GstMessage *
+qos (GstElement *src, GstFormat format, guint64 dropped, GstClockTime duration)
+{
+  GstMessage *msg = gst_message_new_qos (GST_OBJECT (src), TRUE,
+      GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE, 0, duration);
+
+  if (format != GST_FORMAT_UNDEFINED)
+    gst_message_set_qos_stats (msg, format, 10, dropped);
+  return msg;
+}
+
+static guint64
+take_qos (ProbeLosses *l, GstMessage *msg, GstClockTime frame_duration)
+{
+  guint64 n = probe_losses_take_qos (l, msg, frame_duration);
+
+  gst_message_unref (msg);
+  return n;
+}
+
+/* Frames dropped, from QoS messages: each element's count of buffers
+ * dropped is cumulative, so only its increase counts, each element on
+ * its own, and a count that falls (a flush started it again) counts
+ * whole; a new run's elements start from 0; samples are no frames; a
+ * message with no counts gives its duration in frames (3 of 40 ms in
+ * 120 ms), 1 where the frames' duration is unknown. */
+static void
+test_losses_dropped (void)
+{
+  GstElement *decoder = gst_element_factory_make ("identity", "decoder");
+  GstElement *other = gst_element_factory_make ("identity", "other");
+  const GstClockTime frame = 40 * GST_MSECOND;
+  ProbeLosses *l = probe_losses_new ();
+
+  g_assert_cmpuint (take_qos (l, qos (decoder, GST_FORMAT_BUFFERS, 1, 0),
+          frame), ==, 1);
+  g_assert_cmpuint (take_qos (l, qos (decoder, GST_FORMAT_BUFFERS, 3, 0),
+          frame), ==, 2);
+  g_assert_cmpuint (take_qos (l, qos (other, GST_FORMAT_BUFFERS, 2, 0),
+          frame), ==, 2);
+  g_assert_cmpuint (take_qos (l, qos (decoder, GST_FORMAT_BUFFERS, 3, 0),
+          frame), ==, 0);
+  g_assert_cmpuint (take_qos (l, qos (decoder, GST_FORMAT_BUFFERS, 1, 0),
+          frame), ==, 1);
+  g_assert_cmpuint (take_qos (l, qos (other, GST_FORMAT_DEFAULT, 4800, 0),
+          frame), ==, 0);
+  g_assert_cmpuint (take_qos (l, qos (other, GST_FORMAT_UNDEFINED, 0,
+              3 * frame), frame), ==, 3);
+  g_assert_cmpuint (take_qos (l, qos (other, GST_FORMAT_UNDEFINED, 0,
+              3 * frame), GST_CLOCK_TIME_NONE), ==, 1);
+  g_assert_cmpuint (take_qos (l, qos (other, GST_FORMAT_UNDEFINED, 0,
+              GST_CLOCK_TIME_NONE), frame), ==, 1);
+  probe_losses_reset (l);
+  g_assert_cmpuint (take_qos (l, qos (decoder, GST_FORMAT_BUFFERS, 1, 0),
+          frame), ==, 1);
+  probe_losses_free (l);
+  gst_object_unref (gst_object_ref_sink (decoder));
+  gst_object_unref (gst_object_ref_sink (other));
+}
+
+/* A sample of @pts (running time: the segment starts at 0) pushed through
+ * appsrc to appsink, pulled, and whether it is late. */
+static gboolean
+late_sample (ProbeLosses *l, GstElement *pipeline, GstClockTime pts)
+{
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  GstBuffer *buffer = gst_buffer_new_allocate (NULL, 16, NULL);
+  GstSample *sample;
+  gboolean late;
+
+  GST_BUFFER_PTS (buffer) = pts;
+  GST_BUFFER_DURATION (buffer) = 40 * GST_MSECOND;
+  g_assert_cmpint (gst_app_src_push_buffer (GST_APP_SRC (src), buffer), ==,
+      GST_FLOW_OK);
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+      clh_test_timeout_ns (30));
+  g_assert_nonnull (sample);
+  late = probe_losses_is_late (l, sink, sample);
+  gst_sample_unref (sample);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  return late;
+}
+
+/* Late samples against a real pipeline's clock, its base time set so that
+ * its running time is 10 s as it starts: with a live source, a frame of
+ * 1 s is late (by 9 s or more), one of 100 s is not; with a source that
+ * is not live and a sink that does not sync (a file counted as fast as
+ * it comes), a frame of 1 s is no late frame: it has no time to be late
+ * for. */
+static void
+test_losses_late (void)
+{
+  const gboolean live[] = { TRUE, FALSE };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (live); i++) {
+    gchar *text = g_strdup_printf ("appsrc name=src is-live=%s format=time "
+        "caps=application/x-probe-test ! appsink name=sink sync=false",
+        live[i] ? "true" : "false");
+    GstElement *pipeline = gst_parse_launch (text, NULL);
+    GstClock *clock = gst_system_clock_obtain ();
+    ProbeLosses *l = probe_losses_new ();
+
+    g_assert_nonnull (pipeline);
+    gst_pipeline_use_clock (GST_PIPELINE (pipeline), clock);
+    /* The pipeline keeps the base time given. */
+    gst_element_set_start_time (pipeline, GST_CLOCK_TIME_NONE);
+    gst_element_set_base_time (pipeline, gst_clock_get_time (clock)
+        - 10 * GST_SECOND);
+    gst_element_set_state (pipeline, GST_STATE_PLAYING);
+    if (live[i]) {
+      g_assert_true (late_sample (l, pipeline, GST_SECOND));
+      g_assert_false (late_sample (l, pipeline, 100 * GST_SECOND));
+    } else {
+      g_assert_false (late_sample (l, pipeline, GST_SECOND));
+      g_assert_false (late_sample (l, pipeline, 2 * GST_SECOND));
+    }
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    probe_losses_free (l);
+    gst_object_unref (clock);
+    gst_object_unref (pipeline);
+    g_free (text);
+  }
 }
 
 /* The values of the render against the message, computed here from its
@@ -771,6 +1078,43 @@ element (const GstStructure *s, const gchar *field, guint i)
   return as_double (gst_value_array_get_value (array, i));
 }
 
+/* The key of a row of cam's area (@kind NULL: the frame), with the
+ * labels that are not NULL. */
+static gchar *
+area_key (const gchar *family, const gchar *kind, const gchar *id,
+    const gchar *channel, const gchar *bits, const gchar *quantile)
+{
+  GHashTable *labels = g_hash_table_new (g_str_hash, g_str_equal);
+  gchar *k;
+
+  g_hash_table_insert (labels, "input", "cam");
+  if (kind)
+    g_hash_table_insert (labels, (gpointer) kind, (gpointer) id);
+  g_hash_table_insert (labels, "channel", (gpointer) channel);
+  if (bits)
+    g_hash_table_insert (labels, "bits", (gpointer) bits);
+  if (quantile)
+    g_hash_table_insert (labels, "quantile", (gpointer) quantile);
+  k = key_of (family, labels);
+  g_hash_table_unref (labels);
+  return k;
+}
+
+/* The quantile labels of the percentile points the real messages use,
+ * written out. */
+static const gchar *
+quantile_of (gdouble point)
+{
+  if (point == 1.0)
+    return "0.01";
+  if (point == 50.0)
+    return "0.5";
+  if (point == 99.9)
+    return "0.999";
+  g_error ("no quantile label written for the point %g", point);
+  return NULL;
+}
+
 static void
 assert_area (GHashTable *map, const GstStructure *message,
     const GstStructure *area, const gchar *kind, const gchar *id,
@@ -779,7 +1123,11 @@ assert_area (GHashTable *map, const GstStructure *message,
   const GValue *channels = gst_structure_get_value (message, "channels");
   const GValue *points = gst_structure_get_value (message,
       "percentile-points");
-  guint c, k;
+  guint c, k, depth;
+  gchar *bits;
+
+  g_assert_true (gst_structure_get_uint (message, "depth", &depth));
+  bits = g_strdup_printf ("%u", depth);
 
   for (c = 0; c < gst_value_array_get_size (channels); c++) {
     const gchar *channel =
@@ -789,34 +1137,29 @@ assert_area (GHashTable *map, const GstStructure *message,
     const struct
     {
       const gchar *family;
+      gboolean coded;
       gdouble value;
     } plain[] = {
-      {"clhistogram_mean", element (area, "mean", c)},
-      {"clhistogram_min", element (area, "min", c)},
-      {"clhistogram_max", element (area, "max", c)},
-      {"clhistogram_clipped_high_ratio", element (area, "clipped-high", c) /
-            element (area, "samples", c)},
-      {"clhistogram_clipped_low_ratio", element (area, "clipped-low", c) /
-            element (area, "samples", c)},
+      {"clhistogram_mean", TRUE, element (area, "mean", c)},
+      {"clhistogram_min", TRUE, element (area, "min", c)},
+      {"clhistogram_max", TRUE, element (area, "max", c)},
+      {"clhistogram_clipped_high_ratio", FALSE,
+          element (area, "clipped-high", c) / element (area, "samples", c)},
+      {"clhistogram_clipped_low_ratio", FALSE,
+          element (area, "clipped-low", c) / element (area, "samples", c)},
     };
     guint i;
 
     for (i = 0; i < G_N_ELEMENTS (plain); i++, (*n_rows)++)
-      assert_value (map, kind ? key (plain[i].family, "input", "cam", kind,
-              id, "channel", channel, NULL) : key (plain[i].family, "input",
-              "cam", "channel", channel, NULL), plain[i].value);
-    for (k = 0; k < gst_value_array_get_size (points); k++, (*n_rows)++) {
-      gchar point[32];
-
-      g_snprintf (point, sizeof point, "%g",
-          as_double (gst_value_array_get_value (points, k)));
-      assert_value (map, kind ? key ("clhistogram_percentile", "input", "cam",
-              kind, id, "channel", channel, "percentile", point, NULL) :
-          key ("clhistogram_percentile", "input", "cam", "channel", channel,
-              "percentile", point, NULL),
+      assert_value (map, area_key (plain[i].family, kind, id, channel,
+              plain[i].coded ? bits : NULL, NULL), plain[i].value);
+    for (k = 0; k < gst_value_array_get_size (points); k++, (*n_rows)++)
+      assert_value (map, area_key ("clhistogram_quantile", kind, id,
+              channel, bits, quantile_of (as_double
+                  (gst_value_array_get_value (points, k)))),
           as_double (gst_value_array_get_value (percentiles, k)));
-    }
   }
+  g_free (bits);
 }
 
 /* The rows of the families of statistics, all inputs. */
@@ -824,7 +1167,7 @@ static guint
 statistics_rows (GHashTable *map)
 {
   static const gchar *const names[] = { "clhistogram_mean|",
-    "clhistogram_min|", "clhistogram_max|", "clhistogram_percentile|",
+    "clhistogram_min|", "clhistogram_max|", "clhistogram_quantile|",
     "clhistogram_clipped_high_ratio|", "clhistogram_clipped_low_ratio|"
   };
   GHashTableIter iter;
@@ -965,10 +1308,10 @@ assert_one_message (GHashTable *map, const gchar *input)
       *n * (*n + 1) / 2);
   if (*n > 0)
     assert_value (map, key ("clhistogram_mean", "input", input, "zone", "1",
-            "channel", "Y", NULL), 60.25);
+            "channel", "Y", "bits", "8", NULL), 60.25);
   if (*n > 0)
     assert_value (map, key ("clhistogram_mean", "input", input, "channel",
-            "Y", NULL), *n);
+            "Y", "bits", "8", NULL), *n);
 }
 
 static void
@@ -1936,10 +2279,13 @@ main (int argc, char **argv)
   g_test_add_func ("/probe-metrics/families", test_families);
   g_test_add_func ("/probe-metrics/escaping", test_escaping);
   g_test_add_func ("/probe-metrics/histogram", test_histogram);
+  g_test_add_func ("/probe-metrics/quantile-labels", test_quantile_labels);
   g_test_add_func ("/probe-metrics/max-regions", test_max_regions);
   g_test_add_func ("/probe-metrics/max-series", test_max_series);
   g_test_add_func ("/probe-metrics/alerts", test_alerts);
-  g_test_add_func ("/probe-metrics/up", test_up);
+  g_test_add_func ("/probe-metrics/states", test_states);
+  g_test_add_func ("/probe-metrics/losses-dropped", test_losses_dropped);
+  g_test_add_func ("/probe-metrics/losses-late", test_losses_late);
   g_test_add_func ("/probe-metrics/real-messages", test_real_messages);
   g_test_add_func ("/probe-metrics/snapshot", test_snapshot);
   g_test_add_func ("/probe-metrics/http", test_http);

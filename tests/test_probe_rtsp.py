@@ -8,7 +8,9 @@ and started again on the same port a few seconds later: the probe says
 and camera "b"'s clip, which plays on meanwhile, are counted frame for
 frame (RTSP over TCP, rtspt://, loses nothing on the way), and so is the
 file. Its /metrics (--metrics) say the same: "a" down (its statistics
-gone), then up with one reconnection, while "b" stays up. SIGTERM then ends the probe with exit
+gone) with one outage, its failed retry counted apart, then up with one
+reconnection, while "b" stays up; the file ended, with no outage.
+SIGTERM then ends the probe with exit
 status 0. Skipped (exit
 status 77) where gi has no GstRtspServer (Debian's
 gir1.2-gst-rtsp-server-1.0).
@@ -141,10 +143,12 @@ def has_series(text, family, name):
                for line in text.splitlines())
 
 
-def scrape(url, family, name):
-    """The value of the sample of family with input="name"."""
+def scrape(url, family, name, state=None):
+    """The value of the sample of family with input="name" (and
+    state="state", for clhistogram_input_state)."""
     text = scrape_text(url)
-    want = f'{family}{{input="{name}"}} '
+    more = f',state="{state}"' if state else ""
+    want = f'{family}{{input="{name}"{more}}} '
     for line in text.splitlines():
         if line.startswith(want):
             return float(line[len(want):])
@@ -226,8 +230,10 @@ class Rtsp(unittest.TestCase):
         lines.wait_for(lambda o: messages(o, "input-down"), "a")
         # Down in the metrics too, "b" still up.
         self.assertEqual(scrape(self.url, "clhistogram_input_up", "a"), 0)
-        self.assertGreaterEqual(
-            scrape(self.url, "clhistogram_input_downs_total", "a"), 1)
+        self.assertEqual(scrape(self.url, "clhistogram_input_state", "a",
+                                "down"), 1)
+        self.assertEqual(
+            scrape(self.url, "clhistogram_input_outages_total", "a"), 1)
         self.assertEqual(
             scrape(self.url, "clhistogram_input_reconnects_total", "a"), 0)
         self.assertEqual(scrape(self.url, "clhistogram_input_up", "b"), 1)
@@ -238,6 +244,11 @@ class Rtsp(unittest.TestCase):
         self.assertTrue(has_series(text, "clhistogram_mean", "b"), text)
         # Still down when a retry comes (its second down), then back.
         lines.wait_for(lambda o: len(messages(o, "input-down")) >= 2, "a")
+        # One outage still, its retries that failed counted apart.
+        self.assertEqual(
+            scrape(self.url, "clhistogram_input_outages_total", "a"), 1)
+        self.assertGreaterEqual(
+            scrape(self.url, "clhistogram_input_retries_total", "a"), 1)
         self.server_a = Server(FRAMES_A, port)
         # Back: up again, one reconnection; "b" never went down.
         lines.wait_for(lambda o: len(messages(o, "input-up")) == 2, "a")
@@ -246,7 +257,7 @@ class Rtsp(unittest.TestCase):
             scrape(self.url, "clhistogram_input_reconnects_total", "a"), 1)
         self.assertEqual(scrape(self.url, "clhistogram_input_up", "b"), 1)
         self.assertEqual(
-            scrape(self.url, "clhistogram_input_downs_total", "b"), 0)
+            scrape(self.url, "clhistogram_input_outages_total", "b"), 0)
         # Its whole clip counted; "b"'s and the file's too.
         lines.wait_for(ended(1), "a")
         lines.wait_for(ended(0), "b")
@@ -255,8 +266,10 @@ class Rtsp(unittest.TestCase):
         self.assertEqual(scrape(self.url, "clhistogram_frames_total",
                                 "file"), VIDEO_FRAMES)
         self.assertEqual(scrape(self.url, "clhistogram_input_up", "file"), 0)
+        self.assertEqual(scrape(self.url, "clhistogram_input_state", "file",
+                                "ended"), 1)
         self.assertEqual(
-            scrape(self.url, "clhistogram_input_downs_total", "file"), 0)
+            scrape(self.url, "clhistogram_input_outages_total", "file"), 0)
 
     def check_lines(self, lines):
         a, b, file = lines.of("a"), lines.of("b"), lines.of("file")

@@ -456,8 +456,7 @@ open_metrics (Probe *probe)
   }
   probe_metrics_set_max_regions (probe->shared.metrics, max_regions);
   for (i = 0; i < probe->inputs->len; i++)
-    probe_metrics_add_input (probe->shared.metrics,
-        probe_input_get_name (g_ptr_array_index (probe->inputs, i)));
+    probe_input_add_metrics (g_ptr_array_index (probe->inputs, i));
   url = probe_metrics_get_url (probe->shared.metrics);
   g_printerr ("clhistogram-probe: metrics on %s\n", url);
   g_free (url);

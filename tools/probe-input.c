@@ -32,6 +32,7 @@
 #include "probe-check.h"
 #include "probe-descriptors.h"
 #include "probe-json.h"
+#include "probe-losses.h"
 #include "probe-pipeline.h"
 #include "probe-uri.h"
 #include "probe-stop.h"
@@ -69,6 +70,10 @@ struct _ProbeInput
   const ProbeInputShared *shared;
   GThreadPool *worker;
   ProbeCheck *check;
+  ProbeLosses *losses;
+  /* Its element's alert-clipped and alert-crushed, percent. */
+  gdouble alert_clipped;
+  gdouble alert_crushed;
 
   /* The main loop's. */
   State state;
@@ -98,6 +103,9 @@ struct _ProbeInput
   gboolean reserved;
   gint64 up_since;
   gint64 last_frame;
+  /* The last frame's duration, to count the frames a QoS message gives
+   * as a duration. */
+  GstClockTime frame_duration;
   guint ups;
   guint64 frames;
   gchar *device_name;
@@ -188,7 +196,11 @@ static void
 finish (ProbeInput *input)
 {
   probe_descriptors_forget (input);
-  probe_metrics_set_ended (input->shared->metrics, input->spec->name);
+  /* A file that failed is down for good, not at its end. */
+  if (input->error)
+    probe_metrics_set_up (input->shared->metrics, input->spec->name, FALSE);
+  else
+    probe_metrics_set_ended (input->shared->metrics, input->spec->name);
   input->state = ENDED;
   g_idle_add (notify_ended, input);
 }
@@ -324,6 +336,9 @@ on_new_sample (GstAppSink *sink, gpointer user_data)
     return GST_FLOW_FLUSHING;
   if (input->check)
     probe_check_sample (input->check, sample);
+  if (input->shared->metrics
+      && probe_losses_is_late (input->losses, GST_ELEMENT (sink), sample))
+    probe_metrics_add_lost (input->shared->metrics, input->spec->name, 0, 1);
   g_mutex_lock (&input->lock);
   input->frames++;
   g_mutex_unlock (&input->lock);
@@ -354,6 +369,8 @@ on_frame (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
   g_mutex_lock (&input->lock);
   first = !input->up;
   input->last_frame = now;
+  input->frame_duration = GST_BUFFER_DURATION (gst_pad_probe_info_get_buffer
+      (info));
   if (first) {
     input->up = TRUE;
     input->up_since = now;
@@ -381,6 +398,7 @@ on_sync_message (GstBus *bus, GstMessage *msg, gpointer user_data)
   ProbeInput *input = user_data;
   const GstStructure *s;
   GstState state;
+  GstClockTime frame_duration;
 
   switch (GST_MESSAGE_TYPE (msg)) {
     case GST_MESSAGE_ELEMENT:
@@ -401,6 +419,13 @@ on_sync_message (GstBus *bus, GstMessage *msg, gpointer user_data)
       if (state == GST_STATE_PLAYING && !input->stopping)
         probe_stop_running (input->pipe->pipeline);
       g_mutex_unlock (&input->lock);
+      break;
+    case GST_MESSAGE_QOS:
+      g_mutex_lock (&input->lock);
+      frame_duration = input->frame_duration;
+      g_mutex_unlock (&input->lock);
+      probe_metrics_add_lost (input->shared->metrics, input->spec->name,
+          probe_losses_take_qos (input->losses, msg, frame_duration), 0);
       break;
     default:
       break;
@@ -545,10 +570,12 @@ begin_run (ProbeInput *input)
   gst_bus_add_watch (bus, on_message, input);
   gst_object_unref (bus);
 
+  probe_losses_reset (input->losses);
   g_mutex_lock (&input->lock);
   input->stopping = FALSE;
   input->up = FALSE;
   input->reserved = TRUE;
+  input->frame_duration = GST_CLOCK_TIME_NONE;
   g_mutex_unlock (&input->lock);
   input->state = RUNNING;
   input->run_started = g_get_monotonic_time ();
@@ -710,6 +737,7 @@ probe_input_new (const ProbeInputSpec *spec, const ProbeInputShared *shared,
   input->spec = spec;
   input->shared = shared;
   input->retry_wait = 1;
+  input->losses = probe_losses_new ();
   g_mutex_init (&input->lock);
   input->worker = g_thread_pool_new (run_task, input, 1, FALSE, NULL);
   /* Let go at once: its bus's descriptors are not kept while the other
@@ -717,6 +745,8 @@ probe_input_new (const ProbeInputSpec *spec, const ProbeInputShared *shared,
    * it (probe-descriptors.c). */
   checked = build_pipeline (input, &err);
   if (checked) {
+    g_object_get (checked->histogram, "alert-clipped", &input->alert_clipped,
+        "alert-crushed", &input->alert_crushed, NULL);
     probe_pipeline_free (checked);
     return input;
   }
@@ -732,6 +762,21 @@ probe_input_new (const ProbeInputSpec *spec, const ProbeInputShared *shared,
   g_propagate_error (error, err);
   probe_input_free (input);
   return NULL;
+}
+
+/**
+ * probe_input_add_metrics:
+ *
+ * Lists the input in the metrics (the shared ones: none without
+ * --metrics), starting, with its exposure alerts' thresholds, before its
+ * first run: a scrape shows them from the start.
+ */
+void
+probe_input_add_metrics (ProbeInput *input)
+{
+  probe_metrics_add_input (input->shared->metrics, input->spec->name);
+  probe_metrics_set_alerts (input->shared->metrics, input->spec->name,
+      input->alert_clipped, input->alert_crushed);
 }
 
 /**
@@ -883,6 +928,7 @@ probe_input_free (ProbeInput *input)
   probe_descriptors_forget (input);
   probe_pipeline_free (input->pipe);
   probe_check_free (input->check);
+  probe_losses_free (input->losses);
   g_mutex_clear (&input->lock);
   g_free (input->start_error);
   g_free (input->down_reason);

@@ -29,6 +29,7 @@ typedef struct
 
 ProbeInput *probe_input_new (const ProbeInputSpec *spec,
     const ProbeInputShared *shared, GError **error);
+void probe_input_add_metrics (ProbeInput *input);
 void probe_input_start (ProbeInput *input);
 void probe_input_end (ProbeInput *input);
 void probe_input_abort (ProbeInput *input);

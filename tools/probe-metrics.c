@@ -9,6 +9,7 @@
 #include "probe-metrics.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef HAVE_PROBE_METRICS_SERVER
@@ -17,19 +18,24 @@
 
 typedef enum
 {
+  FAMILY_STATE,
   FAMILY_UP,
+  FAMILY_OUTAGES,
+  FAMILY_RETRIES,
   FAMILY_RECONNECTS,
-  FAMILY_DOWNS,
   FAMILY_FRAMES,
+  FAMILY_DROPPED,
+  FAMILY_LATE,
   FAMILY_MESSAGES,
   FAMILY_LAST_TIMESTAMP,
+  FAMILY_ALERT_THRESHOLD,
   FAMILY_MEAN,
   FAMILY_MIN,
   FAMILY_MAX,
-  FAMILY_PERCENTILE,
+  FAMILY_QUANTILE,
   FAMILY_CLIPPED_HIGH,
   FAMILY_CLIPPED_LOW,
-  FAMILY_METERING_PERCENT,
+  FAMILY_METERING,
   FAMILY_ALERT_ACTIVE,
   N_FAMILIES
 } Family;
@@ -37,7 +43,7 @@ typedef enum
 /* The families of a message's statistics, whose rows are made from the
  * message when a scrape first needs them. */
 #define FIRST_STATISTIC FAMILY_MEAN
-#define LAST_STATISTIC FAMILY_METERING_PERCENT
+#define LAST_STATISTIC FAMILY_METERING
 
 static const struct
 {
@@ -45,39 +51,65 @@ static const struct
   const gchar *type;
   const gchar *help;
 } families[N_FAMILIES] = {
+  [FAMILY_STATE] = {"clhistogram_input_state", "gauge",
+      "1 for the input's state (label state), 0 for the others: starting "
+        "(before its first frame), up (delivering frames), down (failed, "
+        "stalled or its live stream ended: a live input is retried), ended "
+        "(a file at its end, or stopped)"},
   [FAMILY_UP] = {"clhistogram_input_up", "gauge",
-      "1 while the input delivers frames, 0 once it went down or ended"},
+      "1 while the input delivers frames (state up), else 0"},
+  [FAMILY_OUTAGES] = {"clhistogram_input_outages_total", "counter",
+      "Times the input went down from up or from its start: one per "
+        "period down, whatever the retries in it"},
+  [FAMILY_RETRIES] = {"clhistogram_input_retries_total", "counter",
+      "Retries of the input that failed while it was down"},
   [FAMILY_RECONNECTS] = {"clhistogram_input_reconnects_total", "counter",
       "Times the input came back up after it went down"},
-  [FAMILY_DOWNS] = {"clhistogram_input_downs_total", "counter",
-      "Times the input went down (an error, a stall, its end)"},
   [FAMILY_FRAMES] = {"clhistogram_frames_total", "counter",
       "Frames counted: the histogram messages' frames (1 each without "
         "an interval)"},
+  [FAMILY_DROPPED] = {"clhistogram_frames_dropped_total", "counter",
+      "Frames the input's pipeline dropped before they could be counted, "
+        "as its elements report them in QoS messages: a decoder's frames "
+        "it could not decode, a camera's frames its driver lost"},
+  [FAMILY_LATE] = {"clhistogram_frames_late_total", "counter",
+      "Frames counted more than 20 ms after their time on the pipeline "
+        "clock (a live input's, or with --sync): those a video sink would "
+        "drop as too late"},
   [FAMILY_MESSAGES] = {"clhistogram_messages_total", "counter",
       "Histogram messages taken"},
   [FAMILY_LAST_TIMESTAMP] = {"clhistogram_last_timestamp_seconds", "gauge",
       "When the last histogram message came, in seconds since the Unix "
         "epoch"},
+  [FAMILY_ALERT_THRESHOLD] = {"clhistogram_alert_threshold_ratio", "gauge",
+      "The share of the samples clipped high (label alert: clipped) or low "
+        "(crushed) at which the input's exposure alert starts, 0 to 1; "
+        "only for the alerts on for the input"},
   [FAMILY_MEAN] = {"clhistogram_mean", "gauge",
-      "The mean sample value of the last histogram message, per channel"},
+      "The mean sample value of the last histogram message, per channel, "
+        "in code values of the depth in label bits"},
   [FAMILY_MIN] = {"clhistogram_min", "gauge",
-      "The smallest sample value of the last histogram message"},
+      "The smallest sample value of the last histogram message, in code "
+        "values of the depth in label bits"},
   [FAMILY_MAX] = {"clhistogram_max", "gauge",
-      "The largest sample value of the last histogram message"},
-  [FAMILY_PERCENTILE] = {"clhistogram_percentile", "gauge",
-      "The sample value at each percentile of the last histogram message "
-        "(label percentile, 0 to 100)"},
+      "The largest sample value of the last histogram message, in code "
+        "values of the depth in label bits"},
+  [FAMILY_QUANTILE] = {"clhistogram_quantile", "gauge",
+      "The sample value at each quantile (label quantile, 0 to 1: the "
+        "percentile / 100) of the last histogram message, in code values "
+        "of the depth in label bits"},
   [FAMILY_CLIPPED_HIGH] = {"clhistogram_clipped_high_ratio", "gauge",
       "The share of the samples at or above the clip-high level, 0 to 1"},
   [FAMILY_CLIPPED_LOW] = {"clhistogram_clipped_low_ratio", "gauge",
       "The share of the samples at or below the clip-low level, 0 to 1"},
-  [FAMILY_METERING_PERCENT] = {"clhistogram_metering_percent", "gauge",
-      "The metering value, percent of the nominal range from black (0) to "
-        "white (100)"},
+  [FAMILY_METERING] = {"clhistogram_metering_ratio", "gauge",
+      "The metering value, 0 at nominal black and 1 at nominal white (the "
+        "message's metering-percent / 100; beyond them out of the nominal "
+        "range)"},
   [FAMILY_ALERT_ACTIVE] = {"clhistogram_alert_active", "gauge",
       "1 while the exposure alert (label alert: clipped or crushed) is on: "
-        "the input's for the frame or any zone, a zone's for that zone"},
+        "the input's for the frame or any zone, a zone's for that zone; "
+        "only for the alerts on for the input"},
 };
 
 typedef enum
@@ -93,6 +125,24 @@ typedef enum
 
 static const gchar *const alert_names[N_ALERTS] = { "clipped", "crushed" };
 
+/* An input's states, one series each (clhistogram_input_state), 1 for
+ * the current one, as node_exporter's node_systemd_unit_state: a rule
+ * selects a state by its label (state="down"), and every state's series
+ * is there from the input's start, so that none appears out of nothing
+ * when the state changes. */
+typedef enum
+{
+  STATE_STARTING,
+  STATE_UP,
+  STATE_DOWN,
+  STATE_ENDED,
+  N_STATES
+} State;
+
+static const gchar *const state_names[N_STATES] = {
+  "starting", "up", "down", "ended"
+};
+
 /* What one histogram message gives: the statistics' rows, and the zones
  * their alerts are reported for. */
 typedef struct
@@ -107,11 +157,14 @@ typedef struct
   gchar *name;
   /* `input="NAME"`, escaped. */
   gchar *label;
-  gboolean up;
+  State state;
   gboolean was_up;
   guint64 reconnects;
-  guint64 downs;
+  guint64 outages;
+  guint64 retries;
   guint64 frames;
+  guint64 dropped;
+  guint64 late;
   guint64 messages;
   gdouble last_timestamp;
   /* The last `histogram` message, and its rows, made from it when a
@@ -119,6 +172,8 @@ typedef struct
    * the text is built at most once a scrape, not once a frame. */
   GstStructure *message;
   Statistics *statistics;
+  /* Each alert's threshold, percent of the samples; 0: off. */
+  gdouble threshold[N_ALERTS];
   gboolean alert_active[N_ALERTS];
   /* gint zone ids whose alert is on. */
   GArray *alert_zones[N_ALERTS];
@@ -249,6 +304,7 @@ typedef struct {
   GQuark alert;
   GQuark active;
   GQuark frames;
+  GQuark depth;
 } Fields;
 
 static const Fields *
@@ -275,6 +331,7 @@ fields (void)
     f.alert = g_quark_from_static_string ("alert");
     f.active = g_quark_from_static_string ("active");
     f.frames = g_quark_from_static_string ("frames");
+    f.depth = g_quark_from_static_string ("depth");
     g_once_init_leave (&done, 1);
   }
   return &f;
@@ -320,18 +377,70 @@ clipped_ratio (const GstStructure *area, GQuark field, guint c,
   return TRUE;
 }
 
+/* A quantile's label value as Prometheus writes one (0.01, 0.5, 0.99):
+ * the percentile point's shortest decimal form, its point moved two
+ * places left, so that 99.9 gives 0.999, where the double 99.9 / 100
+ * would read 0.9990000000000001. */
+static void
+append_quantile (GString *out, gdouble point)
+{
+  GString *text = g_string_new (NULL);
+  gchar **parts;
+  GString *whole;
+  gchar *fraction, *exponent;
+  gsize skip = 0, length;
+
+  append_double (text, point);
+  if (!isfinite (point) || point < 0) {
+    append_double (out, point / 100);
+    g_string_free (text, TRUE);
+    return;
+  }
+  /* A point under 0.0001 is written with an exponent: 1e-05, 1e-07. */
+  if ((exponent = strchr (text->str, 'e'))) {
+    gint e = atoi (exponent + 1) - 2;
+
+    g_string_append_len (out, text->str, exponent - text->str);
+    g_string_append_printf (out, "e%c%02d", e < 0 ? '-' : '+', ABS (e));
+    g_string_free (text, TRUE);
+    return;
+  }
+  parts = g_strsplit (text->str, ".", 2);
+  whole = g_string_new (parts[0]);
+  while (whole->len < 3)
+    g_string_prepend_c (whole, '0');
+  fraction = g_strconcat (whole->str + whole->len - 2,
+      parts[1] ? parts[1] : "", NULL);
+  g_string_truncate (whole, whole->len - 2);
+  while (skip + 1 < whole->len && whole->str[skip] == '0')
+    skip++;
+  g_string_append (out, whole->str + skip);
+  length = strlen (fraction);
+  while (length > 0 && fraction[length - 1] == '0')
+    fraction[--length] = '\0';
+  if (length > 0) {
+    g_string_append_c (out, '.');
+    g_string_append (out, fraction);
+  }
+  g_free (fraction);
+  g_string_free (whole, TRUE);
+  g_strfreev (parts);
+  g_string_free (text, TRUE);
+}
+
 /* The rows of one area (the frame, a zone or a region): @area holds its
  * statistics, @message the channels' names and percentile points.
- * @labels: the area's labels, input's first. */
+ * @labels: the area's labels, input's first; @bits: the `bits` label of
+ * the code values, empty where the message gives no depth. */
 static void
 add_area (Statistics *st, const GstStructure *message,
-    const GstStructure *area, const gchar *labels)
+    const GstStructure *area, const gchar *labels, const gchar *bits)
 {
   const Fields *q = fields ();
   const GValue *channels = gst_structure_id_get_value (message, q->channels);
   const GValue *points = gst_structure_id_get_value (message,
       q->percentile_points);
-  GString *at = g_string_new (NULL);
+  GString *at = g_string_new (NULL), *coded = g_string_new (NULL);
   guint c, k;
 
   for (c = 0; item (channels, c); c++) {
@@ -345,24 +454,23 @@ add_area (Statistics *st, const GstStructure *message,
     g_string_assign (at, labels);
     g_string_append_c (at, ',');
     append_label (at, "channel", g_value_get_string (name));
+    g_string_assign (coded, at->str);
+    g_string_append (coded, bits);
     if (field_number (area, q->mean, c, &v))
-      append_row (st->rows[FAMILY_MEAN], FAMILY_MEAN, at->str, v);
+      append_row (st->rows[FAMILY_MEAN], FAMILY_MEAN, coded->str, v);
     if (field_number (area, q->min, c, &v))
-      append_row (st->rows[FAMILY_MIN], FAMILY_MIN, at->str, v);
+      append_row (st->rows[FAMILY_MIN], FAMILY_MIN, coded->str, v);
     if (field_number (area, q->max, c, &v))
-      append_row (st->rows[FAMILY_MAX], FAMILY_MAX, at->str, v);
+      append_row (st->rows[FAMILY_MAX], FAMILY_MAX, coded->str, v);
     for (k = 0; number_of (item (points, k), &point)
         && number_of (item (percentiles, k), &v); k++) {
-      gsize length = at->len;
-      GString *number = g_string_new (NULL);
+      gsize length = coded->len;
 
-      append_double (number, point);
-      g_string_append_c (at, ',');
-      append_label (at, "percentile", number->str);
-      append_row (st->rows[FAMILY_PERCENTILE], FAMILY_PERCENTILE, at->str,
-          v);
-      g_string_truncate (at, length);
-      g_string_free (number, TRUE);
+      g_string_append (coded, ",quantile=\"");
+      append_quantile (coded, point);
+      g_string_append_c (coded, '"');
+      append_row (st->rows[FAMILY_QUANTILE], FAMILY_QUANTILE, coded->str, v);
+      g_string_truncate (coded, length);
     }
     if (clipped_ratio (area, q->clipped_high, c, &v))
       append_row (st->rows[FAMILY_CLIPPED_HIGH], FAMILY_CLIPPED_HIGH,
@@ -371,6 +479,7 @@ add_area (Statistics *st, const GstStructure *message,
       append_row (st->rows[FAMILY_CLIPPED_LOW], FAMILY_CLIPPED_LOW, at->str,
           v);
   }
+  g_string_free (coded, TRUE);
   g_string_free (at, TRUE);
 }
 
@@ -424,16 +533,19 @@ statistics_of (const gchar *input_label, const GstStructure *s,
   const GValue *regions = gst_structure_id_get_value (s, fields ()->regions);
   const GValue *percent = field_of (s, fields ()->metering_percent,
       G_TYPE_DOUBLE);
+  const GValue *depth = field_of (s, fields ()->depth, G_TYPE_UINT);
   GString *labels = g_string_new (NULL);
+  gchar *bits = depth ? g_strdup_printf (",bits=\"%u\"",
+      g_value_get_uint (depth)) : g_strdup ("");
   guint f, r, kept = 0;
 
   for (f = FIRST_STATISTIC; f <= LAST_STATISTIC; f++)
     st->rows[f] = g_string_new (NULL);
   st->zones = g_array_new (FALSE, FALSE, sizeof (gint));
-  add_area (st, s, s, input_label);
+  add_area (st, s, s, input_label, bits);
   if (percent)
-    append_row (st->rows[FAMILY_METERING_PERCENT], FAMILY_METERING_PERCENT,
-        input_label, g_value_get_double (percent));
+    append_row (st->rows[FAMILY_METERING], FAMILY_METERING, input_label,
+        g_value_get_double (percent) / 100);
   for (r = 0; item (regions, r) && kept < max_regions; r++) {
     const GValue *region = item (regions, r);
     gint zone;
@@ -443,12 +555,13 @@ statistics_of (const gchar *input_label, const GstStructure *s,
         || !region_labels (labels, input_label,
             gst_value_get_structure (region), &zone))
       continue;
-    add_area (st, s, gst_value_get_structure (region), labels->str);
+    add_area (st, s, gst_value_get_structure (region), labels->str, bits);
     kept++;
     if (zone >= 0)
       g_array_append_val (st->zones, zone);
   }
   g_string_free (labels, TRUE);
+  g_free (bits);
   return st;
 }
 
@@ -700,12 +813,15 @@ forget_run (Input *input)
  * probe_metrics_set_up:
  * @m: (nullable): the metrics; %NULL (none asked for) does nothing
  * @input: the input
- * @up: whether it is up (its pipeline runs) or down (it failed, stalled
- *   or ended)
+ * @up: %TRUE: its run had its first frame; %FALSE: it went down (its run
+ *   failed or stalled, a live stream ended, a retry failed, or a file
+ *   failed)
  *
- * Each call with @up %FALSE counts one down (as each `input-down` line
- * does) and drops the run's statistics and alerts; @up %TRUE after a
- * down counts a reconnect, unless the input was never up before.
+ * Down from up or from its start (state starting) counts an outage; down
+ * while already down (a retry that failed) counts a retry instead, so
+ * that one period down is one outage however many retries it takes.
+ * Either drops the run's statistics and alerts. Up after a down counts a
+ * reconnect, unless the input was never up before.
  */
 void
 probe_metrics_set_up (ProbeMetrics *m, const gchar *name, gboolean up)
@@ -716,15 +832,41 @@ probe_metrics_set_up (ProbeMetrics *m, const gchar *name, gboolean up)
     return;
   g_mutex_lock (&m->lock);
   input = lookup (m, name);
-  if (up && !input->up) {
+  if (up && input->state != STATE_UP) {
     if (input->was_up)
       input->reconnects++;
     input->was_up = TRUE;
   } else if (!up) {
-    input->downs++;
+    if (input->state == STATE_DOWN)
+      input->retries++;
+    else
+      input->outages++;
     forget_run (input);
   }
-  input->up = up;
+  input->state = up ? STATE_UP : STATE_DOWN;
+  g_mutex_unlock (&m->lock);
+}
+
+/**
+ * probe_metrics_set_starting:
+ * @m: (nullable): the metrics; %NULL (none asked for) does nothing
+ * @input: the input
+ *
+ * The input starts again as new (its settings read again): state
+ * starting until its first frame, its run's statistics and alerts
+ * dropped; its counters stay. A down from there is an outage.
+ */
+void
+probe_metrics_set_starting (ProbeMetrics *m, const gchar *name)
+{
+  Input *input;
+
+  if (!m)
+    return;
+  g_mutex_lock (&m->lock);
+  input = lookup (m, name);
+  input->state = STATE_STARTING;
+  forget_run (input);
   g_mutex_unlock (&m->lock);
 }
 
@@ -733,9 +875,9 @@ probe_metrics_set_up (ProbeMetrics *m, const gchar *name, gboolean up)
  * @m: (nullable): the metrics; %NULL (none asked for) does nothing
  * @input: the input
  *
- * The input ended for good (a file's end): not up any more, its
- * statistics and alerts dropped, and no down counted, since nothing
- * failed.
+ * The input ended for good without failing (a file at its end, a live
+ * input at --max-frames or stopped by a signal): state ended, its
+ * statistics and alerts dropped, no outage counted.
  */
 void
 probe_metrics_set_ended (ProbeMetrics *m, const gchar *name)
@@ -746,8 +888,65 @@ probe_metrics_set_ended (ProbeMetrics *m, const gchar *name)
     return;
   g_mutex_lock (&m->lock);
   input = lookup (m, name);
-  input->up = FALSE;
+  input->state = STATE_ENDED;
   forget_run (input);
+  g_mutex_unlock (&m->lock);
+}
+
+/**
+ * probe_metrics_set_alerts:
+ * @m: (nullable): the metrics; %NULL (none asked for) does nothing
+ * @input: the input
+ * @clipped: its element's alert-clipped, percent of the samples, 0 to
+ *   100 (0: off)
+ * @crushed: its element's alert-crushed, the same
+ *
+ * The input's exposure alerts: those on are given with their thresholds
+ * (clhistogram_alert_threshold_ratio, the percent / 100) and their
+ * states (clhistogram_alert_active); those off are not given at all. A
+ * value out of 0 to 100 (or NaN) is taken as off.
+ */
+void
+probe_metrics_set_alerts (ProbeMetrics *m, const gchar *name,
+    gdouble clipped, gdouble crushed)
+{
+  const gdouble thresholds[N_ALERTS] = { clipped, crushed };
+  Input *input;
+  guint a;
+
+  if (!m)
+    return;
+  g_mutex_lock (&m->lock);
+  input = lookup (m, name);
+  for (a = 0; a < N_ALERTS; a++)
+    input->threshold[a] = thresholds[a] > 0 && thresholds[a] <= 100 ?
+        thresholds[a] : 0;
+  g_mutex_unlock (&m->lock);
+}
+
+/**
+ * probe_metrics_add_lost:
+ * @m: (nullable): the metrics; %NULL (none asked for) does nothing
+ * @input: the input
+ * @dropped: frames its pipeline dropped before they were counted
+ *   (probe-losses.c)
+ * @late: frames counted late
+ *
+ * Adds to the input's clhistogram_frames_dropped_total and
+ * clhistogram_frames_late_total. Any thread.
+ */
+void
+probe_metrics_add_lost (ProbeMetrics *m, const gchar *name,
+    guint64 dropped, guint64 late)
+{
+  Input *input;
+
+  if (!m || (dropped == 0 && late == 0))
+    return;
+  g_mutex_lock (&m->lock);
+  input = lookup (m, name);
+  input->dropped += dropped;
+  input->late += late;
   g_mutex_unlock (&m->lock);
 }
 
@@ -770,8 +969,9 @@ holds (const GArray *ids, gint id)
   return FALSE;
 }
 
-/* The input's alert rows: its own, then each zone's, for the zones of its
- * last message and any zone an alert is on in. */
+/* The input's alert rows, of the alerts on for it: its own, then each
+ * zone's, for the zones of its last message and any zone an alert is on
+ * in. */
 static void
 append_alerts (GString *out, const Input *input, guint max_regions)
 {
@@ -784,7 +984,8 @@ append_alerts (GString *out, const Input *input, guint max_regions)
         input->statistics->zones->len);
   /* A zone left out by --metrics-regions is left out of the alerts too. */
   for (a = 0; a < N_ALERTS && max_regions == PROBE_METRICS_ALL_REGIONS; a++)
-    for (i = 0; i < input->alert_zones[a]->len; i++) {
+    for (i = 0; i < input->alert_zones[a]->len && input->threshold[a] > 0;
+        i++) {
       gint zone = g_array_index (input->alert_zones[a], gint, i);
 
       if (!holds (zones, zone))
@@ -792,6 +993,8 @@ append_alerts (GString *out, const Input *input, guint max_regions)
     }
   g_array_sort (zones, compare_ints);
   for (a = 0; a < N_ALERTS; a++) {
+    if (input->threshold[a] <= 0)
+      continue;
     g_string_assign (labels, input->label);
     g_string_append_c (labels, ',');
     append_label (labels, "alert", alert_names[a]);
@@ -802,6 +1005,8 @@ append_alerts (GString *out, const Input *input, guint max_regions)
     for (a = 0; a < N_ALERTS; a++) {
       gint zone = g_array_index (zones, gint, i);
 
+      if (input->threshold[a] <= 0)
+        continue;
       g_string_printf (labels, "%s,zone=\"%d\",", input->label, zone);
       append_label (labels, "alert", alert_names[a]);
       append_count (out, FAMILY_ALERT_ACTIVE, labels->str,
@@ -811,22 +1016,67 @@ append_alerts (GString *out, const Input *input, guint max_regions)
   g_array_unref (zones);
 }
 
+/* One series per state, 1 for the input's. */
+static void
+append_states (GString *out, const Input *input)
+{
+  GString *labels = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < N_STATES; i++) {
+    g_string_printf (labels, "%s,state=\"%s\"", input->label,
+        state_names[i]);
+    append_count (out, FAMILY_STATE, labels->str, input->state == i);
+  }
+  g_string_free (labels, TRUE);
+}
+
+static void
+append_thresholds (GString *out, const Input *input)
+{
+  GString *labels = g_string_new (NULL);
+  guint a;
+
+  for (a = 0; a < N_ALERTS; a++) {
+    if (input->threshold[a] <= 0)
+      continue;
+    g_string_assign (labels, input->label);
+    g_string_append_c (labels, ',');
+    append_label (labels, "alert", alert_names[a]);
+    append_row (out, FAMILY_ALERT_THRESHOLD, labels->str,
+        input->threshold[a] / 100);
+  }
+  g_string_free (labels, TRUE);
+}
+
 static void
 append_family (GString *out, Family f, const Input *input,
     guint max_regions)
 {
   switch (f) {
+    case FAMILY_STATE:
+      append_states (out, input);
+      break;
     case FAMILY_UP:
-      append_count (out, f, input->label, input->up);
+      append_count (out, f, input->label, input->state == STATE_UP);
+      break;
+    case FAMILY_OUTAGES:
+      append_count (out, f, input->label, input->outages);
+      break;
+    case FAMILY_RETRIES:
+      append_count (out, f, input->label, input->retries);
       break;
     case FAMILY_RECONNECTS:
       append_count (out, f, input->label, input->reconnects);
       break;
-    case FAMILY_DOWNS:
-      append_count (out, f, input->label, input->downs);
-      break;
     case FAMILY_FRAMES:
       append_count (out, f, input->label, input->frames);
+      break;
+    case FAMILY_DROPPED:
+      append_count (out, f, input->label, input->dropped);
+      break;
+    case FAMILY_LATE:
+      append_count (out, f, input->label, input->late);
       break;
     case FAMILY_MESSAGES:
       append_count (out, f, input->label, input->messages);
@@ -836,6 +1086,9 @@ append_family (GString *out, Family f, const Input *input,
        * has no time to give. */
       if (input->messages > 0)
         append_row (out, f, input->label, input->last_timestamp);
+      break;
+    case FAMILY_ALERT_THRESHOLD:
+      append_thresholds (out, input);
       break;
     case FAMILY_ALERT_ACTIVE:
       append_alerts (out, input, max_regions);

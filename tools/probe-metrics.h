@@ -31,7 +31,12 @@ void probe_metrics_take_message (ProbeMetrics *m, const gchar *input,
     const GstStructure *s);
 void probe_metrics_set_up (ProbeMetrics *m, const gchar *input,
     gboolean up);
+void probe_metrics_set_starting (ProbeMetrics *m, const gchar *input);
 void probe_metrics_set_ended (ProbeMetrics *m, const gchar *input);
+void probe_metrics_set_alerts (ProbeMetrics *m, const gchar *input,
+    gdouble clipped, gdouble crushed);
+void probe_metrics_add_lost (ProbeMetrics *m, const gchar *input,
+    guint64 dropped, guint64 late);
 void probe_metrics_set_lines_dropped (ProbeMetrics *m, guint64 lines);
 gchar *probe_metrics_render (ProbeMetrics *m);
 void probe_metrics_free (ProbeMetrics *m);
