@@ -2,24 +2,33 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """clhistogram-probe --metrics under a real Prometheus (Debian's
 `prometheus`), started here on 127.0.0.1 with a storage folder of its own,
-scraping every second two probes on two ports (two "hosts", a and b),
-each counting a clip written here at its own pace (--sync), with the
-alerting rule tools/clhistogram-alerts.yml as it is installed, evaluated
-every second.
+scraping every second three probes on three ports (three "hosts", a, b
+and c), a and b each counting a clip written here at its own pace
+(--sync), c a camera (an HTTP server here that serves a clip once, then
+is gone), with the alerting rules tools/clhistogram-alerts.yml as they
+are installed, evaluated every second.
 
 Through Prometheus' HTTP API:
   - every scrape stored holds one message's values: for each scrape of
-    each probe, its frames_total F and its frame's mean luma and clipped
+    a and b, its frames_total F and its frame's mean luma and clipped
     share are those of that probe's F-th JSON line;
-  - the rule fires for probe a, whose clip clips (25% of its samples at
-    235) for 18 s: not before 10 s of clipping, with its labels and
-    annotations, and resolves once the clip stops clipping, the probe
-    still running; it never fires for probe b, whose clip clips for 6 s.
+  - ClhistogramClipping fires for probe a, whose clip clips (25% of its
+    samples at 235) for 18 s: not before 10 s of clipping, with its
+    labels and annotations, and resolves once the clip stops clipping,
+    the probe still running; it never fires for probe b, whose clip
+    clips for 6 s;
+  - the camera of c clips from its first frame to its last, then its
+    stream ends and its server is gone: ClhistogramClipping fires while
+    it is up and stays firing, with the last share seen, while it is
+    down, past the time ClhistogramInputDown fires for it (1 min down);
+    ClhistogramInputDown never fires for a's and b's clips, which end.
 Skipped (exit 77) only where prometheus is not installed.
 
     test_prometheus.py CLHISTOGRAM_PROBE ALERT_RULES
 """
 import datetime
+import functools
+import http.server
 import json
 import os
 import shutil
@@ -27,6 +36,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -48,7 +58,10 @@ CLIPS = {
     "b": [(40, False), (60, True), (260, False)],
 }
 FRAMES = 360
+# The camera's clip: clipping all along, 20 s.
+CAMERA_CLIP = [(200, True)]
 RULE = "ClhistogramClipping"
+DOWN_RULE = "ClhistogramInputDown"
 
 failures = []
 
@@ -149,24 +162,71 @@ scrape_configs:
         sys.exit(f"test_prometheus: prometheus did not start:\n{f.read()}")
 
 
-def start_probe(probe, folder, port, log):
+def start_probe(probe, folder, port, log, inputs=None):
+    """A probe of clip.avi in `folder`, or of `inputs`, on `port`."""
+    inputs = inputs or ["--expect-frames", str(FRAMES), "clip.avi"]
     process = subprocess.Popen(
         [probe, "--sync", "--no-counts", "--metrics", f"127.0.0.1:{port}",
-         "--expect-frames", str(FRAMES), "clip.avi"], cwd=folder,
+         *inputs], cwd=folder,
         stdout=open(os.path.join(folder, "lines.json"), "w"),
         stderr=log, env=dict(os.environ, GST_DEBUG="0"))
     return process
 
 
-def raw_samples(base, query, at):
-    """{instance: {timestamp: value}} of the samples stored in the last 10
-    minutes."""
+class OneShotCamera:
+    """An HTTP server on 127.0.0.1 that serves `path` to its first client,
+    then is gone (its port refuses connections): a camera whose stream
+    ends and that does not come back."""
+
+    def __init__(self, path):
+        self.served = threading.Event()
+        handler = functools.partial(self.Handler, self)
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                                      handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/cam.avi"
+        self.path = path
+        self.thread = threading.Thread(target=self.server.serve_forever)
+        self.thread.start()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def __init__(self, camera, *args, **kwargs):
+            self.camera = camera
+            super().__init__(*args, **kwargs)
+
+        def do_GET(self):
+            if self.camera.served.is_set():
+                self.send_error(503)
+                return
+            self.camera.served.set()
+            with open(self.camera.path, "rb") as f:
+                data = f.read()
+            self.send_response(200)
+            self.send_header("Content-Type", "video/x-msvideo")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    def close(self):
+        """Gone: its port refuses connections from now on."""
+        if self.server:
+            self.server.shutdown()
+            self.server.server_close()
+            self.thread.join()
+            self.server = None
+
+
+def raw_samples(base, query, at, input_name="clip.avi"):
+    """{instance: {timestamp: value}} of the samples of `input_name`
+    stored in the last 10 minutes."""
     data = api(base, "/api/v1/query", query=f"{query}[10m]", time=at)
     table = {}
     for result in data["result"]:
         instance = result["metric"]["instance"]
-        check(result["metric"].get("input") == "clip.avi",
-              f"{query}: the input label is {result['metric']}")
+        if result["metric"].get("input") != input_name:
+            continue
         check(instance not in table, f"{query}: two series of {instance}")
         table[instance] = {float(t): float(v) for t, v in result["values"]}
     return table
@@ -232,22 +292,78 @@ def wait_settled(base, since):
                          f"{seconds(60)} s")
 
 
-def firing(base, start, end):
-    """{instance: [times]} of the rule's ALERTS series in the firing state,
-    a point a second."""
+def firing(base, start, end, rule=RULE, input_name="clip.avi"):
+    """{instance: [times]} of the rule's ALERTS series of `input_name` in
+    the firing state, a point a second."""
     data = api(base, "/api/v1/query_range",
-               query=f'ALERTS{{alertname="{RULE}", alertstate="firing"}}',
+               query=f'ALERTS{{alertname="{rule}", alertstate="firing", '
+                     f'input="{input_name}"}}',
                start=start, end=end, step=1)
     table = {}
     for result in data["result"]:
         metric = result["metric"]
-        check(metric.get("input") == "clip.avi"
-              and metric.get("severity") == "warning"
-              and metric.get("job") == "clhistogram",
+        check(metric.get("job") == "clhistogram",
               f"ALERTS labels {metric}")
         table.setdefault(metric["instance"], []).extend(
             float(t) for t, _ in result["values"])
     return table
+
+
+def states(base, instance, input_name, state, start, end):
+    """The times, a point a second, at which the input was in `state`."""
+    data = api(base, "/api/v1/query_range",
+               query=f'clhistogram_input_state{{instance="{instance}", '
+                     f'input="{input_name}", state="{state}"}} == 1',
+               start=start, end=end, step=1)
+    return [float(t) for result in data["result"]
+            for t, _ in result["values"]]
+
+
+def wait_firing(base, rule, instance, deadline):
+    """Waits (a state, not a delay) until Prometheus says `rule` fires for
+    `instance`; whether it did before `deadline`."""
+    while time.monotonic() < deadline:
+        if any(a["labels"].get("alertname") == rule
+               and a["labels"].get("instance") == instance
+               and a["state"] == "firing"
+               for a in api(base, "/api/v1/alerts")["alerts"]):
+            return True
+        time.sleep(0.5)
+    return False
+
+
+def check_camera(base, instance, started, end):
+    """The camera clipped, then went down: its clipping alert fired while
+    it was up and stayed firing, every second, while it was down, past
+    ClhistogramInputDown's firing."""
+    down = states(base, instance, "cam", "down", started, end)
+    up = states(base, instance, "cam", "up", started, end)
+    clipping = firing(base, started, end, input_name="cam").get(instance, [])
+    went_down = [t for t in down if t > max(up, default=0)]
+    down_fired = firing(base, started, end, DOWN_RULE,
+                        "cam").get(instance, [])
+    print(f"camera: up {min(up, default=None)}..{max(up, default=None)}, "
+          f"down from {min(went_down, default=None)}, clipping alert "
+          f"{min(clipping, default=None)}..{max(clipping, default=None)}, "
+          f"{DOWN_RULE} from {min(down_fired, default=None)}", flush=True)
+    if not (check(up, "the camera was never up")
+            and check(went_down, "the camera never went down")
+            and check(clipping, f"{RULE} never fired for the camera")
+            and check(down_fired, f"{DOWN_RULE} never fired for the camera")):
+        return
+    check(min(clipping) < min(went_down),
+          f"{RULE} first fired at {min(clipping)}, not before the camera "
+          f"went down at {min(went_down)}")
+    check(min(down_fired) >= min(went_down) + 60,
+          f"{DOWN_RULE} fired at {min(down_fired)}, less than 1 min after "
+          f"the camera went down at {min(went_down)}")
+    held = set(clipping)
+    gaps = [t for t in went_down if t not in held]
+    check(not gaps, f"{RULE} did not fire while the camera was down at "
+          f"{gaps[:5]}...")
+    check(max(clipping) >= max(down_fired),
+          f"{RULE} resolved at {max(clipping)}, before {DOWN_RULE}'s last "
+          f"firing at {max(down_fired)}")
 
 
 def main():
@@ -259,17 +375,23 @@ def main():
     Gst.init(None)
     tmp = tempfile.mkdtemp(prefix="clh-prometheus-")
     processes = []
+    camera = None
     try:
-        prom_port, *probe_ports = free_ports(3)
+        prom_port, *probe_ports = free_ports(4)
         hosts = {host: f"127.0.0.1:{port}"
                  for host, port in zip(CLIPS, probe_ports)}
+        camera_host = f"127.0.0.1:{probe_ports[-1]}"
         folders = {}
         for host, pieces in CLIPS.items():
             folders[host] = os.path.join(tmp, host)
             os.mkdir(folders[host])
             write_clip(os.path.join(folders[host], "clip.avi"), pieces)
-        prometheus = start_prometheus(tmp, prom_port, list(hosts.values()),
-                                      rules)
+        camera_folder = os.path.join(tmp, "c")
+        os.mkdir(camera_folder)
+        write_clip(os.path.join(camera_folder, "cam.avi"), CAMERA_CLIP)
+        camera = OneShotCamera(os.path.join(camera_folder, "cam.avi"))
+        prometheus = start_prometheus(tmp, prom_port,
+                                      [*hosts.values(), camera_host], rules)
         processes.append(prometheus)
         base = f"http://127.0.0.1:{prom_port}"
         started = time.time()
@@ -278,6 +400,10 @@ def main():
                                     hosts[host].split(":")[1], log)
                   for host in CLIPS}
         processes.extend(probes.values())
+        camera_probe = start_probe(probe, camera_folder,
+                                   camera_host.split(":")[1], log,
+                                   [f"cam={camera.url}"])
+        processes.append(camera_probe)
 
         # The alerts as Prometheus reports them, twice a second, each
         # observation with whether probe a still ran.
@@ -285,6 +411,8 @@ def main():
         deadline = time.monotonic() + seconds(90)
         while any(p.poll() is None for p in probes.values()) \
                 and time.monotonic() < deadline:
+            if camera.served.is_set():
+                camera.close()
             running = probes["a"].poll() is None
             alerts = api(base, "/api/v1/alerts")["alerts"]
             observed.append((time.time(), running,
@@ -298,13 +426,24 @@ def main():
                 process.kill()
                 status = "killed after 100 s"
             check(status == 0, f"probe {host} exited with {status}")
-        log.close()
-        with open(log.name) as f:
-            print(f.read(), end="")
+        # The camera down for good: its alert after 1 min of it.
+        camera.close()
+        check(wait_firing(base, DOWN_RULE, camera_host,
+                          time.monotonic() + seconds(150)),
+              f"{DOWN_RULE} did not fire for the camera")
         # Prometheus' last scrape and evaluation of the probes' values:
         # each target scraped and each rule group evaluated since.
         wait_settled(base, time.time())
         end = time.time()
+        camera_probe.terminate()
+        check(camera_probe.wait(timeout=seconds(30)) == 0,
+              "probe c did not end with status 0 on SIGTERM")
+        log.close()
+        with open(log.name) as f:
+            print(f.read(), end="")
+        check_camera(base, camera_host, started - 5, end)
+        check(not firing(base, started - 5, end, DOWN_RULE),
+              f"{DOWN_RULE} fired for a file that ended")
 
         spans, lines = {}, {}
         for host, instance in hosts.items():
@@ -360,6 +499,8 @@ def main():
                       for _, _, alerts in observed for a in alerts),
               "/api/v1/alerts showed b firing")
     finally:
+        if camera:
+            camera.close()
         for process in processes:
             if process.poll() is None:
                 process.terminate()
