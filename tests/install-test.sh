@@ -22,13 +22,13 @@ for f in "$libdir/girepository-1.0/GstClHistogram-1.0.typelib" \
   "$root$prefix/include/gstreamer-1.0/gst/clhistogram/clhistogram.h" \
   "$root$prefix/bin/clhistogram-probe" \
   "$root$prefix/share/man/man1/clhistogram-probe.1" \
-  "$root$prefix/share/clhistogram/clhistogram-probe.service" \
+  "$root$prefix/lib/systemd/system/clhistogram-probe.service" \
   "$root$prefix/share/clhistogram/clhistogram-alerts.yml"; do
   [ -f "$f" ] || { echo "install-test: $f is missing"; exit 1; }
 done
 # The unit runs the probe installed beside it.
 grep -q "^ExecStart=$prefix/bin/clhistogram-probe " \
-  "$root$prefix/share/clhistogram/clhistogram-probe.service" || {
+  "$root$prefix/lib/systemd/system/clhistogram-probe.service" || {
   echo "install-test: the unit's ExecStart is not $prefix/bin/clhistogram-probe"; exit 1; }
 # Installed where the system looks, so that no variable is needed there.
 case "$plugin" in

@@ -49,12 +49,16 @@ zcat "$man_page" | grep -q '^\.SH EXAMPLES' || {
   echo "package-test: the man page has no EXAMPLES"; exit 1; }
 
 echo "=== the service's unit and alerting rule"
-for f in /usr/share/clhistogram/clhistogram-probe.service \
-  /usr/share/clhistogram/clhistogram-alerts.yml; do
+unit=/usr/lib/systemd/system/clhistogram-probe.service
+for f in "$unit" /usr/share/clhistogram/clhistogram-alerts.yml; do
   [ -f "$f" ] || { echo "package-test: $f is missing"; exit 1; }
 done
-grep -q '^ExecStart=/usr/bin/clhistogram-probe ' /usr/share/clhistogram/clhistogram-probe.service || {
+grep -q '^ExecStart=/usr/bin/clhistogram-probe ' "$unit" || {
   echo "package-test: the unit does not run /usr/bin/clhistogram-probe"; exit 1; }
+# Installed, not enabled: it waits for the cameras' key file.
+if ls /etc/systemd/system/*.wants/clhistogram-probe.service 2>/dev/null; then
+  echo "package-test: installing the package enabled the unit"; exit 1
+fi
 
 echo "=== the README's main job: every frame of vtest.avi, checked"
 clhistogram-probe --check --quiet --format GRAY8 --width 600 --height 480 \
