@@ -10,9 +10,11 @@
 # from Python on localhost.) libsoup 3 serves clhistogram-probe --metrics;
 # the tests check its metrics with Prometheus (prometheus, with promtool)
 # and its systemd unit with systemd-analyze (systemd; man-db for its man:
-# link); curl reads the metrics in the README's fleet example; stress-ng
-# loads the cores in scripts/test.sh --stress. gi-docgen makes the meta
-# library's API reference (-Dapi-docs, docs/api.md).
+# link); curl reads the metrics in the README's fleet example; podman
+# (with runc, for hosts whose cgroups crun refuses) builds and runs the
+# probe's container image, python3-yaml reads its Kubernetes example;
+# stress-ng loads the cores in scripts/test.sh --stress. gi-docgen makes
+# the meta library's API reference (-Dapi-docs, docs/api.md).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 sudo=""
@@ -42,7 +44,7 @@ $sudo apt-get install -y -q --no-install-recommends \
   python3-gi python3-gst-1.0 python3-numpy python3-opencv \
   libjson-glib-dev ffmpeg jq curl stress-ng abigail-tools groff-base man-db \
   libpango1.0-dev libcairo2-dev fonts-dejavu-core gstreamer1.0-opencv \
-  libsoup-3.0-dev prometheus systemd gi-docgen
+  libsoup-3.0-dev prometheus systemd gi-docgen podman runc python3-yaml
 "$root/scripts/fetch-samples.sh"
 cd "$root"
 echo "setup: configuring build/" >&2

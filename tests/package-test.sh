@@ -48,9 +48,10 @@ man_page=/usr/share/man/man1/clhistogram-probe.1.gz
 zcat "$man_page" | grep -q '^\.SH EXAMPLES' || {
   echo "package-test: the man page has no EXAMPLES"; exit 1; }
 
-echo "=== the service's unit and alerting rule"
+echo "=== the service's unit, alerting rule and dashboard"
 unit=/usr/lib/systemd/system/clhistogram-probe.service
-for f in "$unit" /usr/share/clhistogram/clhistogram-alerts.yml; do
+for f in "$unit" /usr/share/clhistogram/clhistogram-alerts.yml \
+  /usr/share/clhistogram/grafana/clhistogram.json; do
   [ -f "$f" ] || { echo "package-test: $f is missing"; exit 1; }
 done
 grep -q '^ExecStart=/usr/bin/clhistogram-probe ' "$unit" || {
