@@ -23,6 +23,7 @@ for f in "$libdir/girepository-1.0/GstClHistogram-1.0.typelib" \
   "$root$prefix/bin/clhistogram-probe" \
   "$root$prefix/share/man/man1/clhistogram-probe.1" \
   "$root$prefix/lib/systemd/system/clhistogram-probe.service" \
+  "$root$prefix/lib/sysusers.d/clhistogram.conf" \
   "$root$prefix/share/clhistogram/clhistogram-alerts.yml"; do
   [ -f "$f" ] || { echo "install-test: $f is missing"; exit 1; }
 done

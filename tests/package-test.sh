@@ -56,6 +56,13 @@ for f in "$unit" /usr/share/clhistogram/clhistogram-alerts.yml \
 done
 grep -q '^ExecStart=/usr/bin/clhistogram-probe ' "$unit" || {
   echo "package-test: the unit does not run /usr/bin/clhistogram-probe"; exit 1; }
+# The group that reads the cameras' key file, made by the postinst.
+[ -f /usr/lib/sysusers.d/clhistogram.conf ] || {
+  echo "package-test: /usr/lib/sysusers.d/clhistogram.conf is missing"; exit 1; }
+getent group clhistogram > /dev/null || {
+  echo "package-test: installing the package made no clhistogram group"; exit 1; }
+grep -q '^SupplementaryGroups=video render clhistogram$' "$unit" || {
+  echo "package-test: the unit's user is not in the clhistogram group"; exit 1; }
 # Installed, not enabled: it waits for the cameras' key file.
 if ls /etc/systemd/system/*.wants/clhistogram-probe.service 2>/dev/null; then
   echo "package-test: installing the package enabled the unit"; exit 1

@@ -2,12 +2,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The files installed for running the probe as a service, checked by the
 # tools that read them:
-#   - the systemd unit's options (the fleet's, the key file as a
-#     credential; and a unit without the credential refused), then the
-#     unit by `systemd-analyze verify` (its ExecStart pointed at the probe
-#     built here, its man: link at the page built here), and its
-#     ExecStart's options by the probe built here, on a key file given as
-#     systemd gives the credential;
+#   - the systemd unit's options (the fleet's, the key file read through
+#     the clhistogram group; and a unit without the group refused), then
+#     the unit by `systemd-analyze verify` (its ExecStart pointed at the
+#     probe built here, its man: link at the page built here), and its
+#     ExecStart's options by the probe built here;
 #   - the Prometheus alerting rules by `promtool check rules` (their
 #     cases, with `promtool test rules`, are the probe-alerts test's).
 #   tests/probe-service-check.sh UNIT ALERTS PROBE MANPAGE
@@ -19,48 +18,41 @@ trap 'rm -rf "$tmp"' EXIT
 ran=0
 
 # The unit's own choices, which verify cannot judge: the README's options
-# for a fleet, the key file passed as a credential (never read from /etc
-# by the probe, which runs as a user that must not read it), the rest of
-# its hardening. Says what is missing and fails.
-# shellcheck disable=SC2016 # ${CREDENTIALS_DIRECTORY} is systemd's, as written
+# for a fleet, the key file read through the clhistogram group (root's
+# and that group's, mode 0640: without the group the dynamic user could
+# read it only if every user could), the rest of its hardening. Says
+# what is missing and fails.
 check_unit() {  # UNIT
-  grep -q '^ExecStart=[^ ]*/clhistogram-probe --quiet --no-counts --interval 1000000000 --metrics 127.0.0.1:9610 --inputs ${CREDENTIALS_DIRECTORY}/probe.conf ' "$1" || {
+  grep -q '^ExecStart=[^ ]*/clhistogram-probe --quiet --no-counts --interval 1000000000 --metrics 127.0.0.1:9610 --inputs /etc/clhistogram/probe.conf ' "$1" || {
     echo "probe-service: the unit's ExecStart does not run the probe with --quiet" \
-      "--no-counts --interval 1000000000 --metrics on the key file's credential"; return 1; }
-  if grep -q '^ExecStart=.*/etc/clhistogram' "$1"; then
-    echo "probe-service: the unit's ExecStart reads /etc/clhistogram itself"; return 1
-  fi
+      "--no-counts --interval 1000000000 --metrics on /etc/clhistogram/probe.conf"; return 1; }
   for key in DynamicUser=yes ProtectSystem=strict Restart=on-failure \
-      'SupplementaryGroups=video' 'EnvironmentFile=-' 'CacheDirectoryMode=0700' \
-      'LoadCredential=probe.conf:/etc/clhistogram/probe.conf'; do
+      'SupplementaryGroups=video render clhistogram$' 'EnvironmentFile=-' \
+      'CacheDirectoryMode=0700'; do
     grep -q "^$key" "$1" || { echo "probe-service: the unit has no $key"; return 1; }
   done
 }
 
 echo "=== the unit's options"
 check_unit "$unit" || exit 1
-# ... a check that fails: the unit as it was before credentials, its
-# ExecStart reading the key file, which had to be world-readable.
-# shellcheck disable=SC2016 # ${CREDENTIALS_DIRECTORY} is systemd's, as written
-sed -e '/^LoadCredential=/d' \
-  -e 's|--inputs ${CREDENTIALS_DIRECTORY}/probe.conf|--inputs /etc/clhistogram/probe.conf|' \
+# ... a check that fails: the unit as it was before the group, whose
+# user could read the key file only if every user could.
+sed -e 's/^SupplementaryGroups=video render clhistogram$/SupplementaryGroups=video render/' \
   "$unit" > "$tmp/old.service"
 if check_unit "$tmp/old.service" > "$tmp/old.txt"; then
-  echo "probe-service: the check took a unit without the credential"; exit 1
+  echo "probe-service: the check took a unit without the clhistogram group"; exit 1
 fi
-echo "a unit without the credential is refused: $(cat "$tmp/old.txt")"
+echo "a unit without the group is refused: $(cat "$tmp/old.txt")"
 
 if command -v systemd-analyze > /dev/null; then
   echo "=== systemd-analyze verify"
   # Every option of its ExecStart is one the probe takes: parsed with
-  # a key file of one input where systemd puts the credential (a copy,
-  # mode 0400, in the folder $CREDENTIALS_DIRECTORY names), the probe
-  # starts (a file that is not a video then ends it with status 1, not 2).
-  mkdir -p "$tmp/credentials"
+  # a key file of one input in the key file's place, the probe starts (a
+  # file that is not a video then ends it with status 1, not 2).
   opts=$(sed -n 's|^ExecStart=[^ ]*/clhistogram-probe ||p' "$unit" \
-    | sed 's|\$CLHISTOGRAM_PROBE_OPTIONS||; s|\${CREDENTIALS_DIRECTORY}|'"$tmp"'/credentials|; s|127.0.0.1:9610|127.0.0.1:0|')
-  printf '[cam]\nuri=%s\n' "$unit" > "$tmp/credentials/probe.conf"
-  chmod 0400 "$tmp/credentials/probe.conf"
+    | sed 's|\$CLHISTOGRAM_PROBE_OPTIONS||; s|/etc/clhistogram/probe.conf|'"$tmp"'/probe.conf|; s|127.0.0.1:9610|127.0.0.1:0|')
+  printf '[cam]\nuri=%s\n' "$unit" > "$tmp/probe.conf"
+  chmod 0640 "$tmp/probe.conf"
   # shellcheck disable=SC2086 # the options are split as systemd splits them
   status=0; "$probe" $opts > "$tmp/probe.txt" 2>&1 || status=$?
   [ "$status" -eq 1 ] && grep -q "metrics on http://127.0.0.1:" "$tmp/probe.txt" || {

@@ -674,6 +674,41 @@ class Credentials(unittest.TestCase):
         self.assertEqual(camera.authorization, "Basic " + base64.b64encode(
             b"cam:s3c:r@t").decode())
 
+    def test_readable_key_file_with_a_password(self):
+        """A key file that gives a camera's password: the probe warns, with
+        what to do, when every local user can read it (mode 0644), and
+        not when it is its owner's and group's alone (0640); the password
+        is in neither."""
+        port = free_port()
+        for mode, warned in ((0o644, True), (0o640, False)):
+            with self.subTest(mode=oct(mode)), \
+                    tempfile.TemporaryDirectory() as folder:
+                conf = write(folder, "in.conf", f"""\
+[door]
+uri=rtspt://cam:s3cret@127.0.0.1:{port}/clip
+""")
+                os.chmod(conf, mode)
+                proc = start("--retry-max", "1", *SMALL, "--inputs", conf)
+                lines = Lines(proc)
+                errors = []
+                reader = threading.Thread(target=lambda: errors.extend(
+                    line.decode() for line in proc.stderr))
+                reader.start()
+                try:
+                    # Its first run failed: the key file was read long
+                    # before.
+                    lines.wait_for(lambda objects: count(
+                        objects, "door", "input-down") >= 1, 60)
+                finally:
+                    end_probe(proc, lines, reader)
+                stderr = "".join(errors)
+                self.assertNotIn("s3cret", stderr)
+                warning = (f"warning: {conf} gives the password of input "
+                           f'"door" and every local user can read it')
+                self.assertEqual(warning in stderr, warned, stderr)
+                if warned:
+                    self.assertIn(f"chmod 0640 {conf}", stderr)
+
 
 class Signal(unittest.TestCase):
     def test_sigterm_flushes_every_input(self):

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <gst/gst.h>
 
 #include "probe-descriptors.h"
@@ -29,6 +30,7 @@
 #include "probe-pipeline.h"
 #include "probe-settings.h"
 #include "probe-stop.h"
+#include "probe-uri.h"
 
 enum
 {
@@ -488,6 +490,31 @@ build_inputs (Probe *probe)
   return EXIT_DONE;
 }
 
+/* A key file that gives a camera's password and that every local user
+ * may read is said, with what to do: the probe still runs (a test rig's
+ * file may be anyone's), but a service's should be root's and its
+ * group's alone (docs/probe.md, "Deployment"). */
+static void
+warn_exposed_passwords (const gchar *key_file, GPtrArray *specs)
+{
+  struct stat st;
+  guint i;
+
+  if (!key_file || stat (key_file, &st) != 0 || !(st.st_mode & S_IROTH))
+    return;
+  for (i = 0; i < specs->len; i++) {
+    const ProbeInputSpec *spec = g_ptr_array_index (specs, i);
+
+    if (probe_uri_has_password (spec->location)) {
+      g_printerr ("clhistogram-probe: warning: %s gives the password of "
+          "input \"%s\" and every local user can read it: make it root's "
+          "and the clhistogram group's alone (chgrp clhistogram %s; chmod "
+          "0640 %s)\n", key_file, spec->name, key_file, key_file);
+      return;
+    }
+  }
+}
+
 static gint
 probe_inputs (Probe *probe, gchar **args, gint out_fd)
 {
@@ -502,6 +529,7 @@ probe_inputs (Probe *probe, gchar **args, gint out_fd)
     g_error_free (err);
     return EXIT_USAGE;
   }
+  warn_exposed_passwords (opt->inputs_file, probe->specs);
   probe->shared.ended = on_input_ended;
   probe->shared.data = probe;
   status = check_defaults (&opt->defaults);

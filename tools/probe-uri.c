@@ -101,3 +101,25 @@ probe_uri_take_credentials (const gchar *uri, gchar **bare, gchar **user,
   g_free (raw_password);
   return TRUE;
 }
+
+/**
+ * probe_uri_has_password:
+ * @uri: a URI, or a file name or device (no scheme: no password)
+ *
+ * Returns: whether @uri's user information holds a password
+ *   (`user:password@`), which must then stay out of other users' reach.
+ */
+gboolean
+probe_uri_has_password (const gchar *uri)
+{
+  gchar *bare, *user, *password;
+  gboolean has;
+
+  if (!probe_uri_take_credentials (uri, &bare, &user, &password))
+    return FALSE;
+  has = password[0] != '\0';
+  g_free (bare);
+  g_free (user);
+  g_free (password);
+  return has;
+}

@@ -10,5 +10,6 @@ G_BEGIN_DECLS
 gchar *probe_uri_redact (const gchar *text);
 gboolean probe_uri_take_credentials (const gchar *uri, gchar **bare,
     gchar **user, gchar **password);
+gboolean probe_uri_has_password (const gchar *uri);
 
 G_END_DECLS
