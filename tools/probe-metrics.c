@@ -698,6 +698,32 @@ probe_metrics_add_input (ProbeMetrics *m, const gchar *input)
   g_mutex_unlock (&m->lock);
 }
 
+/**
+ * probe_metrics_remove_input:
+ * @m: (nullable): the metrics; %NULL (none asked for) does nothing
+ * @input: the input's name
+ *
+ * Takes every series of the input out of the scrapes from now on: a
+ * reload removed it (or changed it: it is added again as new). Call it
+ * once the input's pipeline is down, when no message or state of it can
+ * come any more, or it would be listed again.
+ */
+void
+probe_metrics_remove_input (ProbeMetrics *m, const gchar *input)
+{
+  Input *found;
+
+  if (!m)
+    return;
+  g_mutex_lock (&m->lock);
+  found = g_hash_table_lookup (m->by_name, input);
+  if (found) {
+    g_hash_table_remove (m->by_name, input);
+    g_ptr_array_remove (m->inputs, found);
+  }
+  g_mutex_unlock (&m->lock);
+}
+
 /* The zones of an `exposure` message's `active-zones`. */
 static GArray *
 active_zones_of (const GstStructure *s)

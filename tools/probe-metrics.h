@@ -27,6 +27,7 @@ void probe_metrics_set_max_regions (ProbeMetrics *m, guint max_regions);
 /* Internal, for tests: another cap than PROBE_METRICS_MAX_SERIES. */
 void probe_metrics_set_max_series (ProbeMetrics *m, guint max_series);
 void probe_metrics_add_input (ProbeMetrics *m, const gchar *input);
+void probe_metrics_remove_input (ProbeMetrics *m, const gchar *input);
 void probe_metrics_take_message (ProbeMetrics *m, const gchar *input,
     const GstStructure *s);
 void probe_metrics_set_up (ProbeMetrics *m, const gchar *input,
