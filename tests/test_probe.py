@@ -606,21 +606,31 @@ class Unix(unittest.TestCase):
         self.assertLess(len(objects), 795)
 
     def test_hangup_and_usr1_ignored(self):
-        """SIGHUP (a service manager's reload) and SIGUSR1 mid-run are said
-        on stderr and ignored: the probe goes on, and a SIGINT then ends
-        it as usual. SIGQUIT stops it at once (131)."""
+        """SIGHUP (a service manager's reload) of a probe given its input on
+        the command line, not in an --inputs file, reloads nothing and says
+        so (stderr, and a reload-failed line once its main loop took it);
+        SIGUSR1 mid-run is said and ignored: the probe goes on, and a
+        SIGINT then ends it as usual (test_probe_reload.py has the
+        reloads). SIGQUIT stops it at once (131)."""
         small = ["--format", "GRAY8", "--width", "160", "--height", "120",
                  "--no-counts", "--sync", VIDEO]
         proc = start(*small)
         read_playing(proc)
-        for sig in (signal.SIGHUP, signal.SIGUSR1):
-            send_taken(proc, sig)
+        send_taken(proc, signal.SIGHUP)
+        for line in iter(proc.stdout.readline, b""):
+            if b'"reload-failed"' in line:
+                break
+        else:
+            raise AssertionError("the probe ended before its reload line")
+        send_taken(proc, signal.SIGUSR1)
         proc.send_signal(signal.SIGINT)
         status, _, stderr = finish(proc)
         self.assertEqual(status, 0, stderr)
         self.assertEqual(stderr.splitlines(), [
-            "clhistogram-probe: SIGHUP ignored: the probe does not reload "
-            "its inputs; restart it to change them",
+            "clhistogram-probe: inputs not reloaded (those running go on as "
+            "they were): SIGHUP reloads the inputs of an --inputs file, and "
+            "these were given on the command line: restart the probe to "
+            "change them",
             "clhistogram-probe: SIGUSR1 ignored"])
 
         proc = start(*small)

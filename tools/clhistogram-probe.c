@@ -11,7 +11,9 @@
  *
  * Each input runs in a pipeline of its own (probe-input.c); a live one
  * that drops is retried while the others go on. The probe ends when every
- * input has ended, or on SIGINT or SIGTERM (probe-stop.c).
+ * input has ended, or on SIGINT or SIGTERM (probe-stop.c). SIGHUP reads
+ * the --inputs file again and changes the inputs to it
+ * (probe-input-set.c).
  *
  * Exit status: 0 done; 1 an input could not be read or decoded, the
  * element failed, or --check or --expect-frames found a difference; 2 bad
@@ -24,8 +26,9 @@
 #include <gst/gst.h>
 
 #include "probe-descriptors.h"
-#include "probe-input.h"
+#include "probe-input-set.h"
 #include "probe-inputs.h"
+#include "probe-json.h"
 #include "probe-output.h"
 #include "probe-pipeline.h"
 #include "probe-settings.h"
@@ -61,13 +64,9 @@ typedef struct
 typedef struct
 {
   const Options *opt;
-  GPtrArray *specs;
-  /* ProbeInput, in the order given. */
-  GPtrArray *inputs;
+  ProbeInputSet *set;
   ProbeInputShared shared;
   GMainLoop *loop;
-  /* Inputs that have not ended. */
-  guint running;
   /* The writer wrote every line, or failed. */
   gboolean output_ended;
   /* The errno of stdout's failed write or close, 0. */
@@ -92,15 +91,13 @@ quit_loop (Probe *probe)
   g_main_loop_quit (probe->loop);
 }
 
-/* An input ended for good: once they all have, the lines queued still go
- * out, and the loop ends once they have (on_output_end). */
+/* Every input ended for good: the lines queued still go out, and the
+ * loop ends once they have (on_output_end). */
 static void
-on_input_ended (ProbeInput *input, gpointer data)
+on_all_ended (gpointer data)
 {
   Probe *probe = data;
 
-  if (--probe->running > 0)
-    return;
   if (probe->shared.out && !probe->output_ended)
     probe_output_finish (probe->shared.out);
   else
@@ -114,13 +111,10 @@ on_output_end (gpointer data)
 {
   Probe *probe = data;
 
-  guint i;
-
   probe->output_ended = TRUE;
-  if (probe->running == 0)
+  if (probe_input_set_get_running (probe->set) == 0)
     quit_loop (probe);
-  for (i = 0; probe->running > 0 && i < probe->inputs->len; i++)
-    probe_input_abort (g_ptr_array_index (probe->inputs, i));
+  probe_input_set_abort (probe->set);
   return G_SOURCE_REMOVE;
 }
 
@@ -130,10 +124,133 @@ static gboolean
 on_stop_request (gpointer data)
 {
   Probe *probe = data;
+
+  if (probe->set)
+    probe_input_set_end (probe->set);
+  return G_SOURCE_REMOVE;
+}
+
+/* A reload that changed nothing, said on stderr and as a JSON line. */
+static void
+say_reload_failed (Probe *probe, const gchar *reason)
+{
+  gchar *file = probe->opt->inputs_file ?
+      g_filename_display_name (probe->opt->inputs_file) : NULL;
+  gchar *text = g_utf8_make_valid (reason, -1);
+
+  g_printerr ("clhistogram-probe: inputs not reloaded (those running go on "
+      "as they were): %s\n", text);
+  if (probe->shared.out) {
+    gchar *json = probe_json_of_reload_failure (file, text);
+
+    probe_output_push_now (probe->shared.out, g_strconcat (json, "\n",
+            NULL));
+    g_free (json);
+  }
+  g_free (text);
+  g_free (file);
+}
+
+/* "; KIND a, b" for the names of @names, nothing for none. */
+static void
+append_names (GString *text, const gchar *kind, GPtrArray *names)
+{
   guint i;
 
-  for (i = 0; probe->inputs && i < probe->inputs->len; i++)
-    probe_input_end (g_ptr_array_index (probe->inputs, i));
+  for (i = 0; i < names->len; i++) {
+    if (i == 0)
+      g_string_append_printf (text, "; %s ", kind);
+    else
+      g_string_append (text, ", ");
+    g_string_append (text, g_ptr_array_index (names, i));
+  }
+}
+
+/* A reload about to be done, said before the lines of the inputs it
+ * starts. */
+static void
+say_reloaded (const ProbeInputChanges *changes, gpointer data)
+{
+  Probe *probe = data;
+  gchar *file = g_filename_display_name (probe->opt->inputs_file);
+  GString *text = g_string_new (NULL);
+
+  append_names (text, "added", changes->added);
+  append_names (text, "removed", changes->removed);
+  append_names (text, "changed", changes->changed);
+  g_printerr ("clhistogram-probe: reloaded %s%s; %u unchanged\n", file,
+      text->str, changes->unchanged->len);
+  if (probe->shared.out) {
+    gchar *json = probe_json_of_reload (file, changes->added,
+        changes->removed, changes->changed, changes->unchanged);
+
+    probe_output_push_now (probe->shared.out, g_strconcat (json, "\n",
+            NULL));
+    g_free (json);
+  }
+  g_string_free (text, TRUE);
+  g_free (file);
+}
+
+/* A key file that gives a camera's password and that every local user
+ * may read is said, with what to do: the probe still runs (a test rig's
+ * file may be anyone's), but a service's should be root's and its
+ * group's alone (docs/probe.md, "Deployment"). */
+static void
+warn_exposed_passwords (const gchar *key_file, GPtrArray *specs)
+{
+  struct stat st;
+  guint i;
+
+  if (!key_file || stat (key_file, &st) != 0 || !(st.st_mode & S_IROTH))
+    return;
+  for (i = 0; i < specs->len; i++) {
+    const ProbeInputSpec *spec = g_ptr_array_index (specs, i);
+
+    if (probe_uri_has_password (spec->location)) {
+      g_printerr ("clhistogram-probe: warning: %s gives the password of "
+          "input \"%s\" and every local user can read it: make it root's "
+          "and the clhistogram group's alone (chgrp clhistogram %s; chmod "
+          "0640 %s)\n", key_file, spec->name, key_file, key_file);
+      return;
+    }
+  }
+}
+
+/* SIGHUP, on the main loop (probe-stop.c): the --inputs file read again
+ * and the inputs changed to it (probe-input-set.c); a file that cannot be
+ * read or holds a bad input changes nothing. */
+static gboolean
+on_reload (gpointer data)
+{
+  Probe *probe = data;
+  const Options *opt = probe->opt;
+  GPtrArray *specs;
+  GError *err = NULL;
+
+  /* Every input ended: the probe is ending too, and an input added now
+   * would run past the end of the output. */
+  if (probe_stop_requested () || probe->output_ended
+      || probe_input_set_get_running (probe->set) == 0) {
+    g_printerr ("clhistogram-probe: SIGHUP ignored: the probe is "
+        "stopping\n");
+    return G_SOURCE_REMOVE;
+  }
+  if (!opt->inputs_file) {
+    say_reload_failed (probe, "SIGHUP reloads the inputs of an --inputs "
+        "file, and these were given on the command line: restart the probe "
+        "to change them");
+    return G_SOURCE_REMOVE;
+  }
+  specs = probe_inputs_read (opt->inputs_file, &opt->defaults,
+      probe_input_set_get_fixed_specs (probe->set), &err);
+  if (specs)
+    warn_exposed_passwords (opt->inputs_file, specs);
+  if (!specs || !probe_input_set_update (probe->set, specs,
+          opt->stop_timeout, say_reloaded, probe, &err)) {
+    say_reload_failed (probe, err->message);
+    g_error_free (err);
+  }
   return G_SOURCE_REMOVE;
 }
 
@@ -144,18 +261,19 @@ static gboolean
 on_progress (gpointer data)
 {
   Probe *probe = data;
+  GPtrArray *inputs = probe_input_set_get_inputs (probe->set);
   guint64 frames = 0;
   gboolean checking = FALSE;
   guint i;
 
-  for (i = 0; i < probe->inputs->len; i++) {
-    ProbeInput *input = g_ptr_array_index (probe->inputs, i);
+  for (i = 0; i < inputs->len; i++) {
+    ProbeInput *input = g_ptr_array_index (inputs, i);
 
     frames += probe_input_get_frames (input);
     checking |= probe_input_is_checking (input);
   }
   g_printerr ("\rclhistogram-probe: %" G_GUINT64_FORMAT " frames%s%s",
-      frames, probe->inputs->len > 1 ? " of all inputs" : "",
+      frames, inputs->len > 1 ? " of all inputs" : "",
       checking ? " checked so far" : "");
   probe->progress_shown = TRUE;
   return G_SOURCE_CONTINUE;
@@ -181,15 +299,15 @@ clear_progress (Probe *probe)
 static void
 run (Probe *probe)
 {
-  guint progress = 0, i;
+  guint progress = 0;
 
   probe->loop = g_main_loop_new (NULL, FALSE);
   if (wants_progress (probe))
     progress = g_timeout_add_seconds (1, on_progress, probe);
-  probe->running = probe->inputs->len;
-  for (i = 0; i < probe->inputs->len; i++)
-    probe_input_start (g_ptr_array_index (probe->inputs, i));
+  probe_input_set_start (probe->set);
+  probe_stop_set_reload (on_reload, probe);
   g_main_loop_run (probe->loop);
+  probe_stop_set_reload (NULL, NULL);
   probe_stop_ending ();
   if (progress)
     g_source_remove (progress);
@@ -202,11 +320,9 @@ static gint
 conclude (Probe *probe)
 {
   gint status = EXIT_DONE;
-  guint i;
 
-  for (i = 0; i < probe->inputs->len; i++)
-    if (!probe_input_conclude (g_ptr_array_index (probe->inputs, i)))
-      status = EXIT_FAILED;
+  if (!probe_input_set_conclude (probe->set))
+    status = EXIT_FAILED;
   /* The reader gone (EPIPE) is a failure too: the lines it missed were
    * counted for nothing, and a pipeline's status should say so. */
   if (probe->output_error) {
@@ -224,7 +340,7 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
     {"inputs", 0, 0, G_OPTION_ARG_FILENAME, &opt->inputs_file,
         "Inputs from a key file: a group [NAME] for each, with "
           "uri=FILE-OR-URI and any option above by its long name (e.g. "
-          "zones=3x3), for that input alone", "FILE"},
+          "zones=3x3), for that input alone; SIGHUP reads it again", "FILE"},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt->quiet,
         "Print no JSON lines", NULL},
     {"metrics", 0, 0, G_OPTION_ARG_STRING, &opt->metrics,
@@ -271,6 +387,8 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
       "reader gone).\nCtrl-C (or SIGTERM) ends every stream (exit status "
       "0); a second one, one during start-up,\nor streams that have not "
       "ended 5 s later stop at once: exit status 130 (143 for SIGTERM).\n"
+      "SIGHUP reloads the --inputs file: the inputs added, removed or "
+      "changed start or stop, the others run on.\n"
       "\n"
       "Examples:\n"
       "  # every frame against the golden reference, as the tests check it\n"
@@ -440,6 +558,7 @@ metrics_regions (const Options *opt, guint *max_regions)
 static gint
 open_metrics (Probe *probe)
 {
+  GPtrArray *inputs = probe_input_set_get_inputs (probe->set);
   GError *err = NULL;
   gchar *url;
   gint status;
@@ -457,8 +576,8 @@ open_metrics (Probe *probe)
     return status;
   }
   probe_metrics_set_max_regions (probe->shared.metrics, max_regions);
-  for (i = 0; i < probe->inputs->len; i++)
-    probe_input_add_metrics (g_ptr_array_index (probe->inputs, i));
+  for (i = 0; i < inputs->len; i++)
+    probe_input_add_metrics (g_ptr_array_index (inputs, i));
   url = probe_metrics_get_url (probe->shared.metrics);
   g_printerr ("clhistogram-probe: metrics on %s\n", url);
   g_free (url);
@@ -468,51 +587,23 @@ open_metrics (Probe *probe)
 /* Every input's first pipeline, built before any starts, so that a bad
  * option in --inputs stops the probe before any line. */
 static gint
-build_inputs (Probe *probe)
+build_inputs (Probe *probe, GPtrArray *specs)
 {
   guint i;
 
-  probe->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      probe_input_free);
-  for (i = 0; i < probe->specs->len; i++) {
+  probe->set = probe_input_set_new (&probe->shared, on_all_ended, probe);
+  for (i = 0; i < specs->len; i++) {
     GError *err = NULL;
-    ProbeInput *input = probe_input_new (g_ptr_array_index (probe->specs, i),
-        &probe->shared, &err);
 
-    if (!input) {
+    if (!probe_input_set_add (probe->set, g_steal_pointer (&specs->pdata[i]),
+            &err)) {
       g_printerr ("clhistogram-probe: %s\n", err->message);
       i = err->domain == G_OPTION_ERROR ? EXIT_USAGE : EXIT_FAILED;
       g_error_free (err);
       return i;
     }
-    g_ptr_array_add (probe->inputs, input);
   }
   return EXIT_DONE;
-}
-
-/* A key file that gives a camera's password and that every local user
- * may read is said, with what to do: the probe still runs (a test rig's
- * file may be anyone's), but a service's should be root's and its
- * group's alone (docs/probe.md, "Deployment"). */
-static void
-warn_exposed_passwords (const gchar *key_file, GPtrArray *specs)
-{
-  struct stat st;
-  guint i;
-
-  if (!key_file || stat (key_file, &st) != 0 || !(st.st_mode & S_IROTH))
-    return;
-  for (i = 0; i < specs->len; i++) {
-    const ProbeInputSpec *spec = g_ptr_array_index (specs, i);
-
-    if (probe_uri_has_password (spec->location)) {
-      g_printerr ("clhistogram-probe: warning: %s gives the password of "
-          "input \"%s\" and every local user can read it: make it root's "
-          "and the clhistogram group's alone (chgrp clhistogram %s; chmod "
-          "0640 %s)\n", key_file, spec->name, key_file, key_file);
-      return;
-    }
-  }
 }
 
 static gint
@@ -520,21 +611,20 @@ probe_inputs (Probe *probe, gchar **args, gint out_fd)
 {
   const Options *opt = probe->opt;
   GError *err = NULL;
+  GPtrArray *specs;
   gint status;
 
-  probe->specs = probe_inputs_parse (args, opt->inputs_file, &opt->defaults,
-      &err);
-  if (!probe->specs) {
+  specs = probe_inputs_parse (args, opt->inputs_file, &opt->defaults, &err);
+  if (!specs) {
     g_printerr ("clhistogram-probe: %s\n", err->message);
     g_error_free (err);
     return EXIT_USAGE;
   }
-  warn_exposed_passwords (opt->inputs_file, probe->specs);
-  probe->shared.ended = on_input_ended;
-  probe->shared.data = probe;
+  warn_exposed_passwords (opt->inputs_file, specs);
   status = check_defaults (&opt->defaults);
   if (status == EXIT_DONE)
-    status = build_inputs (probe);
+    status = build_inputs (probe, specs);
+  g_ptr_array_unref (specs);
   if (status == EXIT_DONE)
     status = open_metrics (probe);
   if (status == EXIT_DONE) {
@@ -543,9 +633,8 @@ probe_inputs (Probe *probe, gchar **args, gint out_fd)
     close_output (probe);
     status = conclude (probe);
   }
-  g_clear_pointer (&probe->inputs, g_ptr_array_unref);
+  g_clear_pointer (&probe->set, probe_input_set_free);
   g_clear_pointer (&probe->shared.metrics, probe_metrics_free);
-  g_ptr_array_unref (probe->specs);
   return status;
 }
 

@@ -66,7 +66,7 @@ typedef struct
 
 struct _ProbeInput
 {
-  const ProbeInputSpec *spec;
+  ProbeInputSpec *spec;
   const ProbeInputShared *shared;
   GThreadPool *worker;
   ProbeCheck *check;
@@ -85,6 +85,10 @@ struct _ProbeInput
   guint stall_source;
   guint cut_source;
   guint retry_source;
+  /* A reload's deadline for the stream to end (probe_input_stop()),
+   * and its length in seconds. */
+  guint end_source;
+  guint end_timeout_s;
   gint64 run_started;
   /* The next wait before a retry, in seconds. */
   guint retry_wait;
@@ -277,6 +281,7 @@ stop_run (ProbeInput *input, const gchar *down_reason)
   if (input->stall_source)
     g_source_remove (input->stall_source);
   input->stall_source = 0;
+  g_clear_handle_id (&input->end_source, g_source_remove);
   bus = gst_element_get_bus (input->pipe->pipeline);
   gst_bus_remove_watch (bus);
   gst_object_unref (bus);
@@ -713,8 +718,10 @@ on_stopped (gpointer data)
 
 /**
  * probe_input_new:
- * @spec: the input, alive as long as the #ProbeInput is
- * @shared: what the probe's inputs share, alive as long too
+ * @spec: (transfer full): the input, freed with the #ProbeInput (or at
+ *   once, on an error)
+ * @shared: what the probe's inputs share, alive as long as the
+ *   #ProbeInput is
  *
  * Builds a pipeline for the input, which checks its settings, and lets
  * it go.
@@ -727,7 +734,7 @@ on_stopped (gpointer data)
  *   said at the end.
  */
 ProbeInput *
-probe_input_new (const ProbeInputSpec *spec, const ProbeInputShared *shared,
+probe_input_new (ProbeInputSpec *spec, const ProbeInputShared *shared,
     GError **error)
 {
   ProbeInput *input = g_new0 (ProbeInput, 1);
@@ -847,10 +854,81 @@ probe_input_abort (ProbeInput *input)
   }
 }
 
+static void
+send_eos (GstElement *pipeline, gpointer unused)
+{
+  gst_element_send_event (pipeline, gst_event_new_eos ());
+}
+
+/* A reload's stop whose stream did not end in time (a source that does
+ * not take EOS): the run stops at once, its frames in flight dropped. */
+static gboolean
+on_end_timeout (gpointer data)
+{
+  ProbeInput *input = data;
+
+  input->end_source = 0;
+  g_printerr ("clhistogram-probe: %s: its stream did not end within %u s "
+      "of the reload (--stop-timeout); stopped at once\n", input->spec->name,
+      input->end_timeout_s);
+  stop_run (input, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * probe_input_stop:
+ * @timeout_s: how long its stream may take to end (--stop-timeout)
+ *
+ * A reload removed or changed the input: it ends as a signal ends it
+ * (probe_input_end()), on its own. A run that counts frames gets EOS,
+ * so that the frames in flight are counted and its partial interval
+ * posted; if its stream has not ended @timeout_s seconds later, the run
+ * stops at once. A run that has had no frame yet stops now; an input
+ * waiting for its retry ends now; one that ended stays so. The probe
+ * hears of its end as of any (#ProbeInputShared's ended), unless it had
+ * ended before.
+ */
+void
+probe_input_stop (ProbeInput *input, guint timeout_s)
+{
+  gboolean up;
+
+  if (input->state == RUNNING) {
+    g_mutex_lock (&input->lock);
+    up = input->up;
+    g_mutex_unlock (&input->lock);
+    input->end_requested = TRUE;
+    if (!up) {
+      stop_run (input, NULL);
+      return;
+    }
+    /* From GStreamer's thread pool, as probe-stop.c sends it: a source
+     * may hold its stream lock while its thread waits for the writer. */
+    gst_element_call_async (input->pipe->pipeline, send_eos, NULL, NULL);
+    input->end_timeout_s = timeout_s;
+    if (!input->end_source)
+      input->end_source = g_timeout_add_seconds (timeout_s, on_end_timeout,
+          input);
+    return;
+  }
+  probe_input_end (input);
+}
+
 const gchar *
 probe_input_get_name (const ProbeInput *input)
 {
   return input->spec->name;
+}
+
+/**
+ * probe_input_get_spec:
+ *
+ * Returns: (transfer none): the input and its settings, as built
+ */
+const ProbeInputSpec *
+probe_input_get_spec (const ProbeInput *input)
+{
+  return input->spec;
 }
 
 /**
@@ -925,6 +1003,7 @@ probe_input_free (ProbeInput *input)
   if (input->stall_source)
     g_source_remove (input->stall_source);
   g_clear_handle_id (&input->cut_source, g_source_remove);
+  g_clear_handle_id (&input->end_source, g_source_remove);
   probe_descriptors_forget (input);
   probe_pipeline_free (input->pipe);
   probe_check_free (input->check);
@@ -934,5 +1013,6 @@ probe_input_free (ProbeInput *input)
   g_free (input->down_reason);
   g_free (input->error);
   g_free (input->device_name);
+  probe_inputs_spec_free (input->spec);
   g_free (input);
 }

@@ -27,13 +27,15 @@ typedef struct
   gpointer data;
 } ProbeInputShared;
 
-ProbeInput *probe_input_new (const ProbeInputSpec *spec,
+ProbeInput *probe_input_new (ProbeInputSpec *spec,
     const ProbeInputShared *shared, GError **error);
 void probe_input_add_metrics (ProbeInput *input);
 void probe_input_start (ProbeInput *input);
 void probe_input_end (ProbeInput *input);
 void probe_input_abort (ProbeInput *input);
+void probe_input_stop (ProbeInput *input, guint timeout_s);
 const gchar *probe_input_get_name (const ProbeInput *input);
+const ProbeInputSpec *probe_input_get_spec (const ProbeInput *input);
 guint probe_input_get_frames (ProbeInput *input);
 gboolean probe_input_is_checking (const ProbeInput *input);
 gboolean probe_input_conclude (ProbeInput *input);

@@ -32,16 +32,41 @@
 #define USAGE_ERROR(error, ...) \
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, __VA_ARGS__)
 
-static void
-spec_free (gpointer data)
+/**
+ * probe_inputs_spec_free:
+ * @data: (nullable) (transfer full): a #ProbeInputSpec
+ */
+void
+probe_inputs_spec_free (gpointer data)
 {
   ProbeInputSpec *spec = data;
 
+  if (!spec)
+    return;
   g_free (spec->name);
   g_free (spec->location);
   g_free (spec->origin);
   probe_settings_clear (&spec->settings);
   g_free (spec);
+}
+
+/**
+ * probe_inputs_spec_equal:
+ * @a: an input
+ * @b: another
+ *
+ * Returns: whether @a and @b are the same input with the same settings:
+ *   one probed as the other would be, so that a reload that finds @b
+ *   where @a runs lets @a run on.
+ */
+gboolean
+probe_inputs_spec_equal (const ProbeInputSpec *a, const ProbeInputSpec *b)
+{
+  return strcmp (a->name, b->name) == 0
+      && strcmp (a->location, b->location) == 0
+      && g_strcmp0 (a->origin, b->origin) == 0 && a->named == b->named
+      && a->live == b->live
+      && probe_settings_equal (&a->settings, &b->settings);
 }
 
 /**
@@ -204,7 +229,7 @@ spec_of_group (GKeyFile *file, const gchar *path, const gchar *group,
   spec->origin = g_strdup_printf ("%s: [%s]", path, group);
   g_free (location);
   if (!read_group_options (spec, file, path, group, error)) {
-    spec_free (spec);
+    probe_inputs_spec_free (spec);
     return NULL;
   }
   return spec;
@@ -348,7 +373,7 @@ GPtrArray *
 probe_inputs_parse (gchar **args, const gchar *key_file,
     const ProbeSettings *defaults, GError **error)
 {
-  GPtrArray *specs = g_ptr_array_new_with_free_func (spec_free);
+  GPtrArray *specs = g_ptr_array_new_with_free_func (probe_inputs_spec_free);
   gboolean ok = TRUE;
   guint i;
 
@@ -367,6 +392,41 @@ probe_inputs_parse (gchar **args, const gchar *key_file,
     ok = FALSE;
   }
   ok = ok && check_names (specs, error);
+  if (!ok)
+    g_clear_pointer (&specs, g_ptr_array_unref);
+  return specs;
+}
+
+/**
+ * probe_inputs_read:
+ * @key_file: the --inputs file, read again
+ * @defaults: the command line's options, every input's to start with
+ * @others: (element-type ProbeInputSpec): the command line's inputs,
+ *   which the file's must not share a name with
+ *
+ * Reads the key file's inputs as probe_inputs_parse() reads them at
+ * start, with the same checks: for a reload (SIGHUP).
+ *
+ * Returns: (transfer full) (element-type ProbeInputSpec): the file's
+ *   inputs, in order; %NULL with @error (#G_OPTION_ERROR, naming the
+ *   file, group and key where one is wrong) on a file that cannot be
+ *   read, holds an unknown key or a bad value or no input at all, or a
+ *   name used twice.
+ */
+GPtrArray *
+probe_inputs_read (const gchar *key_file, const ProbeSettings *defaults,
+    GPtrArray *others, GError **error)
+{
+  GPtrArray *specs = g_ptr_array_new_with_free_func (probe_inputs_spec_free);
+  GPtrArray *all = g_ptr_array_new ();
+  gboolean ok = read_key_file (specs, key_file, defaults, error);
+
+  if (ok) {
+    g_ptr_array_extend (all, others, NULL, NULL);
+    g_ptr_array_extend (all, specs, NULL, NULL);
+    ok = check_names (all, error);
+  }
+  g_ptr_array_unref (all);
   if (!ok)
     g_clear_pointer (&specs, g_ptr_array_unref);
   return specs;

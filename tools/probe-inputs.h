@@ -29,6 +29,11 @@ typedef struct
 
 GPtrArray *probe_inputs_parse (gchar **args, const gchar *key_file,
     const ProbeSettings *defaults, GError **error);
+GPtrArray *probe_inputs_read (const gchar *key_file,
+    const ProbeSettings *defaults, GPtrArray *others, GError **error);
+void probe_inputs_spec_free (gpointer data);
+gboolean probe_inputs_spec_equal (const ProbeInputSpec *a,
+    const ProbeInputSpec *b);
 gboolean probe_inputs_name_is_valid (const gchar *name);
 
 G_END_DECLS

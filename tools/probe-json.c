@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A `histogram` or `exposure` message as one line of JSON, and the lines
- * that say an input went down or came up; each line's first member names
- * its input. The structure is walked by the types of its values, not by a
- * list of its fields, so that a field the element gains appears with no
- * change here. */
+/* A `histogram` or `exposure` message as one line of JSON, the lines
+ * that say an input went down or came up, and those of a reload; each
+ * line's first member names its input (null for a reload's). The
+ * structure is walked by the types of its values, not by a list of its
+ * fields, so that a field the element gains appears with no change
+ * here. */
 #include "probe-json.h"
 
 #include <math.h>
@@ -187,7 +188,8 @@ to_line (JsonBuilder *builder)
   return line;
 }
 
-/* An object whose first member names the input it tells of. */
+/* An object whose first member names the input it tells of: null for
+ * a line of the whole probe's (a reload), so that every line has it. */
 static JsonBuilder *
 begin_line (const gchar *input)
 {
@@ -195,7 +197,10 @@ begin_line (const gchar *input)
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "input");
-  json_builder_add_string_value (builder, input);
+  if (input)
+    json_builder_add_string_value (builder, input);
+  else
+    json_builder_add_null_value (builder);
   return builder;
 }
 
@@ -295,5 +300,72 @@ probe_json_of_input_up (const gchar *input, guint reconnects)
   json_builder_add_string_value (builder, "input-up");
   json_builder_set_member_name (builder, "reconnects");
   json_builder_add_int_value (builder, reconnects);
+  return end_line (builder);
+}
+
+static void
+add_names (JsonBuilder *builder, const gchar *member, GPtrArray *names)
+{
+  guint i;
+
+  json_builder_set_member_name (builder, member);
+  json_builder_begin_array (builder);
+  for (i = 0; i < names->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (names, i));
+  json_builder_end_array (builder);
+}
+
+/**
+ * probe_json_of_reload:
+ * @file: the --inputs file read again
+ * @added: (element-type utf8): the names of the inputs it added
+ * @removed: (element-type utf8): ... removed
+ * @changed: (element-type utf8): ... changed (restarted with their new
+ *   settings)
+ * @unchanged: (element-type utf8): ... that run on untouched
+ *
+ * Returns: one line of JSON, no newline: `{"input":null,"message":
+ *   "inputs-reloaded","file":...,"added":[...],"removed":[...],
+ *   "changed":[...],"unchanged":[...]}`. Free with g_free().
+ */
+gchar *
+probe_json_of_reload (const gchar *file, GPtrArray *added, GPtrArray *removed,
+    GPtrArray *changed, GPtrArray *unchanged)
+{
+  JsonBuilder *builder = begin_line (NULL);
+
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, "inputs-reloaded");
+  json_builder_set_member_name (builder, "file");
+  json_builder_add_string_value (builder, file);
+  add_names (builder, "added", added);
+  add_names (builder, "removed", removed);
+  add_names (builder, "changed", changed);
+  add_names (builder, "unchanged", unchanged);
+  return end_line (builder);
+}
+
+/**
+ * probe_json_of_reload_failure:
+ * @file: (nullable): the --inputs file, %NULL where there is none
+ * @reason: why the inputs were not reloaded, one line
+ *
+ * Returns: one line of JSON, no newline: `{"input":null,"message":
+ *   "reload-failed","file":...,"reason":...}`. Free with g_free().
+ */
+gchar *
+probe_json_of_reload_failure (const gchar *file, const gchar *reason)
+{
+  JsonBuilder *builder = begin_line (NULL);
+
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, "reload-failed");
+  json_builder_set_member_name (builder, "file");
+  if (file)
+    json_builder_add_string_value (builder, file);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "reason");
+  json_builder_add_string_value (builder, reason);
   return end_line (builder);
 }

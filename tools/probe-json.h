@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The probe's JSON lines: a `histogram` or `exposure` message, an input
- * that went down or came up. */
+ * that went down or came up, a reload. */
 #pragma once
 
 #include <gst/gst.h>
@@ -12,5 +12,8 @@ gchar *probe_json_of_message (const gchar *input, const GstStructure *s,
 gchar *probe_json_of_input_down (const gchar *input, const gchar *reason,
     guint retry_in, guint downs);
 gchar *probe_json_of_input_up (const gchar *input, guint reconnects);
+gchar *probe_json_of_reload (const gchar *file, GPtrArray *added,
+    GPtrArray *removed, GPtrArray *changed, GPtrArray *unchanged);
+gchar *probe_json_of_reload_failure (const gchar *file, const gchar *reason);
 
 G_END_DECLS

@@ -156,6 +156,31 @@ probe_settings_clear (ProbeSettings *s)
 }
 
 /**
+ * probe_settings_equal:
+ * @a: an input's settings
+ * @b: another's
+ *
+ * Returns: whether every option of @a has the value it has in @b: the
+ *   same text (a value written otherwise, `2x2` and ` 2x2`, differs), the
+ *   same number or flag.
+ */
+gboolean
+probe_settings_equal (const ProbeSettings *a, const ProbeSettings *b)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (settings); i++) {
+    const Setting *setting = &settings[i];
+
+    if (setting->arg == G_OPTION_ARG_STRING
+        ? g_strcmp0 (*STRING_AT (a, setting), *STRING_AT (b, setting)) != 0
+        : *INT_AT (a, setting) != *INT_AT (b, setting))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/**
  * probe_settings_option_entries:
  * @s: the settings the command line sets, alive while the entries are
  *

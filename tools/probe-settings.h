@@ -48,6 +48,8 @@ typedef struct
 void probe_settings_init (ProbeSettings *s);
 void probe_settings_copy (ProbeSettings *dest, const ProbeSettings *src);
 void probe_settings_clear (ProbeSettings *s);
+gboolean probe_settings_equal (const ProbeSettings *a,
+    const ProbeSettings *b);
 GOptionEntry *probe_settings_option_entries (ProbeSettings *s);
 gboolean probe_settings_set_key (ProbeSettings *s, GKeyFile *file,
     const gchar *group, const gchar *key, GError **error);

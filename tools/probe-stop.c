@@ -24,11 +24,14 @@
  * pipeline that may never stop.
  *
  * SIGQUIT stops the probe at once, as a second signal does (131). SIGHUP
- * (which a service manager sends to reload) and SIGUSR1 are said on
- * stderr and ignored: the probe does not reload, and a stray signal must
- * not end it with every input's counters. All five are taken by the
- * signal thread, so that the handlers a library installs (LLVM's, in
- * PoCL, for SIGQUIT and SIGUSR1) never see them. */
+ * (which a service manager sends to reload) asks the main loop to reload
+ * the inputs (probe_stop_set_reload()); SIGHUPs that come before it does
+ * (or before the inputs run) make one reload, which reads the file as it
+ * is then. SIGHUP while the probe stops, and SIGUSR1, are said on stderr
+ * and ignored: a stray signal must not end the probe with every input's
+ * counters. All five are taken by the signal thread, so that the handlers
+ * a library installs (LLVM's, in PoCL, for SIGQUIT and SIGUSR1) never see
+ * them. */
 #include "probe-stop.h"
 
 #include <errno.h>
@@ -61,6 +64,12 @@ static struct
   /* Ends, on the main loop, the inputs that do not play. */
   GSourceFunc on_request;
   gpointer request_data;
+  /* Reloads the inputs on the main loop; whether it is asked for
+   * already; and whether a SIGHUP came before it was set. */
+  GSourceFunc on_reload;
+  gpointer reload_data;
+  gboolean reload_queued;
+  gboolean reload_waiting;
 } stop;
 
 static void
@@ -130,15 +139,54 @@ end_stream (GstElement *pipeline)
   gst_element_call_async (pipeline, send_eos, NULL, NULL);
 }
 
+/* On the main loop: a reload, once for every SIGHUP that came since the
+ * last. */
+static gboolean
+reload (gpointer unused)
+{
+  GSourceFunc on_reload;
+  gpointer data;
+
+  g_mutex_lock (&stop.lock);
+  stop.reload_queued = FALSE;
+  on_reload = stop.on_reload;
+  data = stop.reload_data;
+  g_mutex_unlock (&stop.lock);
+  if (on_reload)
+    on_reload (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+take_hangup (void)
+{
+  const gchar *ignored = NULL;
+
+  g_mutex_lock (&stop.lock);
+  if (stop.first_signal || stop.phase == ENDING)
+    ignored = "clhistogram-probe: SIGHUP ignored: the probe is stopping\n";
+  else if (!stop.on_reload)
+    stop.reload_waiting = TRUE;
+  else if (!stop.reload_queued) {
+    stop.reload_queued = TRUE;
+    g_idle_add (reload, NULL);
+  }
+  g_mutex_unlock (&stop.lock);
+  if (ignored)
+    say (ignored);
+}
+
 static void
 take_signal (gint sig)
 {
   guint i;
 
-  if (sig == SIGHUP || sig == SIGUSR1) {
-    say (sig == SIGHUP ? "clhistogram-probe: SIGHUP ignored: the probe does "
-        "not reload its inputs; restart it to change them\n" :
-        "clhistogram-probe: SIGUSR1 ignored\n");
+  if (sig == SIGUSR1) {
+    say ("clhistogram-probe: SIGUSR1 ignored\n");
+    return;
+  }
+  if (sig == SIGHUP) {
+    take_hangup ();
     return;
   }
   g_mutex_lock (&stop.lock);
@@ -251,6 +299,31 @@ probe_stop_set_timeout (guint seconds)
 {
   g_mutex_lock (&stop.lock);
   stop.end_wait_s = seconds;
+  g_mutex_unlock (&stop.lock);
+}
+
+/**
+ * probe_stop_set_reload:
+ * @on_reload: (nullable): called on the default main context after a
+ *   SIGHUP (once for SIGHUPs in a row that come before it is), to reload
+ *   the inputs; %NULL: SIGHUP is said and ignored
+ * @data: for @on_reload
+ *
+ * A SIGHUP that came before it was set (while the probe started: the
+ * file may have changed since it was read) reloads once it is. Once the
+ * first SIGINT or SIGTERM came, SIGHUP is said on stderr and ignored.
+ */
+void
+probe_stop_set_reload (GSourceFunc on_reload, gpointer data)
+{
+  g_mutex_lock (&stop.lock);
+  stop.on_reload = on_reload;
+  stop.reload_data = data;
+  if (on_reload && stop.reload_waiting && !stop.reload_queued) {
+    stop.reload_queued = TRUE;
+    g_idle_add (reload, NULL);
+  }
+  stop.reload_waiting = FALSE;
   g_mutex_unlock (&stop.lock);
 }
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* How SIGINT and SIGTERM end the probe, whatever it is doing. */
+/* How SIGINT and SIGTERM end the probe, whatever it is doing, and how
+ * SIGHUP reloads its inputs. */
 #pragma once
 
 #include <gst/gst.h>
@@ -10,6 +11,7 @@ G_BEGIN_DECLS
 
 void probe_stop_init (GSourceFunc on_request, gpointer data);
 void probe_stop_set_timeout (guint seconds);
+void probe_stop_set_reload (GSourceFunc on_reload, gpointer data);
 void probe_stop_watch_output (ProbeOutput *out);
 void probe_stop_running (GstElement *pipeline);
 void probe_stop_forget (GstElement *pipeline);
