@@ -28,7 +28,7 @@ check_unit() {  # UNIT
       "--no-counts --interval 1000000000 --metrics on /etc/clhistogram/probe.conf"; return 1; }
   for key in DynamicUser=yes ProtectSystem=strict Restart=on-failure \
       'SupplementaryGroups=video render clhistogram$' 'EnvironmentFile=-' \
-      'CacheDirectoryMode=0700'; do
+      'CacheDirectoryMode=0700' 'ExecReload=/bin/kill -HUP \$MAINPID'; do
     grep -q "^$key" "$1" || { echo "probe-service: the unit has no $key"; return 1; }
   done
 }
