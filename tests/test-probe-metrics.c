@@ -13,8 +13,10 @@
  * connections over the cap closed, one render shared by slow readers,
  * gzip) and the addresses it refuses, with their words. */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <gst/gst.h>
 #include <libsoup/soup.h>
 
@@ -25,6 +27,9 @@
 #include "probe-metrics.h"
 #include "probe-metrics-server.h"
 #include "clh-test-timeout.h"
+
+/* When main() began, Unix time: after the process started. */
+static gdouble test_started;
 
 static const gchar *const family_types[][2] = {
   {"clhistogram_input_state", "gauge"},
@@ -48,6 +53,14 @@ static const gchar *const family_types[][2] = {
   {"clhistogram_alert_active", "gauge"},
   {"clhistogram_metrics_series_dropped", "gauge"},
   {"clhistogram_output_lines_dropped_total", "counter"},
+  /* The probe's own (probe-metrics-process.c), Linux's /proc read. */
+  {"clhistogram_build_info", "gauge"},
+  {"process_cpu_seconds_total", "counter"},
+  {"process_open_fds", "gauge"},
+  {"process_max_fds", "gauge"},
+  {"process_virtual_memory_bytes", "gauge"},
+  {"process_resident_memory_bytes", "gauge"},
+  {"process_start_time_seconds", "gauge"},
 };
 
 /* One sample of the text: its family, its labels unescaped, its value. */
@@ -156,7 +169,8 @@ parse_exposition (const gchar *text)
       if (!brace || brace > space)
         g_assert_true (g_str_equal (current,
                 "clhistogram_metrics_series_dropped")
-            || g_str_equal (current, "clhistogram_output_lines_dropped_total"));
+            || g_str_equal (current, "clhistogram_output_lines_dropped_total")
+            || g_str_has_prefix (current, "process_"));
       sample->name = g_strndup (line, (brace && brace < space ? brace : space)
           - line);
       g_assert_cmpstr (sample->name, ==, current);
@@ -434,15 +448,16 @@ test_max_series (void)
   probe_metrics_take_message (m, "cam", s);
   probe_metrics_take_message (m, "door", s);
   map = render_map (m);
-  /* The probe's own two series are outside the cap. */
-  all = g_hash_table_size (map) - 2;
+  /* The probe's own series are outside the cap: the two counts of what
+   * was dropped, and the build's and the process's 7. */
+  all = g_hash_table_size (map) - 2 - 7;
   assert_value (map, key ("clhistogram_metrics_series_dropped", NULL), 0);
   g_hash_table_unref (map);
 
   probe_metrics_set_max_series (m, 10);
   map = render_map (m);
   g_test_message ("%u series, capped at 10", all);
-  g_assert_cmpuint (g_hash_table_size (map) - 2, ==, 10);
+  g_assert_cmpuint (g_hash_table_size (map) - 2 - 7, ==, 10);
   assert_value (map, key ("clhistogram_metrics_series_dropped", NULL),
       all - 10);
   assert_value (map, key ("clhistogram_input_up", "input", "door", NULL), 0);
@@ -492,7 +507,8 @@ test_families (void)
       ==, 0);
   assert_value (map, key ("clhistogram_metrics_series_dropped", NULL), 0);
   assert_value (map, key ("clhistogram_output_lines_dropped_total", NULL), 0);
-  g_assert_cmpuint (g_hash_table_size (map), ==, 4 + 1 + 7 + 2);
+  /* And the 7 series of the probe's own (test_process). */
+  g_assert_cmpuint (g_hash_table_size (map), ==, 4 + 1 + 7 + 2 + 7);
   g_hash_table_unref (map);
 
   probe_metrics_set_lines_dropped (m, 7);
@@ -507,7 +523,7 @@ test_families (void)
           "cam", "alert", "crushed", NULL));
   assert_absent (map, key ("clhistogram_alert_active", "input", "cam",
           "alert", "crushed", NULL));
-  g_assert_cmpuint (g_hash_table_size (map), ==, 4 + 1 + 7 + 2 + 2);
+  g_assert_cmpuint (g_hash_table_size (map), ==, 4 + 1 + 7 + 2 + 2 + 7);
   g_hash_table_unref (map);
 
   /* Both on, then both off again (a value out of 0 to 100 is off). */
@@ -525,6 +541,80 @@ test_families (void)
   g_assert_cmpuint (count_family (map, "clhistogram_alert_active", "cam"),
       ==, 0);
   g_hash_table_unref (map);
+  probe_metrics_free (m);
+}
+
+static gdouble
+value_of (GHashTable *map, gchar *k)
+{
+  gdouble *v = g_hash_table_lookup (map, k);
+
+  if (!v)
+    g_error ("no %s", k);
+  g_free (k);
+  return *v;
+}
+
+/* The probe's own series: clhistogram_build_info's labels those of this
+ * build and the libraries it runs on; the process_* values this
+ * process's, each against what the test reads itself: its descriptors
+ * (one opened more shows), its limit, its start (after the machine's
+ * boot, before the test began), its memory and CPU time (which grows as
+ * the test works). */
+static void
+test_process (void)
+{
+  ProbeMetrics *m = metrics_new ();
+  gchar *gst, *glib = g_strdup_printf ("%u.%u.%u", glib_major_version,
+      glib_minor_version, glib_micro_version);
+  guint major, minor, micro, nano;
+  gdouble now = g_get_real_time () / 1e6, fds, start, cpu, more_cpu;
+  gint extra = open ("/dev/null", O_RDONLY | O_CLOEXEC);
+  struct rlimit limit;
+  GHashTable *map = render_map (m);
+  gint64 deadline;
+
+  gst_version (&major, &minor, &micro, &nano);
+  gst = nano ? g_strdup_printf ("%u.%u.%u.%u", major, minor, micro, nano) :
+      g_strdup_printf ("%u.%u.%u", major, minor, micro);
+  assert_value (map, key ("clhistogram_build_info", "version", PROBE_VERSION,
+          "gstreamer", gst, "glib", glib, NULL), 1);
+  fds = value_of (map, key ("process_open_fds", NULL));
+  g_assert_cmpfloat (fds, >, 3);
+  g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &limit), ==, 0);
+  assert_value (map, key ("process_max_fds", NULL), limit.rlim_cur);
+  start = value_of (map, key ("process_start_time_seconds", NULL));
+  /* btime is whole seconds: the start is known to 1 s; and main() comes
+   * soon after the start. */
+  g_assert_cmpfloat (start, <=, now + 1);
+  g_assert_cmpfloat (start, >=, test_started - 1 - clh_test_timeout_us (1)
+      / 1e6);
+  g_assert_cmpfloat (value_of (map, key ("process_resident_memory_bytes",
+              NULL)), >, 1 << 20);
+  g_assert_cmpfloat (value_of (map, key ("process_virtual_memory_bytes",
+              NULL)), >=, value_of (map, key ("process_resident_memory_bytes",
+              NULL)));
+  cpu = value_of (map, key ("process_cpu_seconds_total", NULL));
+  g_assert_cmpfloat (cpu, >=, 0);
+  g_hash_table_unref (map);
+
+  /* The count is the process's own: closing one shows. */
+  close (extra);
+  map = render_map (m);
+  assert_value (map, key ("process_open_fds", NULL), fds - 1);
+  g_hash_table_unref (map);
+  /* Work until the CPU time grows (a tick is 10 ms). */
+  deadline = g_get_monotonic_time () + clh_test_timeout_us (60);
+  do {
+    g_free (probe_metrics_render (m));
+    map = render_map (m);
+    more_cpu = value_of (map, key ("process_cpu_seconds_total", NULL));
+    g_hash_table_unref (map);
+  } while (more_cpu == cpu && g_get_monotonic_time () < deadline);
+  g_assert_cmpfloat (more_cpu, >, cpu);
+
+  g_free (gst);
+  g_free (glib);
   probe_metrics_free (m);
 }
 
@@ -1347,6 +1437,33 @@ request (SoupSession *session, const gchar *method, const gchar *url,
   return msg;
 }
 
+/* @text with the values of process_* samples, which change from one
+ * render to the next (the CPU time, the memory), cut off. */
+static gchar *
+without_process_values (const gchar *text)
+{
+  GRegex *value = g_regex_new ("^(process_[a-z_]+) .*$", G_REGEX_MULTILINE,
+      0, NULL);
+  gchar *cut = g_regex_replace (value, text, -1, 0, "\\1", 0, NULL);
+
+  g_regex_unref (value);
+  return cut;
+}
+
+/* Two renders of the same values: the same text, but for the process's
+ * values, whose families are there all the same. */
+static void
+assert_same_render (const gchar *a, const gchar *b)
+{
+  gchar *a_cut = without_process_values (a);
+  gchar *b_cut = without_process_values (b);
+
+  g_assert_nonnull (strstr (a, "\nprocess_open_fds "));
+  g_assert_cmpstr (a_cut, ==, b_cut);
+  g_free (a_cut);
+  g_free (b_cut);
+}
+
 /* GET /metrics as Prometheus scrapes it: 200, the format's content type,
  * the render; HEAD the same with no body; other methods 405 with Allow;
  * other paths 404. */
@@ -1358,7 +1475,7 @@ test_http (void)
   SoupSession *session = soup_session_new_with_options ("proxy-resolver",
       NULL, NULL);
   GstStructure *s = luma_message (2, 99.5);
-  gchar *url = probe_metrics_get_url (m), *other, *text;
+  gchar *url = probe_metrics_get_url (m), *other, *text, *served;
   GRegex *form = g_regex_new ("^http://127\\.0\\.0\\.1:([1-9][0-9]*)/metrics$",
       0, 0, NULL);
   SoupMessage *msg;
@@ -1374,8 +1491,9 @@ test_http (void)
       (soup_message_get_response_headers (msg), "Content-Type"), ==,
       "text/plain; version=0.0.4; charset=utf-8");
   text = probe_metrics_render (m);
-  g_assert_cmpmem (g_bytes_get_data (body, NULL), g_bytes_get_size (body),
-      text, strlen (text));
+  served = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
+  assert_same_render (served, text);
+  g_free (served);
   g_free (text);
   g_bytes_unref (body);
   g_object_unref (msg);
@@ -2274,9 +2392,11 @@ test_addresses (void)
 int
 main (int argc, char **argv)
 {
+  test_started = g_get_real_time () / 1e6;
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/probe-metrics/families", test_families);
+  g_test_add_func ("/probe-metrics/process", test_process);
   g_test_add_func ("/probe-metrics/escaping", test_escaping);
   g_test_add_func ("/probe-metrics/histogram", test_histogram);
   g_test_add_func ("/probe-metrics/quantile-labels", test_quantile_labels);

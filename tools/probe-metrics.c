@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe-metrics-process.h"
+
 #ifdef HAVE_PROBE_METRICS_SERVER
 #include "probe-metrics-server.h"
 #endif
@@ -1259,6 +1261,7 @@ probe_metrics_render (ProbeMetrics *m)
   g_string_append_printf (out, "# HELP %s JSON lines dropped because "
       "stdout took nothing\n# TYPE %s counter\n%s %" G_GUINT64_FORMAT "\n",
       LINES_DROPPED, LINES_DROPPED, LINES_DROPPED, lines_dropped);
+  probe_metrics_process_append (out);
   return g_string_free (out, FALSE);
 }
 
