@@ -49,6 +49,9 @@
  * PROBE_METRICS_SERVER_ACCEPT_RETRY_MS later, not at once: the listening
  * socket stays readable, so retrying at once would spin. */
 #define ACCEPT_RETRY_MS PROBE_METRICS_SERVER_ACCEPT_RETRY_MS
+/* Connections the kernel completes before the server accepts them:
+ * Linux's SOMAXCONN before 5.4. */
+#define LISTEN_BACKLOG 128
 
 #define ADDRESS_HINT "give HOST:PORT, :PORT (every interface) or " \
   "[IPV6-ADDRESS]:PORT, such as 127.0.0.1:9610; port 0 takes any free port"
@@ -500,6 +503,11 @@ listen_socket (GInetAddress *host, guint16 port, GError **error)
     return NULL;
   }
   where = g_inet_socket_address_new (host, port);
+  /* GSocket's backlog of 10 overflows as soon as more clients connect at
+   * once than the server accepts in a turn (a flood of 16 clients), and a
+   * client whose SYN is dropped waits a second before it tries again
+   * (RFC 6298's initial timeout). */
+  g_socket_set_listen_backlog (socket, LISTEN_BACKLOG);
   ok = g_socket_bind (socket, where, TRUE, error)
       && g_socket_listen (socket, error);
   g_object_unref (where);
