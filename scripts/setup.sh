@@ -7,14 +7,18 @@
 # GStreamer 1.24 and later, is on Debian 13 only; the plugin is built with
 # it there, and objectdetectionoverlay and the GstAnalytics typelib test
 # it. gst-rtsp-server's typelib: the probe's RTSP test serves its clips
-# from Python on localhost.) libsoup 3 serves clhistogram-probe --metrics;
-# the tests check its metrics with Prometheus (prometheus, with promtool)
-# and its systemd unit with systemd-analyze (systemd; man-db for its man:
-# link); curl reads the metrics in the README's fleet example; podman
-# (with runc, for hosts whose cgroups crun refuses) builds and runs the
-# probe's container image, python3-yaml reads its Kubernetes example;
-# stress-ng loads the cores in scripts/test.sh --stress. gi-docgen makes
-# the meta library's API reference (-Dapi-docs, docs/api.md).
+# from Python on localhost.) libsoup 3 serves clhistogram-probe --metrics,
+# libyaml reads its --web-config, libcrypt checks its bcrypt passwords and
+# glib-networking gives GIO its TLS; the tests make their certificates
+# with openssl, and apache2-utils' htpasswd makes the hashes the manual
+# shows; the tests check its metrics with Prometheus (prometheus, with
+# promtool) and its systemd unit with systemd-analyze (systemd; man-db for
+# its man: link); curl reads the metrics in the README's fleet example and
+# the probe's TLS and passwords in its tests; podman (with runc, for hosts
+# whose cgroups crun refuses) builds and runs the probe's container image,
+# python3-yaml reads its Kubernetes example; stress-ng loads the cores in
+# scripts/test.sh --stress. gi-docgen makes the meta library's API
+# reference (-Dapi-docs, docs/api.md).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 sudo=""
@@ -44,7 +48,8 @@ $sudo apt-get install -y -q --no-install-recommends \
   python3-gi python3-gst-1.0 python3-numpy python3-opencv \
   libjson-glib-dev ffmpeg jq curl stress-ng abigail-tools groff-base man-db \
   libpango1.0-dev libcairo2-dev fonts-dejavu-core gstreamer1.0-opencv \
-  libsoup-3.0-dev prometheus systemd gi-docgen podman runc python3-yaml
+  libsoup-3.0-dev libyaml-dev libcrypt-dev glib-networking openssl \
+  apache2-utils prometheus systemd gi-docgen podman runc python3-yaml
 "$root/scripts/fetch-samples.sh"
 cd "$root"
 echo "setup: configuring build/" >&2

@@ -56,6 +56,7 @@ typedef struct
   gchar *inputs_file;
   gchar *metrics;
   gchar *metrics_regions;
+  gchar *web_config;
   gint stop_timeout;
   gboolean quiet;
   gboolean version;
@@ -83,6 +84,7 @@ options_clear (Options *opt)
   g_free (opt->inputs_file);
   g_free (opt->metrics);
   g_free (opt->metrics_regions);
+  g_free (opt->web_config);
 }
 
 static void
@@ -350,6 +352,10 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
     {"metrics-regions", 0, 0, G_OPTION_ARG_STRING, &opt->metrics_regions,
         "The zones and regions of each input on /metrics: all (default), "
           "none, or the first N", "all|none|N"},
+    {"web-config", 0, 0, G_OPTION_ARG_FILENAME, &opt->web_config,
+        "TLS and basic authentication for --metrics, from a file in the "
+          "format of Prometheus' exporter-toolkit (tls_server_config, "
+          "basic_auth_users)", "FILE"},
     {"stop-timeout", 0, 0, G_OPTION_ARG_INT, &opt->stop_timeout,
         "After the first SIGINT or SIGTERM, how long the streams may take "
           "to end (their frames in flight counted and printed) before the "
@@ -553,21 +559,50 @@ metrics_regions (const Options *opt, guint *max_regions)
   return EXIT_DONE;
 }
 
+/* --web-config, read before the server starts; only with --metrics. */
+static gint
+web_config (const Options *opt, ProbeWebConfig **web)
+{
+  GError *err = NULL;
+
+  *web = NULL;
+  if (!opt->web_config)
+    return EXIT_DONE;
+  if (!opt->metrics) {
+    g_printerr ("clhistogram-probe: --web-config: only with --metrics "
+        "ADDRESS:PORT, whose server it sets up\n");
+    return EXIT_USAGE;
+  }
+#ifdef HAVE_PROBE_METRICS_SERVER
+  *web = probe_web_config_load (opt->web_config, &err);
+  if (!*web) {
+    g_printerr ("clhistogram-probe: --web-config: %s\n", err->message);
+    g_error_free (err);
+    return EXIT_USAGE;
+  }
+#endif
+  return EXIT_DONE;
+}
+
 /* --metrics: listening before the inputs start, so that a scrape shows
  * every input from the start; the URL said on stderr, as bound. */
 static gint
 open_metrics (Probe *probe)
 {
   GPtrArray *inputs = probe_input_set_get_inputs (probe->set);
+  ProbeWebConfig *web;
   GError *err = NULL;
   gchar *url;
   gint status;
   guint i, max_regions;
 
   status = metrics_regions (probe->opt, &max_regions);
+  if (status == EXIT_DONE)
+    status = web_config (probe->opt, &web);
   if (status != EXIT_DONE || !probe->opt->metrics)
     return status;
-  probe->shared.metrics = probe_metrics_new (probe->opt->metrics, &err);
+  probe->shared.metrics = probe_metrics_new_full (probe->opt->metrics, web,
+      &err);
   if (!probe->shared.metrics) {
     g_printerr ("clhistogram-probe: --metrics: %s\n", err->message);
     status = g_error_matches (err, G_OPTION_ERROR,

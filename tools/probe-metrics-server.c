@@ -19,7 +19,15 @@
  * its request: the oldest of those gives way (408 too), so clients that
  * trickle their headers and reconnect cannot keep a scraper out. And the
  * clients asking for /metrics together share one render, and one gzip of
- * it (probe-metrics-scrape.c), which each is sent as fast as it reads. */
+ * it (probe-metrics-scrape.c), which each is sent as fast as it reads.
+ *
+ * With --web-config (probe-web-config.c), a connection is TLS: the server
+ * runs its handshake itself (probe-metrics-tls.c), under the header
+ * deadline, and hands libsoup the TLS stream once it is done, so that the
+ * cap, the deadline and the eviction hold for clients that stall in the
+ * handshake too. A request for /metrics or /healthz then needs a
+ * user and password of the file (probe-web-auth.c), as every path of an
+ * exporter-toolkit server does. */
 #include "probe-metrics-server.h"
 
 #include <string.h>
@@ -27,9 +35,16 @@
 #include <gio/gio.h>
 #include <libsoup/soup.h>
 
+#include "probe-metrics-tls.h"
+#include "probe-web-auth.h"
+
 /* The text exposition format Prometheus reads, as its documentation
  * ("Exposition formats") names it. */
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+/* The realm of basic authentication (RFC 7617, section 2). */
+#define REALM "clhistogram-probe"
+/* RFC 6585, section 4, which libsoup 3.2 has no name for. */
+#define STATUS_TOO_MANY_REQUESTS 429
 
 /* Untrusted clients: at most this many connections open at once (a
  * scraper needs one; beyond it, the oldest still sending its request
@@ -71,6 +86,8 @@ struct _ProbeMetricsServer
   guint max_connections;
   guint timeout_s;
   guint header_deadline_s;
+  /* --web-config's; NULL: plain HTTP, no authentication. */
+  ProbeWebConfig *web;
 
   /* The server thread's own. */
   SoupServer *soup;
@@ -89,6 +106,10 @@ struct _ProbeMetricsServer
    * against the cap. */
   guint evicting;
   ProbeMetricsScrapes *scrapes;
+  /* The TLS handshakes; NULL for plain HTTP. */
+  ProbeMetricsTls *tls;
+  /* NULL without basic_auth_users. */
+  ProbeWebAuth *auth;
 
   /* Start-up: the thread says whether it listens; and the counts,
    * written on the server's thread and read on any. */
@@ -117,6 +138,9 @@ typedef struct
    * room for a newer one. */
   gint64 accepted;
   gboolean evicted;
+  /* Its TLS stream, once the handshake is done (not a reference: the
+   * TLS stream holds the connection, which outlives it). */
+  GTlsConnection *tls;
 } Connection;
 
 /* One more of a count in the stats, which any thread may read. */
@@ -272,7 +296,8 @@ parse_address (ProbeMetricsServer *server, GError **error)
  * a few hundred bytes on a connection that has sent nothing else, so
  * the socket's buffer takes it at once. */
 static gchar *
-format_answer (guint status, const gchar *text, gboolean head)
+format_answer (ProbeMetricsServer *server, guint status, const gchar *text,
+    gboolean head)
 {
   GDateTime *now = g_date_time_new_now_utc ();
   gchar *date = soup_date_time_to_string (now, SOUP_DATE_HTTP);
@@ -280,11 +305,11 @@ format_answer (guint status, const gchar *text, gboolean head)
       "Date: %s\r\n"
       "Content-Type: text/plain; charset=utf-8\r\n"
       "Content-Length: %" G_GSIZE_FORMAT "\r\n"
-      "%s"
+      "%s%s"
       "Connection: close\r\n\r\n%s", status, soup_status_get_phrase (status),
       date, strlen (text),
       status == SOUP_STATUS_METHOD_NOT_ALLOWED ? "Allow: GET, HEAD\r\n" : "",
-      head ? "" : text);
+      server->web ? server->web->headers : "", head ? "" : text);
 
   g_free (date);
   g_date_time_unref (now);
@@ -292,11 +317,12 @@ format_answer (guint status, const gchar *text, gboolean head)
 }
 
 static void
-reject (SoupServerMessage *msg, guint status, const gchar *text)
+reject (ProbeMetricsServer *server, SoupServerMessage *msg, guint status,
+    const gchar *text)
 {
   GIOStream *stream;
   gboolean head = strcmp (soup_server_message_get_method (msg), "HEAD") == 0;
-  gchar *answer = format_answer (status, text, head);
+  gchar *answer = format_answer (server, status, text, head);
 
   stream = soup_server_message_steal_connection (msg);
   if (stream) {
@@ -337,23 +363,26 @@ headers_whole (ProbeMetricsServer *server, SoupServerMessage *msg)
 }
 
 /* Once the request's headers are read, before its body: all but a
- * bodiless GET or HEAD of /metrics is answered here, its body unread. */
+ * bodiless GET or HEAD of /metrics or /healthz is answered here, its body
+ * unread, before any authentication: what it tells is in the manual. */
 static void
 on_request_headers (SoupServer *soup, SoupServerMessage *msg,
     const char *path, GHashTable *query, gpointer user_data)
 {
+  ProbeMetricsServer *server = user_data;
   const gchar *method = soup_server_message_get_method (msg);
 
-  headers_whole (user_data, msg);
-  if (strcmp (path, "/metrics") != 0)
-    reject (msg, SOUP_STATUS_NOT_FOUND,
-        "Not found: the probe's metrics are at /metrics\n");
+  headers_whole (server, msg);
+  if (strcmp (path, "/metrics") != 0 && strcmp (path, "/healthz") != 0)
+    reject (server, msg, SOUP_STATUS_NOT_FOUND,
+        "Not found: the probe's metrics are at /metrics, whether it runs "
+        "at /healthz\n");
   else if (strcmp (method, "GET") != 0 && strcmp (method, "HEAD") != 0)
-    reject (msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
-        "Method not allowed: /metrics answers GET and HEAD\n");
+    reject (server, msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
+        "Method not allowed: /metrics and /healthz answer GET and HEAD\n");
   else if (has_body (msg))
-    reject (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
-        "Content too large: GET /metrics takes no body\n");
+    reject (server, msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
+        "Content too large: GET takes no body here\n");
 }
 
 static gboolean
@@ -416,13 +445,73 @@ shared_body (ProbeMetricsServer *server, SoupServerMessage *msg,
   return body;
 }
 
-/* What on_request_headers() let through: GET or HEAD /metrics. */
+/* http_server_config's headers, on an answer libsoup sends. */
 static void
-on_request (SoupServer *soup, SoupServerMessage *msg, const char *path,
-    GHashTable *query, gpointer user_data)
+add_configured_headers (ProbeMetricsServer *server, SoupServerMessage *msg)
+{
+  SoupMessageHeaders *headers =
+      soup_server_message_get_response_headers (msg);
+  gchar **lines;
+  guint i;
+
+  if (!server->web || !*server->web->headers)
+    return;
+  lines = g_strsplit (server->web->headers, "\r\n", -1);
+  for (i = 0; lines[i] && *lines[i]; i++) {
+    gchar *colon = strchr (lines[i], ':');
+
+    *colon = '\0';
+    soup_message_headers_replace (headers, lines[i], colon + 2);
+  }
+  g_strfreev (lines);
+}
+
+/* A short text answer, the connection closed after it. */
+static void
+answer_text (ProbeMetricsServer *server, SoupServerMessage *msg,
+    guint status, const gchar *reason, const gchar *text)
+{
+  SoupMessageHeaders *headers =
+      soup_server_message_get_response_headers (msg);
+
+  soup_server_message_set_status (msg, status, reason);
+  soup_message_headers_replace (headers, "Connection", "close");
+  add_configured_headers (server, msg);
+  soup_server_message_set_response (msg, "text/plain; charset=utf-8",
+      SOUP_MEMORY_STATIC, text, strlen (text));
+}
+
+static void
+answer_unauthorized (ProbeMetricsServer *server, SoupServerMessage *msg)
+{
+  count_one (server, &server->stats.auth_denied);
+  answer_text (server, msg, SOUP_STATUS_UNAUTHORIZED, NULL, "Unauthorized: "
+      "give a user and password of the probe's --web-config "
+      "(basic_auth_users) with Basic authentication\n");
+  /* RFC 7617, section 2. */
+  soup_message_headers_replace (soup_server_message_get_response_headers
+      (msg), "WWW-Authenticate", "Basic realm=\"" REALM "\"");
+}
+
+/* Too many password checks under way (probe-web-auth.c): RFC 6585,
+ * section 4. */
+static void
+answer_busy (ProbeMetricsServer *server, SoupServerMessage *msg)
+{
+  count_one (server, &server->stats.auth_busy);
+  answer_text (server, msg, STATUS_TOO_MANY_REQUESTS, "Too Many Requests",
+      "Too many requests: the password checks are busy; retry in a "
+      "second\n");
+  soup_message_headers_replace (soup_server_message_get_response_headers
+      (msg), "Retry-After", "1");
+}
+
+/* The render, shared with the requests around it. */
+static void
+answer_metrics (ProbeMetricsServer *server, SoupServerMessage *msg)
 {
   gboolean gzip = accepts_gzip (msg);
-  GBytes *body = shared_body (user_data, msg, &gzip);
+  GBytes *body = shared_body (server, msg, &gzip);
   SoupMessageHeaders *headers =
       soup_server_message_get_response_headers (msg);
 
@@ -436,14 +525,117 @@ on_request (SoupServer *soup, SoupServerMessage *msg, const char *path,
   soup_message_headers_replace (headers, "Vary", "Accept-Encoding");
   if (gzip)
     soup_message_headers_replace (headers, "Content-Encoding", "gzip");
+  add_configured_headers (server, msg);
   soup_message_body_append_bytes (soup_server_message_get_response_body
       (msg), body);
 }
 
+/* What a request let through gets: /healthz says that the server runs,
+ * which is all a liveness check needs of it. */
+static void
+answer_granted (ProbeMetricsServer *server, SoupServerMessage *msg)
+{
+  if (strcmp (g_uri_get_path (soup_server_message_get_uri (msg)),
+          "/healthz") == 0)
+    answer_text (server, msg, SOUP_STATUS_OK, NULL, "ok\n");
+  else
+    answer_metrics (server, msg);
+}
+
+/* A request paused while its password is checked. */
+typedef struct
+{
+  ProbeMetricsServer *server;
+  SoupServerMessage *msg;
+  gulong finished_id;
+  /* libsoup is done with it: its client went, or the server stops. */
+  gboolean finished;
+} Checking;
+
+static void
+on_checking_finished (SoupServerMessage *msg, gpointer data)
+{
+  ((Checking *) data)->finished = TRUE;
+}
+
+static void
+checking_free (gpointer data)
+{
+  Checking *c = data;
+
+  g_signal_handler_disconnect (c->msg, c->finished_id);
+  g_object_unref (c->msg);
+  g_free (c);
+}
+
+static void
+on_checked (gboolean granted, gpointer data)
+{
+  Checking *c = data;
+
+  if (c->finished)
+    return;
+  if (granted) {
+    count_one (c->server, &c->server->stats.auth_granted);
+    answer_granted (c->server, c->msg);
+  } else {
+    answer_unauthorized (c->server, c->msg);
+  }
+  soup_server_message_unpause (c->msg);
+}
+
+/* The request's credentials, where --web-config has users: let through,
+ * refused, or paused until their check is done. */
+static void
+authenticate (ProbeMetricsServer *server, SoupServerMessage *msg)
+{
+  Checking *c = g_new0 (Checking, 1);
+  ProbeWebAuthVerdict verdict;
+
+  c->server = server;
+  c->msg = g_object_ref (msg);
+  c->finished_id = g_signal_connect (msg, "finished",
+      G_CALLBACK (on_checking_finished), c);
+  verdict = probe_web_auth_check (server->auth,
+      soup_message_headers_get_one (soup_server_message_get_request_headers
+          (msg), "Authorization"), soup_server_message_get_remote_host (msg),
+      on_checked, c, checking_free);
+  switch (verdict) {
+    case PROBE_WEB_AUTH_GRANTED:
+      count_one (server, &server->stats.auth_granted);
+      answer_granted (server, msg);
+      break;
+    case PROBE_WEB_AUTH_DENIED:
+      answer_unauthorized (server, msg);
+      break;
+    case PROBE_WEB_AUTH_BUSY:
+      answer_busy (server, msg);
+      break;
+    case PROBE_WEB_AUTH_CHECKING:
+      count_one (server, &server->stats.auth_checks);
+      soup_server_message_pause (msg);
+      break;
+  }
+}
+
+/* What on_request_headers() let through: GET or HEAD of /metrics or
+ * /healthz. */
+static void
+on_request (SoupServer *soup, SoupServerMessage *msg, const char *path,
+    GHashTable *query, gpointer user_data)
+{
+  ProbeMetricsServer *server = user_data;
+
+  if (server->auth)
+    authenticate (server, msg);
+  else
+    answer_granted (server, msg);
+}
+
 /* The URL of the first socket listening: a wildcard address as it is
- * (0.0.0.0), an IPv6 one in brackets. */
+ * (0.0.0.0), an IPv6 one in brackets; https with TLS. */
 static gchar *
-first_url (GSocket *socket)
+first_url (GSocket *socket, const gchar *scheme)
 {
   GSocketAddress *where = g_socket_get_local_address (socket, NULL);
   gchar *url = NULL;
@@ -453,8 +645,9 @@ first_url (GSocket *socket)
     gchar *host = g_inet_address_to_string
         (g_inet_socket_address_get_address (inet));
 
-    url = g_strdup_printf (strchr (host, ':') ? "http://[%s]:%u/metrics" :
-        "http://%s:%u/metrics", host, g_inet_socket_address_get_port (inet));
+    url = g_strdup_printf (strchr (host, ':') ? "%s://[%s]:%u/metrics" :
+        "%s://%s:%u/metrics", scheme, host,
+        g_inet_socket_address_get_port (inet));
     g_free (host);
   }
   g_clear_object (&where);
@@ -557,7 +750,8 @@ open_sockets (ProbeMetricsServer *server, GError **error)
         && (!second || g_socket_listener_add_socket (server->listener,
             second, NULL, error));
   if (ok)
-    server->url = first_url (first);
+    server->url = first_url (first, server->web
+        && server->web->certificate ? "https" : "http");
   g_clear_object (&first);
   g_clear_object (&second);
   g_clear_object (&any4);
@@ -608,12 +802,20 @@ static void
 answer_408 (Connection *c)
 {
   GSocket *socket = g_socket_connection_get_socket (c->connection);
-  gchar *answer = format_answer (SOUP_STATUS_REQUEST_TIMEOUT,
+  gchar *answer = format_answer (c->server, SOUP_STATUS_REQUEST_TIMEOUT,
       "Request timeout: send the request line and headers at once\n",
       FALSE);
+  gboolean tls = c->server->web && c->server->web->certificate;
 
-  g_socket_send_with_blocking (socket, answer, strlen (answer), FALSE,
-      NULL, NULL);
+  /* Over TLS, through it once the handshake is done; one still in its
+   * handshake is only shut down, which fails the handshake. */
+  if (!tls)
+    g_socket_send_with_blocking (socket, answer, strlen (answer), FALSE,
+        NULL, NULL);
+  else if (c->tls)
+    g_pollable_output_stream_write_nonblocking (G_POLLABLE_OUTPUT_STREAM
+        (g_io_stream_get_output_stream (G_IO_STREAM (c->tls))), answer,
+        strlen (answer), NULL, NULL);
   g_socket_shutdown (socket, TRUE, TRUE, NULL);
   g_free (answer);
 }
@@ -681,7 +883,7 @@ attach_timeout (ProbeMetricsServer *server, guint seconds,
 
 /* @connection's limits, from when it is accepted: its header deadline,
  * its lifetime, and a timeout on every read and write. */
-static void
+static Connection *
 track_connection (ProbeMetricsServer *server, GSocketConnection *connection,
     gchar *peer)
 {
@@ -706,6 +908,36 @@ track_connection (ProbeMetricsServer *server, GSocketConnection *connection,
   server->stats.open++;
   g_mutex_unlock (&server->lock);
   g_object_weak_ref (G_OBJECT (connection), connection_gone, server);
+  return c;
+}
+
+/* A connection's TLS handshake is over (probe-metrics-tls.c): libsoup
+ * gets the TLS stream, or the connection is closed. */
+static void
+on_tls_ready (GTlsConnection *tls, gpointer data)
+{
+  Connection *c = data;
+  ProbeMetricsServer *server = c->server;
+  gboolean stopping = g_cancellable_is_cancelled (server->accepting);
+  GSocketAddress *local, *remote;
+
+  if (!tls || stopping) {
+    /* Counted first: the client may look as soon as it is closed. */
+    if (!stopping)
+      count_one (server, &server->stats.tls_failures);
+    g_io_stream_close (G_IO_STREAM (c->connection), NULL, NULL);
+    g_object_unref (c->connection);
+    return;
+  }
+  count_one (server, &server->stats.tls_handshakes);
+  c->tls = tls;
+  local = g_socket_connection_get_local_address (c->connection, NULL);
+  remote = g_socket_connection_get_remote_address (c->connection, NULL);
+  soup_server_accept_iostream (server->soup, G_IO_STREAM (tls), local,
+      remote, NULL);
+  g_object_unref (c->connection);
+  g_clear_object (&local);
+  g_clear_object (&remote);
 }
 
 static void
@@ -732,9 +964,15 @@ serve_connection (ProbeMetricsServer *server, GSocketConnection *connection)
     g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
     g_free (peer);
   } else {
-    track_connection (server, connection, peer);
-    soup_server_accept_iostream (server->soup, G_IO_STREAM (connection),
-        local, remote, NULL);
+    Connection *c = track_connection (server, connection, peer);
+
+    /* Held until the handshake's end: the TLS stream holds it then. */
+    if (server->tls)
+      probe_metrics_tls_start (server->tls, g_object_ref (connection),
+          on_tls_ready, c);
+    else
+      soup_server_accept_iostream (server->soup, G_IO_STREAM (connection),
+          local, remote, NULL);
   }
   g_clear_object (&local);
   g_clear_object (&remote);
@@ -814,11 +1052,15 @@ listen_on (ProbeMetricsServer *server, GError **error)
   GError *err = NULL;
 
   server->soup = soup_server_new (NULL, NULL);
+  if (server->web && g_hash_table_size (server->web->users) > 0)
+    server->auth = probe_web_auth_new (server->web->users, server->context);
+  server->accepting = g_cancellable_new ();
+  if (server->web && server->web->certificate)
+    server->tls = probe_metrics_tls_new (server->web, server->accepting);
   soup_server_add_early_handler (server->soup, NULL, on_request_headers,
       server, NULL);
   soup_server_add_handler (server->soup, NULL, on_request, server, NULL);
   server->listener = g_socket_listener_new ();
-  server->accepting = g_cancellable_new ();
   if (!open_sockets (server, &err)) {
     explain_listen_error (server, err, error);
     return FALSE;
@@ -853,6 +1095,10 @@ serve (gpointer user_data)
     g_socket_listener_close (server->listener);
   if (server->soup)
     soup_server_disconnect (server->soup);
+  /* The handshakes under way end, cancelled; then the password checks,
+   * each paused request let go. */
+  g_clear_pointer (&server->tls, probe_metrics_tls_free);
+  g_clear_pointer (&server->auth, probe_web_auth_free);
   g_clear_object (&server->soup);
   /* What closing the connections queued (their sources hold them). */
   while (g_main_context_iteration (server->context, FALSE))
@@ -867,6 +1113,7 @@ serve (gpointer user_data)
 static void
 server_free (ProbeMetricsServer *server)
 {
+  probe_web_config_free (server->web);
   g_clear_object (&server->host);
   g_hash_table_unref (server->by_peer);
   g_hash_table_unref (server->connections);
@@ -892,9 +1139,10 @@ server_free (ProbeMetricsServer *server)
  *   (G_IO_ERROR_ADDRESS_IN_USE: the port is taken)
  *
  * Starts the server and returns once it listens (or failed to). It
- * serves GET and HEAD of /metrics, without a body, one request a
- * connection; any other request is answered at once (404 for another
- * path, 405 for another method, 413 for a body), its body unread. At
+ * serves GET and HEAD of /metrics, and of /healthz (200, `ok`), without a
+ * body, one request a connection; any other request is answered at once
+ * (404 for another path, 405 for another method, 413 for a body), its
+ * body unread. At
  * most 32 connections are open at once, those beyond closed as soon as
  * accepted; one whose request line and headers are not whole 5 s after
  * it was accepted is answered 408 and shut down; one idle or stalled for
@@ -913,7 +1161,40 @@ ProbeMetricsServer *
 probe_metrics_server_start (const gchar *address,
     ProbeMetricsRenderFunc render, gpointer data, GError **error)
 {
-  return probe_metrics_server_start_with_limits (address, render, data,
+  return probe_metrics_server_start_full (address, NULL, render, data,
+      DEFAULT_MAX_CONNECTIONS, DEFAULT_TIMEOUT_S, DEFAULT_HEADER_DEADLINE_S,
+      error);
+}
+
+/**
+ * probe_metrics_server_start_web:
+ * @address: as probe_metrics_server_start()'s
+ * @web: (nullable) (transfer full): --web-config's settings; %NULL: as
+ *   probe_metrics_server_start()
+ * @render: as probe_metrics_server_start()'s
+ * @data: @render's
+ * @error: as probe_metrics_server_start()'s
+ *
+ * probe_metrics_server_start() with @web's TLS and users. With a
+ * certificate, every connection is TLS, its handshake bounded by the
+ * header deadline (5 s from accepting it) like its request, 8 handshakes
+ * at most under way and 2 from one client address (probe-metrics-tls.h),
+ * and one that fails the handshake, sends no client certificate that
+ * @web's CA signed where one is required, or speaks an older TLS than
+ * @web's min_version is closed. With users, GET and HEAD of /metrics and /healthz need Basic
+ * credentials of one of them: without or with wrong ones, 401 with
+ * `WWW-Authenticate: Basic realm="clhistogram-probe"`; with too many
+ * password checks under way (probe-web-auth.h), 429 with `Retry-After: 1`.
+ * @web's headers go out with every answer.
+ *
+ * Returns: (transfer full) (nullable): the server, to stop with
+ *   probe_metrics_server_stop().
+ */
+ProbeMetricsServer *
+probe_metrics_server_start_web (const gchar *address, ProbeWebConfig *web,
+    ProbeMetricsRenderFunc render, gpointer data, GError **error)
+{
+  return probe_metrics_server_start_full (address, web, render, data,
       DEFAULT_MAX_CONNECTIONS, DEFAULT_TIMEOUT_S, DEFAULT_HEADER_DEADLINE_S,
       error);
 }
@@ -945,11 +1226,37 @@ probe_metrics_server_start_with_limits (const gchar *address,
     ProbeMetricsRenderFunc render, gpointer data, guint max_connections,
     guint timeout_s, guint header_deadline_s, GError **error)
 {
+  return probe_metrics_server_start_full (address, NULL, render, data,
+      max_connections, timeout_s, header_deadline_s, error);
+}
+
+/**
+ * probe_metrics_server_start_full:
+ * @address: as probe_metrics_server_start()'s
+ * @web: (nullable) (transfer full): as probe_metrics_server_start_web()'s
+ * @render: as probe_metrics_server_start()'s
+ * @data: @render's
+ * @max_connections: as probe_metrics_server_start_with_limits()'s
+ * @timeout_s: as probe_metrics_server_start_with_limits()'s
+ * @header_deadline_s: as probe_metrics_server_start_with_limits()'s
+ * @error: as probe_metrics_server_start()'s
+ *
+ * probe_metrics_server_start_web() with other limits: for tests.
+ *
+ * Returns: (transfer full) (nullable): the server, to stop with
+ *   probe_metrics_server_stop().
+ */
+ProbeMetricsServer *
+probe_metrics_server_start_full (const gchar *address, ProbeWebConfig *web,
+    ProbeMetricsRenderFunc render, gpointer data, guint max_connections,
+    guint timeout_s, guint header_deadline_s, GError **error)
+{
   ProbeMetricsServer *server;
 
   g_return_val_if_fail (max_connections > 0 && timeout_s > 0
       && header_deadline_s > 0, NULL);
   server = g_new0 (ProbeMetricsServer, 1);
+  server->web = web;
   server->address = g_strdup (address);
   server->render = render;
   server->data = data;
@@ -991,7 +1298,8 @@ probe_metrics_server_start_with_limits (const gchar *address,
  * probe_metrics_server_get_url:
  *
  * Returns: (transfer none): the URL of /metrics on the first socket the
- *   server listens on, its port the one bound (`http://127.0.0.1:9610/metrics`).
+ *   server listens on, its port the one bound (`http://127.0.0.1:9610/metrics`,
+ *   `https://...` with TLS).
  */
 const gchar *
 probe_metrics_server_get_url (ProbeMetricsServer *server)

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The HTTP server behind `--metrics`: libsoup 3's SoupServer on a thread
  * and GMainContext of its own, answering GET /metrics with what a
- * callback renders. */
+ * callback renders, over TLS and with basic authentication where
+ * --web-config asks. */
 #pragma once
 
 #include <glib.h>
 
 #include "probe-metrics-scrape.h"
+#include "probe-web-config.h"
 
 G_BEGIN_DECLS
 
@@ -17,9 +19,16 @@ typedef struct _ProbeMetricsServer ProbeMetricsServer;
 
 ProbeMetricsServer *probe_metrics_server_start (const gchar *address,
     ProbeMetricsRenderFunc render, gpointer data, GError **error);
+ProbeMetricsServer *probe_metrics_server_start_web (const gchar *address,
+    ProbeWebConfig *web, ProbeMetricsRenderFunc render, gpointer data,
+    GError **error);
 /* Internal, for tests: other limits on connections than the defaults. */
 ProbeMetricsServer *probe_metrics_server_start_with_limits (
     const gchar *address, ProbeMetricsRenderFunc render, gpointer data,
+    guint max_connections, guint timeout_s, guint header_deadline_s,
+    GError **error);
+ProbeMetricsServer *probe_metrics_server_start_full (const gchar *address,
+    ProbeWebConfig *web, ProbeMetricsRenderFunc render, gpointer data,
     guint max_connections, guint timeout_s, guint header_deadline_s,
     GError **error);
 const gchar *probe_metrics_server_get_url (ProbeMetricsServer *server);
@@ -50,6 +59,18 @@ typedef struct
   guint64 scrapes;
   guint64 renders;
   guint64 compressions;
+  /* TLS handshakes done and handed to libsoup, and those that failed or
+   * were refused (an older TLS than min_version, no client certificate
+   * where one is required). */
+  guint64 tls_handshakes;
+  guint64 tls_failures;
+  /* Requests let through by their password (checked before, or by a
+   * check), answered 401 (none, malformed or wrong), answered 429 (too
+   * many checks under way), and the bcrypt checks started. */
+  guint64 auth_granted;
+  guint64 auth_denied;
+  guint64 auth_busy;
+  guint64 auth_checks;
 } ProbeMetricsServerStats;
 
 void probe_metrics_server_get_stats (ProbeMetricsServer *server,

@@ -636,6 +636,25 @@ render_callback (gpointer data)
 ProbeMetrics *
 probe_metrics_new (const gchar *address, GError **error)
 {
+  return probe_metrics_new_full (address, NULL, error);
+}
+
+/**
+ * probe_metrics_new_full:
+ * @address: as probe_metrics_new()'s
+ * @web: (nullable) (transfer full): the server's TLS and basic
+ *   authentication (--web-config); %NULL: plain HTTP, open to all
+ * @error: as probe_metrics_new()'s
+ *
+ * probe_metrics_new() serving as @web says.
+ *
+ * Returns: (transfer full) (nullable): the metrics, to free with
+ *   probe_metrics_free().
+ */
+ProbeMetrics *
+probe_metrics_new_full (const gchar *address, ProbeWebConfig *web,
+    GError **error)
+{
   ProbeMetrics *m;
 
   g_return_val_if_fail (address != NULL, NULL);
@@ -646,14 +665,16 @@ probe_metrics_new (const gchar *address, GError **error)
   m->max_regions = PROBE_METRICS_ALL_REGIONS;
   m->max_series = PROBE_METRICS_MAX_SERIES;
 #ifdef HAVE_PROBE_METRICS_SERVER
-  m->server = probe_metrics_server_start (address, render_callback, m,
-      error);
+  m->server = probe_metrics_server_start_web (address, web,
+      render_callback, m, error);
   if (!m->server) {
     probe_metrics_free (m);
     return NULL;
   }
   return m;
 #else
+  /* No --web-config is read without the server (clhistogram-probe.c). */
+  g_assert (web == NULL);
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
       "this clhistogram-probe was built without libsoup 3, which serves the "
       "metrics: build it with libsoup-3.0-dev installed (meson's metrics "

@@ -6,6 +6,8 @@
 
 #include <gst/gst.h>
 
+#include "probe-web-config.h"
+
 G_BEGIN_DECLS
 
 typedef struct _ProbeMetrics ProbeMetrics;
@@ -20,6 +22,8 @@ typedef struct _ProbeMetrics ProbeMetrics;
 #define PROBE_METRICS_ALL_REGIONS G_MAXUINT
 
 ProbeMetrics *probe_metrics_new (const gchar *address, GError **error);
+ProbeMetrics *probe_metrics_new_full (const gchar *address,
+    ProbeWebConfig *web, GError **error);
 gchar *probe_metrics_get_url (ProbeMetrics *m);
 gboolean probe_metrics_parse_regions (const gchar *text, guint *max_regions,
     GError **error);
