@@ -289,7 +289,9 @@ run_until (GMainContext *context, Verdicts *v, guint done)
  * a wrong password is refused, a right one granted, and once granted it
  * is granted again at once, with no check; a wrong one for the same user
  * still goes to bcrypt; an unknown user is checked too (against another
- * user's hash) and refused. Freeing drops the checks still queued. */
+ * user's hash) and refused. A pair refused by a check is refused again at
+ * once, until 64 newer ones push it out. Freeing drops the checks still
+ * queued. */
 static void
 test_auth_limits (void)
 {
@@ -344,6 +346,25 @@ test_auth_limits (void)
   g_assert_cmpuint (v.granted, ==, 2);
   /* Every @data freed once, checked or not. */
   g_assert_cmpuint (v.freed, ==, G_N_ELEMENTS (malformed) + 10);
+
+  /* Refused by a check before: refused at once, whatever the host. */
+  g_assert_cmpint (check (auth, "alice", "wrong", "h9", &v), ==,
+      PROBE_WEB_AUTH_DENIED);
+  g_assert_cmpint (check (auth, "nobody", "pw", "h9", &v), ==,
+      PROBE_WEB_AUTH_DENIED);
+  /* 64 newer wrong pairs, each checked, push alice's out. */
+  for (i = 0; i < 64; i++) {
+    gchar *password = g_strdup_printf ("wrong%u", i);
+
+    g_assert_cmpint (check (auth, "alice", password, "h9", &v), ==,
+        PROBE_WEB_AUTH_CHECKING);
+    run_until (context, &v, 7 + i);
+    g_free (password);
+  }
+  g_assert_cmpint (check (auth, "alice", "wrong", "h9", &v), ==,
+      PROBE_WEB_AUTH_CHECKING);
+  run_until (context, &v, 7 + 64);
+  g_assert_cmpuint (v.granted, ==, 2);
 
   /* Four checks left queued or running at the end: each dropped, freed,
    * never given a verdict. */
@@ -436,7 +457,8 @@ assert_answer (SoupSession *session, const gchar *url,
 /* With users: /metrics and /healthz answer 401 and the challenge without
  * credentials, or with a wrong password or user; 200 with the right
  * ones, a second time with no bcrypt check (the server's count of
- * checks stays); an unknown path is 404 before any credentials; the
+ * checks stays), and 401 again for a wrong password checked before, with
+ * no check either; an unknown path is 404 before any credentials; the
  * configured header goes with every answer. */
 static void
 test_http_auth (void)
@@ -451,6 +473,7 @@ test_http_auth (void)
       NULL, NULL);
   gchar *good = basic ("scraper", "s3cret:with colon");
   gchar *wrong = basic ("scraper", "s3cret"), *nobody = basic ("x", "y");
+  gchar *other = basic ("scraper", "s3cret:with colon ");
   gchar *base, *healthz, *missing;
   const gchar *url;
   guint64 checks;
@@ -477,12 +500,16 @@ test_http_auth (void)
   g_assert_cmpuint (stats_of (server).auth_checks, ==, checks);
   g_assert_cmpuint (stats_of (server).auth_granted, ==, 3);
   g_assert_cmpuint (stats_of (server).auth_denied, ==, 5);
-  /* The cache holds the right password only. */
+  /* A wrong password checked before is refused at once; another one is
+   * checked. */
   assert_answer (session, url, wrong, 401, NULL);
+  g_assert_cmpuint (stats_of (server).auth_checks, ==, checks);
+  assert_answer (session, url, other, 401, NULL);
   g_assert_cmpuint (stats_of (server).auth_checks, ==, checks + 1);
 
   g_free (good);
   g_free (wrong);
+  g_free (other);
   g_free (nobody);
   g_free (healthz);
   g_free (missing);
@@ -726,6 +753,7 @@ typedef struct
 {
   const gchar *url;
   gint stop;
+  gint guesses;
   gint denied;
   gint busy;
   gint other;
@@ -757,7 +785,9 @@ flood (gpointer data)
   guint i;
 
   for (i = 0; !g_atomic_int_get (&f->stop); i++) {
-    gchar *password = g_strdup_printf ("guess%u-%p", i, (gpointer) &i);
+    /* Each a pair never checked: none is refused from memory. */
+    gchar *password = g_strdup_printf ("guess%d",
+        g_atomic_int_add (&f->guesses, 1));
     gchar *header = basic ("scraper", password);
     GSocketConnection *connection = connect_raw (f->url);
     guint status = answer_status (connection, header);

@@ -8,11 +8,13 @@
  *   exporter-toolkit runs one bcrypt at a time), at a lower priority than
  *   the rest of the probe, their verdicts brought back to the server's
  *   context: a flood keeps at most that thread busy;
- * - a password once checked is remembered for its user, as an HMAC of it
- *   under a key drawn at start (not the password itself), and the next
- *   request with it is let through at once, the HMACs compared in
+ * - a password once checked is remembered for its user, as an HMAC of
+ *   the two under a key drawn at start (not the password itself), and the
+ *   next request with it is let through at once, the HMACs compared in
  *   constant time (exporter-toolkit caches its checks too): a scraper
- *   pays for one check, not one a scrape;
+ *   pays for one check, not one a scrape; the last wrong ones are
+ *   remembered the same way and refused at once, so that a scraper left
+ *   with an old password does not keep the checks of its host busy;
  * - at most PROBE_WEB_AUTH_MAX_CHECKS checks are queued or running, and
  *   at most PROBE_WEB_AUTH_MAX_CHECKS_PER_HOST from one client host;
  *   beyond, a request is answered at once (429) rather than queued, so a
@@ -35,15 +37,23 @@
  * 3 kB, far beyond any a scraper sends. */
 #define MAX_CREDENTIALS_BASE64 4096
 #define DIGEST_BYTES 32
+/* The wrong user and password pairs remembered, the oldest forgotten
+ * first. */
+#define REFUSED_KEPT 64
 /* The checking thread's nice value, from the process's 0. */
 #define CHECKING_NICE 10
 
 struct _ProbeWebAuth
 {
   /* User -> bcrypt hash, the configuration's; and user -> the HMAC of
-   * the password last checked good for it. */
+   * it and the password last checked good for it. */
   GHashTable *users;
   GHashTable *verified;
+  /* The HMACs of the last user and password pairs checked wrong, a ring;
+   * @n_refused of them kept. */
+  guint8 refused[REFUSED_KEPT][DIGEST_BYTES];
+  guint n_refused;
+  guint next_refused;
   /* The hash an unknown user's password is checked against. */
   gchar *decoy;
   guint8 key[DIGEST_BYTES];
@@ -76,9 +86,9 @@ typedef struct
   ProbeWebAuthDone done;
   gpointer data;
   GDestroyNotify destroy;
-  /* The verdict, and the password's HMAC where granted. */
-  gboolean granted;
+  /* The user and password's HMAC, and the verdict. */
   guint8 digest[DIGEST_BYTES];
+  gboolean granted;
   /* Attached to the context while the verdict waits there. */
   GSource *source;
 } Check;
@@ -102,16 +112,39 @@ same_bytes (const guint8 *a, const guint8 *b, gsize n)
   return diff == 0;
 }
 
+/* The HMAC of @user, a NUL (which neither holds) and @password. */
 static void
-hmac_of (const ProbeWebAuth *auth, const gchar *password,
+hmac_of (const ProbeWebAuth *auth, const gchar *user, const gchar *password,
     guint8 digest[DIGEST_BYTES])
 {
   GHmac *hmac = g_hmac_new (G_CHECKSUM_SHA256, auth->key, DIGEST_BYTES);
   gsize length = DIGEST_BYTES;
 
+  g_hmac_update (hmac, (const guchar *) user, strlen (user) + 1);
   g_hmac_update (hmac, (const guchar *) password, strlen (password));
   g_hmac_get_digest (hmac, digest, &length);
   g_hmac_unref (hmac);
+}
+
+/* Whether @digest is of a pair checked wrong before: each kept one
+ * compared whole, whatever matched. */
+static gboolean
+refused_before (const ProbeWebAuth *auth, const guint8 *digest)
+{
+  gboolean found = FALSE;
+  guint i;
+
+  for (i = 0; i < auth->n_refused; i++)
+    found |= same_bytes (auth->refused[i], digest, DIGEST_BYTES);
+  return found;
+}
+
+static void
+remember_refused (ProbeWebAuth *auth, const guint8 *digest)
+{
+  memcpy (auth->refused[auth->next_refused], digest, DIGEST_BYTES);
+  auth->next_refused = (auth->next_refused + 1) % REFUSED_KEPT;
+  auth->n_refused = MIN (auth->n_refused + 1, REFUSED_KEPT);
 }
 
 static gboolean
@@ -196,7 +229,7 @@ release_host (ProbeWebAuth *auth, const gchar *host)
     g_hash_table_remove (auth->pending_by_host, host);
 }
 
-/* On the context: the verdict of a check, remembered where granted. */
+/* On the context: the verdict of a check, remembered. */
 static gboolean
 complete_check (gpointer data)
 {
@@ -211,6 +244,8 @@ complete_check (gpointer data)
   if (c->granted)
     g_hash_table_insert (auth->verified, g_strdup (c->user),
         g_memdup2 (c->digest, DIGEST_BYTES));
+  else
+    remember_refused (auth, c->digest);
   c->done (c->granted, c->data);
   return G_SOURCE_REMOVE;
 }
@@ -228,8 +263,6 @@ run_check (Check *c)
 
   c->granted = c->known && out && out[0] != '*' && strlen (out) == n
       && same_bytes ((const guint8 *) out, (const guint8 *) c->hash, n);
-  if (c->granted)
-    hmac_of (auth, c->password, c->digest);
   explicit_bzero (scratch, sizeof *scratch);
   g_free (scratch);
   wipe (c->password);
@@ -337,9 +370,10 @@ probe_web_auth_new (GHashTable *users, GMainContext *context)
  *   was called or will not be
  *
  * Checks Basic credentials against the users' hashes. A password
- * checked good before for its user is granted at once; another goes to
- * bcrypt on the checking thread, unless PROBE_WEB_AUTH_MAX_CHECKS are
- * under way, or PROBE_WEB_AUTH_MAX_CHECKS_PER_HOST from @host.
+ * checked good before for its user is granted at once, one of the last
+ * 64 user and password pairs checked wrong is denied at once; another
+ * goes to bcrypt on the checking thread, unless PROBE_WEB_AUTH_MAX_CHECKS
+ * are under way, or PROBE_WEB_AUTH_MAX_CHECKS_PER_HOST from @host.
  *
  * Returns: the verdict, or %PROBE_WEB_AUTH_CHECKING when @done gives it.
  */
@@ -349,8 +383,10 @@ probe_web_auth_check (ProbeWebAuth *auth, const gchar *authorization,
     GDestroyNotify destroy)
 {
   gchar *user = NULL, *password = NULL;
-  const gchar *hash;
+  guint8 digest[DIGEST_BYTES];
   const guint8 *verified;
+  ProbeWebAuthVerdict verdict;
+  const gchar *hash;
   guint from_host;
   Check *c;
 
@@ -359,31 +395,29 @@ probe_web_auth_check (ProbeWebAuth *auth, const gchar *authorization,
       destroy (data);
     return PROBE_WEB_AUTH_DENIED;
   }
+  hmac_of (auth, user, password, digest);
   hash = g_hash_table_lookup (auth->users, user);
   verified = hash ? g_hash_table_lookup (auth->verified, user) : NULL;
-  if (verified) {
-    guint8 digest[DIGEST_BYTES];
-
-    hmac_of (auth, password, digest);
-    if (same_bytes (digest, verified, DIGEST_BYTES)) {
-      g_free (user);
-      wipe (password);
-      if (destroy)
-        destroy (data);
-      return PROBE_WEB_AUTH_GRANTED;
-    }
-  }
   from_host = GPOINTER_TO_UINT (g_hash_table_lookup (auth->pending_by_host,
           host));
-  if (auth->pending >= PROBE_WEB_AUTH_MAX_CHECKS
-      || from_host >= PROBE_WEB_AUTH_MAX_CHECKS_PER_HOST) {
+  if (verified && same_bytes (digest, verified, DIGEST_BYTES))
+    verdict = PROBE_WEB_AUTH_GRANTED;
+  else if (refused_before (auth, digest))
+    verdict = PROBE_WEB_AUTH_DENIED;
+  else if (auth->pending >= PROBE_WEB_AUTH_MAX_CHECKS
+      || from_host >= PROBE_WEB_AUTH_MAX_CHECKS_PER_HOST)
+    verdict = PROBE_WEB_AUTH_BUSY;
+  else
+    verdict = PROBE_WEB_AUTH_CHECKING;
+  if (verdict != PROBE_WEB_AUTH_CHECKING) {
     g_free (user);
     wipe (password);
     if (destroy)
       destroy (data);
-    return PROBE_WEB_AUTH_BUSY;
+    return verdict;
   }
   c = g_new0 (Check, 1);
+  memcpy (c->digest, digest, DIGEST_BYTES);
   c->auth = auth;
   c->user = user;
   c->password = password;
@@ -431,6 +465,7 @@ probe_web_auth_free (ProbeWebAuth *auth)
   g_hash_table_unref (auth->pending_by_host);
   g_main_context_unref (auth->context);
   explicit_bzero (auth->key, sizeof auth->key);
+  explicit_bzero (auth->refused, sizeof auth->refused);
   g_hash_table_unref (auth->verified);
   g_hash_table_unref (auth->users);
   g_free (auth->decoy);

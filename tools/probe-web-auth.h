@@ -12,9 +12,10 @@ typedef struct _ProbeWebAuth ProbeWebAuth;
 
 typedef enum
 {
-  /* The password was checked before: let it through. */
+  /* The password was checked good before: let it through. */
   PROBE_WEB_AUTH_GRANTED,
-  /* No credentials, or not Basic ones, or malformed: answer 401. */
+  /* No credentials, or not Basic ones, or malformed, or checked wrong
+   * before: answer 401. */
   PROBE_WEB_AUTH_DENIED,
   /* Too many checks under way, from this client's host or in all: answer
    * 429. */
