@@ -6,6 +6,8 @@ format writes them (backslash, double quote and line feed escaped, nothing
 else); a number (NaN, +Inf and -Inf included) for each value."""
 import math
 import re
+import shutil
+import subprocess
 
 NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*")
 LABEL_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
@@ -107,3 +109,25 @@ def samples(families):
 
 def series(name, **labels):
     return (name, frozenset(labels.items()))
+
+
+# promtool check metrics' one remark on the probe's text: the linter keeps
+# the quantile label for summaries, and clhistogram_quantile is a gauge of
+# the last message (docs/probe.md, "Code values and their depth").
+QUANTILE_REMARK = ('clhistogram_quantile non-summary metrics should not '
+                   'have "quantile" label')
+
+
+def promtool_lint(text):
+    """What `promtool check metrics` finds wrong in @text beyond that one
+    remark, as a list of lines (empty: nothing); None where promtool is
+    not installed. Text it cannot parse (exit status 1) is a finding."""
+    if not shutil.which("promtool"):
+        return None
+    lint = subprocess.run(["promtool", "check", "metrics"], input=text,
+                          text=True, capture_output=True)
+    said = set((lint.stdout + lint.stderr).splitlines()) - {QUANTILE_REMARK}
+    # 3: lint remarks only; 1 would be text it cannot parse.
+    if lint.returncode not in (0, 3):
+        said.add(f"promtool exited {lint.returncode}")
+    return sorted(said)
