@@ -21,11 +21,19 @@ Through Prometheus' HTTP API:
     stream ends and its server is gone: ClhistogramClipping fires while
     it is up and stays firing, with the last share seen, while it is
     down, past the time ClhistogramInputDown fires for it (1 min down);
-    ClhistogramInputDown never fires for a's and b's clips, which end.
+    ClhistogramInputDown never fires for a's and b's clips, which end;
+  - probe b serves its metrics over TLS with basic authentication
+    (--web-config: a self-signed certificate for 127.0.0.1 that openssl
+    makes here, one user whose bcrypt hash libxcrypt makes), scraped in a
+    job of its own (scheme https, tls_config, basic_auth) relabelled
+    job="clhistogram", the job the rules read: every check above on b
+    holds of its scrapes over TLS; a third job, scraping b with a wrong
+    password, is seen down with 401 once b's own job is up, and never up.
 Skipped (exit 77) only where prometheus is not installed.
 
     test_prometheus.py CLHISTOGRAM_PROBE ALERT_RULES
 """
+import ctypes
 import datetime
 import functools
 import http.server
@@ -62,6 +70,13 @@ FRAMES = 360
 CAMERA_CLIP = [(200, True)]
 RULE = "ClhistogramClipping"
 DOWN_RULE = "ClhistogramInputDown"
+# Probe b's user and password, Prometheus' basic_auth.
+USER, PASSWORD = "prometheus", "scrape me"
+# The rules' job (ClhistogramProbeDown reads up{job="clhistogram"}); probe
+# b's TLS job is relabelled to it. The wrong password's job is not: its
+# target is down all along, and is no probe of the fleet.
+JOB = "clhistogram"
+TLS_POOL, WRONG_POOL = "clhistogram-tls", "clhistogram-wrong-password"
 
 failures = []
 
@@ -127,8 +142,45 @@ def api(base, path, **params):
     return body["data"]
 
 
-def start_prometheus(tmp, port, targets, rules):
+def bcrypt(password):
+    """A $2y$ hash of cost 10, as htpasswd -nBC 10 makes one, by libxcrypt
+    (libcrypt.so.1, which every Debian has): no python3-bcrypt needed."""
+    crypt = ctypes.CDLL("libcrypt.so.1")
+    crypt.crypt_gensalt.restype = ctypes.c_char_p
+    crypt.crypt.restype = ctypes.c_char_p
+    return crypt.crypt(password.encode(),
+                       crypt.crypt_gensalt(b"$2y$", 10, None, 0)).decode()
+
+
+def write_web_config(folder):
+    """Probe b's --web-config: a self-signed certificate for 127.0.0.1,
+    made with openssl, and one user."""
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+         "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj",
+         "/CN=camera-host-b", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", os.path.join(folder, "probe.key"),
+         "-out", os.path.join(folder, "probe.pem")],
+        check=True, capture_output=True, timeout=seconds(60))
+    with open(os.path.join(folder, "web.yml"), "w") as f:
+        f.write(f"""tls_server_config:
+  cert_file: probe.pem
+  key_file: probe.key
+basic_auth_users:
+  {USER}: {bcrypt(PASSWORD)}
+""")
+
+
+def start_prometheus(tmp, port, targets, tls_target, rules, ca_file):
+    """Prometheus scraping `targets` over plain HTTP and `tls_target` over
+    TLS, with the right password and with a wrong one."""
     config = os.path.join(tmp, "prometheus.yml")
+    tls = f"""    scheme: https
+    tls_config:
+      ca_file: {ca_file}
+    static_configs:
+      - targets: ["{tls_target}"]
+"""
     with open(config, "w") as f:
         f.write(f"""global:
   scrape_interval: 1s
@@ -136,10 +188,21 @@ def start_prometheus(tmp, port, targets, rules):
   evaluation_interval: 1s
 rule_files: ["{rules}"]
 scrape_configs:
-  - job_name: clhistogram
+  - job_name: {JOB}
     static_configs:
       - targets: {json.dumps(targets)}
-""")
+  - job_name: {TLS_POOL}
+    basic_auth:
+      username: {USER}
+      password: {PASSWORD}
+    relabel_configs:
+      - target_label: job
+        replacement: {JOB}
+{tls}  - job_name: {WRONG_POOL}
+    basic_auth:
+      username: {USER}
+      password: not {PASSWORD}
+{tls}""")
     log = open(os.path.join(tmp, "prometheus.log"), "w")
     process = subprocess.Popen(
         ["prometheus", f"--config.file={config}",
@@ -162,12 +225,12 @@ scrape_configs:
         sys.exit(f"test_prometheus: prometheus did not start:\n{f.read()}")
 
 
-def start_probe(probe, folder, port, log, inputs=None):
+def start_probe(probe, folder, port, log, inputs=None, options=()):
     """A probe of clip.avi in `folder`, or of `inputs`, on `port`."""
     inputs = inputs or ["--expect-frames", str(FRAMES), "clip.avi"]
     process = subprocess.Popen(
         [probe, "--sync", "--no-counts", "--metrics", f"127.0.0.1:{port}",
-         *inputs], cwd=folder,
+         *options, *inputs], cwd=folder,
         stdout=open(os.path.join(folder, "lines.json"), "w"),
         stderr=log, env=dict(os.environ, GST_DEBUG="0"))
     return process
@@ -225,7 +288,9 @@ def raw_samples(base, query, at, input_name="clip.avi"):
     table = {}
     for result in data["result"]:
         instance = result["metric"]["instance"]
-        if result["metric"].get("input") != input_name:
+        # The wrong password's job has probe b's instance too.
+        if result["metric"].get("input") != input_name \
+                or result["metric"].get("job") != JOB:
             continue
         check(instance not in table, f"{query}: two series of {instance}")
         table[instance] = {float(t): float(v) for t, v in result["values"]}
@@ -302,8 +367,7 @@ def firing(base, start, end, rule=RULE, input_name="clip.avi"):
     table = {}
     for result in data["result"]:
         metric = result["metric"]
-        check(metric.get("job") == "clhistogram",
-              f"ALERTS labels {metric}")
+        check(metric.get("job") == JOB, f"ALERTS labels {metric}")
         table.setdefault(metric["instance"], []).extend(
             float(t) for t, _ in result["values"])
     return table
@@ -330,6 +394,50 @@ def wait_firing(base, rule, instance, deadline):
             return True
         time.sleep(0.5)
     return False
+
+
+class TargetWatch:
+    """Probe b's two TLS jobs as /api/v1/targets shows them, watched until
+    the wrong password's has been seen down with 401 after the right
+    one's was seen up (states, not a delay)."""
+
+    def __init__(self, base, tls_target):
+        self.base, self.tls_target = base, tls_target
+        self.tls_up_at = None
+        self.done = False
+        self.errors = set()
+
+    def poll(self):
+        if self.done:
+            return
+        pools = {t["scrapePool"]: t for t in
+                 api(self.base, "/api/v1/targets")["activeTargets"]}
+        tls, wrong = pools.get(TLS_POOL), pools.get(WRONG_POOL)
+        if not tls or not wrong:
+            return
+        if self.tls_up_at is None:
+            if tls["health"] == "up":
+                self.tls_up_at = time.time()
+                check(tls["scrapeUrl"] == f"https://{self.tls_target}"
+                      f"/metrics" and tls["labels"].get("job") == JOB,
+                      f"TLS target: {tls}")
+            return
+        if stamp(wrong["lastScrape"]) <= self.tls_up_at:
+            return
+        # A scrape's check may outlast the 1 s timeout under load, and
+        # the next one from the same address get 429 meanwhile: waited
+        # through; only an answer other than 401 to a checked password
+        # would be wrong.
+        if not check(wrong["health"] != "up",
+                     f"the wrong password's target is up: {wrong}"):
+            self.done = True
+        elif "401" in wrong["lastError"]:
+            print(f"{TLS_POOL}: up at {tls['scrapeUrl']}; {WRONG_POOL}: "
+                  f"{wrong['health']}, {wrong['lastError']!r}, after "
+                  f"{sorted(self.errors)}", flush=True)
+            self.done = True
+        else:
+            self.errors.add(wrong["lastError"])
 
 
 def check_camera(base, instance, started, end):
@@ -390,15 +498,20 @@ def main():
         os.mkdir(camera_folder)
         write_clip(os.path.join(camera_folder, "cam.avi"), CAMERA_CLIP)
         camera = OneShotCamera(os.path.join(camera_folder, "cam.avi"))
-        prometheus = start_prometheus(tmp, prom_port,
-                                      [*hosts.values(), camera_host], rules)
+        write_web_config(folders["b"])
+        prometheus = start_prometheus(
+            tmp, prom_port, [hosts["a"], camera_host], hosts["b"], rules,
+            os.path.join(folders["b"], "probe.pem"))
         processes.append(prometheus)
         base = f"http://127.0.0.1:{prom_port}"
         started = time.time()
         log = open(os.path.join(tmp, "probes.log"), "w")
+        options = {"a": [], "b": ["--web-config", "web.yml"]}
         probes = {host: start_probe(probe, folders[host],
-                                    hosts[host].split(":")[1], log)
+                                    hosts[host].split(":")[1], log,
+                                    options=options[host])
                   for host in CLIPS}
+        targets = TargetWatch(base, hosts["b"])
         processes.extend(probes.values())
         camera_probe = start_probe(probe, camera_folder,
                                    camera_host.split(":")[1], log,
@@ -413,6 +526,7 @@ def main():
                 and time.monotonic() < deadline:
             if camera.served.is_set():
                 camera.close()
+            targets.poll()
             running = probes["a"].poll() is None
             alerts = api(base, "/api/v1/alerts")["alerts"]
             observed.append((time.time(), running,
@@ -435,6 +549,9 @@ def main():
         # each target scraped and each rule group evaluated since.
         wait_settled(base, time.time())
         end = time.time()
+        check(targets.done, f"probe b's TLS job was never seen up, or the "
+              f"wrong password's never down with 401 after: "
+              f"{sorted(targets.errors)}")
         camera_probe.terminate()
         check(camera_probe.wait(timeout=seconds(30)) == 0,
               "probe c did not end with status 0 on SIGTERM")
