@@ -13,7 +13,6 @@ the file, the line and the key.
 
     test_probe_web.py CLHISTOGRAM_PROBE VIDEO
 """
-import ctypes
 import os
 import re
 import shutil
@@ -27,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exposition  # noqa: E402
 from exposition import series  # noqa: E402
 from timeouts import seconds  # noqa: E402
+from web_credentials import bcrypt, openssl, self_signed  # noqa: E402
 
 PROBE = VIDEO = None
 REALM = 'Basic realm="clhistogram-probe"'
@@ -34,21 +34,6 @@ REALM = 'Basic realm="clhistogram-probe"'
 
 def probe_env():
     return dict(os.environ, GST_DEBUG="0")
-
-
-def bcrypt(password, cost=10):
-    """A $2y$ hash of password, as htpasswd -nBC 10 makes one, by
-    libxcrypt (libcrypt.so.1, which every Debian has)."""
-    crypt = ctypes.CDLL("libcrypt.so.1")
-    crypt.crypt_gensalt.restype = ctypes.c_char_p
-    crypt.crypt.restype = ctypes.c_char_p
-    setting = crypt.crypt_gensalt(b"$2y$", cost, None, 0)
-    return crypt.crypt(password.encode(), setting).decode()
-
-
-def openssl(*args):
-    subprocess.run(["openssl", *args], check=True, capture_output=True,
-                   timeout=seconds(60))
 
 
 class Files:
@@ -62,12 +47,7 @@ class Files:
         return os.path.join(self.dir, name)
 
     def self_signed(self, name, subject_alt="IP:127.0.0.1"):
-        openssl("req", "-x509", "-newkey", "ec", "-pkeyopt",
-                "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-                "-subj", f"/CN={name}", "-addext",
-                f"subjectAltName={subject_alt}",
-                "-keyout", self.path(f"{name}.key"),
-                "-out", self.path(f"{name}.pem"))
+        self_signed(self.dir, name, subject_alt)
 
     def signed(self, name, ca):
         """A client certificate signed by the CA `ca`."""

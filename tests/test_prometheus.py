@@ -33,7 +33,6 @@ Skipped (exit 77) only where prometheus is not installed.
 
     test_prometheus.py CLHISTOGRAM_PROBE ALERT_RULES
 """
-import ctypes
 import datetime
 import functools
 import http.server
@@ -54,6 +53,7 @@ import gi
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
 from timeouts import seconds  # noqa: E402
+from web_credentials import bcrypt, self_signed  # noqa: E402
 
 FPS = 10
 WIDTH, HEIGHT = 64, 48
@@ -142,26 +142,10 @@ def api(base, path, **params):
     return body["data"]
 
 
-def bcrypt(password):
-    """A $2y$ hash of cost 10, as htpasswd -nBC 10 makes one, by libxcrypt
-    (libcrypt.so.1, which every Debian has): no python3-bcrypt needed."""
-    crypt = ctypes.CDLL("libcrypt.so.1")
-    crypt.crypt_gensalt.restype = ctypes.c_char_p
-    crypt.crypt.restype = ctypes.c_char_p
-    return crypt.crypt(password.encode(),
-                       crypt.crypt_gensalt(b"$2y$", 10, None, 0)).decode()
-
-
 def write_web_config(folder):
     """Probe b's --web-config: a self-signed certificate for 127.0.0.1,
     made with openssl, and one user."""
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
-         "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj",
-         "/CN=camera-host-b", "-addext", "subjectAltName=IP:127.0.0.1",
-         "-keyout", os.path.join(folder, "probe.key"),
-         "-out", os.path.join(folder, "probe.pem")],
-        check=True, capture_output=True, timeout=seconds(60))
+    self_signed(folder, "probe")
     with open(os.path.join(folder, "web.yml"), "w") as f:
         f.write(f"""tls_server_config:
   cert_file: probe.pem

@@ -897,29 +897,6 @@ probe_metrics_set_up (ProbeMetrics *m, const gchar *name, gboolean up)
 }
 
 /**
- * probe_metrics_set_starting:
- * @m: (nullable): the metrics; %NULL (none asked for) does nothing
- * @input: the input
- *
- * The input starts again as new (its settings read again): state
- * starting until its first frame, its run's statistics and alerts
- * dropped; its counters stay. A down from there is an outage.
- */
-void
-probe_metrics_set_starting (ProbeMetrics *m, const gchar *name)
-{
-  Input *input;
-
-  if (!m)
-    return;
-  g_mutex_lock (&m->lock);
-  input = lookup (m, name);
-  input->state = STATE_STARTING;
-  forget_run (input);
-  g_mutex_unlock (&m->lock);
-}
-
-/**
  * probe_metrics_set_ended:
  * @m: (nullable): the metrics; %NULL (none asked for) does nothing
  * @input: the input

@@ -36,7 +36,6 @@ void probe_metrics_take_message (ProbeMetrics *m, const gchar *input,
     const GstStructure *s);
 void probe_metrics_set_up (ProbeMetrics *m, const gchar *input,
     gboolean up);
-void probe_metrics_set_starting (ProbeMetrics *m, const gchar *input);
 void probe_metrics_set_ended (ProbeMetrics *m, const gchar *input);
 void probe_metrics_set_alerts (ProbeMetrics *m, const gchar *input,
     gdouble clipped, gdouble crushed);
