@@ -57,6 +57,7 @@ run trackers "$check" trackers "$clips/h264-odd.mp4" "$h264"
 run streams-odd "$check" streams "$clips/h264-odd.mp4" "$h264" 8
 run streams-1080p "$check" streams "$clips/h264-1080p.mp4" "$h264" 8
 run fallback-tee "$check" fallback "$clips/h264-odd.mp4" "$h264"
+run memory-copy "$check" copy "$clips/h264-odd.mp4" "$h264"
 run cycles "$check" cycles "$clips/h264-odd.mp4" "$h264" "${CYCLES:-1000}"
 
 echo "=== benchmarks"

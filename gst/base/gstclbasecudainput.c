@@ -3,11 +3,13 @@
  * upstream decodes on is the element's OpenCL device (their UUIDs match)
  * and the OpenCL driver imports CUDA's exported memory
  * (cl_khr_external_memory_opaque_fd), the element proposes a pool of
- * exportable CUDA memory (gstclbasecudapool.c) and counts the frames the
- * decoder writes there where they lie. Any other frame in CUDA memory is
- * mapped as any memory is: gst_video_frame_map() on a GstCudaMemory
- * downloads it into system memory; each stream says once, in the log,
- * which way its frames take and why. */
+ * exportable CUDA memory and counts the frames the decoder writes there
+ * where they lie: with GStreamer 1.22's CUDA library a pool of the
+ * plugin's own (gstclbasecudapool.c), with 1.24 and later the library's
+ * GstCudaBufferPool of virtual memory (gstclbasecudaexport.c). Any other
+ * frame in CUDA memory is mapped as any memory is: gst_video_frame_map()
+ * on a GstCudaMemory downloads it into system memory; each stream says
+ * once, in the log, which way its frames take and why. */
 #include "gstclbasecudainput.h"
 
 #include <string.h>
@@ -17,9 +19,17 @@
 #include <gst/cuda/gstcudautils.h>
 #endif
 #ifdef HAVE_CL_CUDA_POOL
-#include "gstclbasecudadriver.h"
 #include "gstclbasecudamemory.h"
 #include "gstclbasecudapool.h"
+#endif
+#ifdef HAVE_CUDA_EXPORT
+#include "gstclbasecudaexport.h"
+#endif
+/* Frames counted where they lie: through the plugin's own pool with
+ * GStreamer 1.22, the library's exportable pool with 1.24 and later. */
+#if defined (HAVE_CL_CUDA_POOL) || defined (HAVE_CUDA_EXPORT)
+#define HAVE_CUDA_IN_PLACE 1
+#include "gstclbasecudadriver.h"
 #endif
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cl_histogram_debug);
@@ -48,21 +58,27 @@ gst_cl_caps_features_are_cuda (const GstCaps *caps, guint index)
  * @input: the element's input
  * @caps: its negotiated (fixed) sink caps
  *
- * Records whether the frames to come are in CUDA memory.
+ * Records whether the frames to come are in CUDA memory; a change of the
+ * memory's kind is told of again in the log.
  */
 void
 gst_cl_cuda_input_set_caps (GstClCudaInput *input, const GstCaps *caps)
 {
-  input->cuda_caps = gst_caps_get_size (caps) > 0
+  const gboolean cuda_caps = gst_caps_get_size (caps) > 0
       && gst_cl_caps_features_are_cuda (caps, 0);
+
+  /* Another kind of memory takes another way: said again. */
+  if (cuda_caps != input->cuda_caps)
+    input->told = FALSE;
+  input->cuda_caps = cuda_caps;
 }
 
 /**
  * gst_cl_cuda_input_new_stream:
  * @input: the element's input
  *
- * A new stream starts (STREAM_START): its first frame in CUDA memory is
- * told of again.
+ * A new stream starts (STREAM_START): the way its first frame takes (on
+ * the device, through the host, or from system memory) is told of again.
  */
 void
 gst_cl_cuda_input_new_stream (GstClCudaInput *input)
@@ -108,7 +124,7 @@ gst_cl_cuda_input_set_context (GstClCudaInput *input, GstElement *element,
 #endif
 }
 
-#ifdef HAVE_CL_CUDA_POOL
+#ifdef HAVE_CUDA_IN_PLACE
 /* Why frames of @cuda cannot be imported into @context, or NULL if they
  * can: same GPU by UUID, and an OpenCL driver that imports. */
 static gchar *
@@ -150,6 +166,7 @@ import_refusal (GstCudaContext *cuda, ClhContext *context)
 static gchar *
 newer_library (void)
 {
+#ifdef HAVE_CL_CUDA_POOL
   guint major, minor, micro, nano;
 
   gst_version (&major, &minor, &micro, &nano);
@@ -158,6 +175,10 @@ newer_library (void)
   return g_strdup_printf ("the pool of exportable CUDA memory is built for "
       "GStreamer 1.22's CUDA library, and this is GStreamer %u.%u.%u",
       major, minor, micro);
+#else
+  /* Built against 1.24 or later: the public API, in every later one. */
+  return NULL;
+#endif
 }
 
 /* The CUDA context upstream decodes on, from a context query on the sink
@@ -195,8 +216,11 @@ put_pool_first (GstQuery *query, GstBufferPool *pool, guint size,
 
 static GstBufferPool *
 configured_pool (GstCudaContext *cuda, GstCaps *caps, guint min_buffers,
-    guint *size)
+    guint *size, gchar **why)
 {
+#ifdef HAVE_CUDA_EXPORT
+  return gst_cl_cuda_export_pool_new (cuda, caps, min_buffers, size, why);
+#else
   GstBufferPool *pool = gst_cl_cuda_buffer_pool_new (cuda);
   GstStructure *config = gst_buffer_pool_get_config (pool);
 
@@ -204,6 +228,7 @@ configured_pool (GstCudaContext *cuda, GstCaps *caps, guint min_buffers,
   gst_buffer_pool_config_add_option (config,
       GST_BUFFER_POOL_OPTION_VIDEO_META);
   if (!gst_buffer_pool_set_config (pool, config)) {
+    *why = g_strdup ("the pool of exportable CUDA memory refused the caps");
     gst_object_unref (pool);
     return NULL;
   }
@@ -211,6 +236,7 @@ configured_pool (GstCudaContext *cuda, GstCaps *caps, guint min_buffers,
   gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
   gst_structure_free (config);
   return pool;
+#endif
 }
 /* Puts the pool of exportable memory first in @query; NULL if it did,
  * else why not. */
@@ -237,14 +263,12 @@ propose_pool (GstClCudaInput *input, GstElement *element, GstQuery *query,
   if (!context)
     why = g_strdup ("the OpenCL device is not open");
   else if (!(why = import_refusal (cuda, context))) {
-    pool = configured_pool (cuda, caps, min_buffers, &size);
+    pool = configured_pool (cuda, caps, min_buffers, &size, &why);
     if (pool) {
       put_pool_first (query, pool, size, min_buffers);
       GST_DEBUG_OBJECT (element, "proposed a pool of exportable CUDA "
           "memory, %u-byte buffers", size);
       gst_object_unref (pool);
-    } else {
-      why = g_strdup ("the pool of exportable CUDA memory refused the caps");
     }
   }
   gst_object_unref (cuda);
@@ -279,13 +303,12 @@ gst_cl_cuda_input_propose_allocation (GstClCudaInput *input,
   if (!caps || !gst_cl_caps_features_are_cuda (caps, 0))
     return FALSE;
   g_clear_pointer (&input->not_proposed, g_free);
-#ifdef HAVE_CL_CUDA_POOL
+#ifdef HAVE_CUDA_IN_PLACE
   input->not_proposed = propose_pool (input, element, query, caps, context,
       min_buffers);
 #elif defined (HAVE_GST_CUDA)
-  input->not_proposed = g_strdup ("the plugin was built against GStreamer "
-      "1.24's CUDA library or later, where counting CUDA memory on the "
-      "device is not built yet (docs/design.md)");
+  input->not_proposed = g_strdup ("the plugin was built against a CUDA "
+      "library without gst_cuda_memory_export()");
 #else
   input->not_proposed = g_strdup ("the plugin was built without GStreamer's "
       "CUDA library");
@@ -308,8 +331,36 @@ host_read_reason (GstClCudaInput *input, GstBuffer *buffer,
     return g_strdup ("the frame spans several memory blocks");
   return g_strdup ("upstream did not take the pool of exportable CUDA "
       "memory proposed to it (an element between the decoder and this one, "
-      "such as a tee, keeps its own)");
+      "such as a tee, keeps its own"
+#ifdef HAVE_CUDA_EXPORT
+      "; or the decoder hands on its own surfaces: set its "
+      "num-output-surfaces to 1"
+#endif
+      ")");
 }
+
+#ifdef HAVE_CUDA_IN_PLACE
+/* Whether @mem is memory of the pool proposed, which OpenCL imports. */
+static gboolean
+in_place (GstMemory *mem)
+{
+#ifdef HAVE_CL_CUDA_POOL
+  return gst_is_cl_cuda_memory (mem);
+#else
+  return gst_cl_cuda_export_is_exportable (mem);
+#endif
+}
+
+static const ClhHostBlock *
+get_block (GstMemory *mem, ClhContext *context, GError **error)
+{
+#ifdef HAVE_CL_CUDA_POOL
+  return gst_cl_cuda_memory_get_block (mem, context, error);
+#else
+  return gst_cl_cuda_export_get_block (mem, context, error);
+#endif
+}
+#endif
 
 /* Once per stream: which way frames in CUDA memory take. */
 static void
@@ -362,11 +413,10 @@ gst_cl_cuda_input_map (GstClCudaInput *input, GstElement *element,
   GError *err = NULL;
 
   *block = NULL;
-#ifdef HAVE_CL_CUDA_POOL
+#ifdef HAVE_CUDA_IN_PLACE
   if (input->cuda_caps && context && gst_buffer_n_memory (buffer) == 1
-      && gst_is_cl_cuda_memory (gst_buffer_peek_memory (buffer, 0))) {
-    *block = gst_cl_cuda_memory_get_block (gst_buffer_peek_memory (buffer,
-            0), context, &err);
+      && in_place (gst_buffer_peek_memory (buffer, 0))) {
+    *block = get_block (gst_buffer_peek_memory (buffer, 0), context, &err);
     if (*block) {
       tell (input, element, buffer, TRUE, NULL);
       return gst_cl_frame_map_read_device (fm, element, info, format, buffer,
@@ -376,6 +426,13 @@ gst_cl_cuda_input_map (GstClCudaInput *input, GstElement *element,
 #endif
   if (input->cuda_caps)
     tell (input, element, buffer, FALSE, err);
+  else if (!input->told) {
+    /* Said for frames in system memory too, so that a comparison of the
+     * two ways can tell from the log which way each took. */
+    input->told = TRUE;
+    GST_INFO_OBJECT (element, "frames in system memory are copied to the "
+        "OpenCL device");
+  }
   g_clear_error (&err);
   return gst_cl_frame_map_read (fm, element, info, format, buffer, frame);
 }

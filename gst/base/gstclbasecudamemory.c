@@ -139,8 +139,10 @@ cl_cuda_mem_unmap_full (GstMemory *memory, GstMapInfo *info)
   g_mutex_unlock (&mem->lock);
 }
 
-/* A copy of the whole memory stays on the device; of a part, in system
- * memory. */
+/* A copy of the whole allocation stays on the device, a frame as the
+ * original is; of a part (a region of a buffer, or memory resized), in
+ * system memory. @offset counts from the memory's own offset, as
+ * gst_memory_copy() has it. */
 static GstMemory *
 cl_cuda_mem_copy (GstMemory *memory, gssize offset, gssize size)
 {
@@ -151,7 +153,7 @@ cl_cuda_mem_copy (GstMemory *memory, gssize offset, gssize size)
 
   if (size < 0)
     size = memory->size - offset;
-  if (offset == 0 && (gsize) size == memory->size) {
+  if (memory->offset + offset == 0 && (gsize) size == memory->maxsize) {
     copy = gst_cl_cuda_allocator_alloc (memory->allocator,
         mem->parent.context, &mem->parent.info, &err);
     if (copy && !gst_cl_cuda_copy (mem->parent.context, NULL,
@@ -159,6 +161,7 @@ cl_cuda_mem_copy (GstMemory *memory, gssize offset, gssize size)
             mem->allocation.ptr, memory->size, &err))
       g_clear_pointer (&copy, gst_memory_unref);
   } else if (gst_memory_map (memory, &map, GST_MAP_READ)) {
+    /* map.data is past the memory's offset already. */
     guint8 *data = g_memdup2 (map.data + offset, size);
 
     copy = gst_memory_new_wrapped (0, data, size, 0, size, data, g_free);

@@ -6,7 +6,8 @@
  * it (passthrough: the source pad's caps are the sink pad's, features
  * included; clbackproject writes GRAY8 in system memory), a capsfilter of
  * CUDA NV12 upstream negotiates through clhistogram, and the first frame
- * of each stream negotiated in CUDA memory is told of once in the log.
+ * of each stream is told of once in the log: read through the host when
+ * negotiated in CUDA memory, copied to the device from system memory.
  * The frames pushed are in system memory (no CUDA device here): the
  * element maps them as it maps a GstCudaMemory's download. */
 #include <gst/check/gstcheck.h>
@@ -213,7 +214,7 @@ GST_START_TEST (test_queries_keep_feature)
 }
 GST_END_TEST;
 
-static guint n_told;
+static guint n_told, n_system;
 
 static void
 count_host_reads (GstDebugCategory *category, GstDebugLevel level,
@@ -230,6 +231,11 @@ count_host_reads (GstDebugCategory *category, GstDebugLevel level,
           "back to the device (slower): no pool of exportable CUDA memory "
           "was proposed upstream: " NOT_PROPOSED))
     g_atomic_int_inc (&n_told);
+  /* The other way's line, which device checks compare against. */
+  if (level == GST_LEVEL_INFO && text
+      && strstr (text, "frames in system memory are copied to the OpenCL "
+          "device"))
+    g_atomic_int_inc (&n_system);
 }
 
 static void
@@ -266,6 +272,7 @@ GST_START_TEST (test_capsfilter_through)
   gst_debug_set_threshold_for_name ("clhistogram", GST_LEVEL_INFO);
   gst_debug_add_log_function (count_host_reads, NULL, NULL);
   g_atomic_int_set (&n_told, 0);
+  g_atomic_int_set (&n_system, 0);
 
   h = gst_harness_new_parse ("capsfilter caps=\"" CUDA_NV12 "\" ! "
       "clhistogram");
@@ -285,14 +292,20 @@ GST_START_TEST (test_capsfilter_through)
           gst_event_new_stream_start ("second")));
   push_frames (h, 2);
   fail_unless_equals_int (g_atomic_int_get (&n_told), 2);
+  fail_unless_equals_int (g_atomic_int_get (&n_system), 0);
   gst_harness_teardown (h);
 
-  /* Frames in system memory are not told of. */
+  /* Frames in system memory take the other way, said once a stream. */
   h = gst_harness_new ("clhistogram");
   gst_harness_set_src_caps_str (h, "video/x-raw,format=NV12," SIZE_FIELDS);
   push_frames (h, 2);
+  fail_unless_equals_int (g_atomic_int_get (&n_system), 1);
+  fail_unless (gst_harness_push_event (h,
+          gst_event_new_stream_start ("third")));
+  push_frames (h, 2);
   gst_harness_teardown (h);
   fail_unless_equals_int (g_atomic_int_get (&n_told), 2);
+  fail_unless_equals_int (g_atomic_int_get (&n_system), 2);
 
   gst_debug_remove_log_function (count_host_reads);
 }

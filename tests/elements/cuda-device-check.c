@@ -3,7 +3,9 @@
  * GStreamer's nvcodec plugin (scripts/device-cuda-check.sh runs it there;
  * there is no such machine in CI): frames NVDEC decodes into CUDA memory,
  * counted on the device from the pool of exportable memory clhistogram
- * proposes, against the same frames through cudadownload.
+ * proposes, against the same frames downloaded by cudadownload into
+ * system memory; each check asserts from the elements' log lines which
+ * way each side took.
  *
  *   clhistogram-cuda-check equal CLIP DECODER [FORMAT]
  *       every histogram message (luma, channels, zones and regions with
@@ -18,6 +20,9 @@
  *   clhistogram-cuda-check fallback CLIP DECODER
  *       behind a tee (which keeps the decoder's own pool) the frames are
  *       mapped through the host, said once in the log, counts unchanged
+ *   clhistogram-cuda-check copy CLIP DECODER
+ *       copies of a frame's exportable memory (whole, a part, a resized
+ *       copy) hold the bytes they copy
  *   clhistogram-cuda-check cycles CLIP DECODER N
  *       N start-stop cycles: no growth of device memory or descriptors
  *
@@ -43,8 +48,14 @@ typedef struct {
   GPtrArray *sources;
   GPtrArray *images;
   GMutex lock;
+  /* The elements' lines on the way frames took, one per stream. */
   guint on_device;
   guint through_host;
+  guint from_system;
+  /* A buffer probe on the sink pad of the element named "count", if set
+   * (before the run). */
+  GstPadProbeCallback probe;
+  gpointer probe_data;
 } Run;
 
 static void
@@ -54,7 +65,9 @@ run_init (Run *run)
   run->sources = g_ptr_array_new_with_free_func (g_free);
   run->images = g_ptr_array_new_with_free_func (g_free);
   g_mutex_init (&run->lock);
-  run->on_device = run->through_host = 0;
+  run->on_device = run->through_host = run->from_system = 0;
+  run->probe = NULL;
+  run->probe_data = NULL;
 }
 
 static void
@@ -84,6 +97,8 @@ log_function (GstDebugCategory *category, GstDebugLevel level,
     current->on_device++;
   if (strstr (text, "copied to the host and back"))
     current->through_host++;
+  if (strstr (text, "frames in system memory are copied to the OpenCL"))
+    current->from_system++;
   g_mutex_unlock (&current->lock);
 }
 
@@ -132,6 +147,19 @@ has_context_type (GPtrArray *contexts, const gchar *type)
   return FALSE;
 }
 
+static void
+add_count_probe (GstElement *pipeline, Run *run)
+{
+  GstElement *count = gst_bin_get_by_name (GST_BIN (pipeline), "count");
+  GstPad *pad = count ? gst_element_get_static_pad (count, "sink") : NULL;
+
+  if (pad)
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, run->probe,
+        run->probe_data, NULL);
+  gst_clear_object (&pad);
+  gst_clear_object (&count);
+}
+
 /* Runs @desc to EOS, keeping the element messages' structures and the
  * images of a fakesink named "images"; FALSE on an error message. The
  * pipeline gets @contexts first, and the contexts its elements make are
@@ -152,6 +180,8 @@ run_pipeline (const gchar *desc, GPtrArray *contexts, Run *run)
   }
   for (guint i = 0; contexts && i < contexts->len; i++)
     gst_element_set_context (pipeline, contexts->pdata[i]);
+  if (run->probe)
+    add_count_probe (pipeline, run);
   images = gst_bin_get_by_name (GST_BIN (pipeline), "images");
   if (images) {
     g_object_set (images, "signal-handoffs", TRUE, NULL);
@@ -229,8 +259,33 @@ same (const gchar *what, GPtrArray *a, GPtrArray *b)
   return TRUE;
 }
 
+/* The host way: cudadownload into system memory. Caps without the CUDA
+ * feature, or cudadownload passes CUDA memory on to an element that
+ * accepts it (GStreamer 1.22 and later), and both ways would be one. */
+#define TO_HOST "cudadownload ! video/x-raw"
+
+/* Whether @run took one way only, @ways streams of it: "device" (counted
+ * where they lie), "host" (CUDA memory read through the host) or "system"
+ * (frames downloaded by cudadownload); says what it took otherwise. */
+static gboolean
+took_way (const gchar *side, const Run *run, const gchar *way, guint ways)
+{
+  const guint want_device = !strcmp (way, "device") ? ways : 0;
+  const guint want_host = !strcmp (way, "host") ? ways : 0;
+  const guint want_system = !strcmp (way, "system") ? ways : 0;
+
+  if (run->on_device == want_device && run->through_host == want_host
+      && run->from_system == want_system)
+    return TRUE;
+  g_print ("FAIL: the %s run was to take the %s way %u time(s); its log "
+      "says: %u counted on the device, %u through the host, %u from system "
+      "memory\n", side, way, ways, run->on_device, run->through_host,
+      run->from_system);
+  return FALSE;
+}
+
 /* Runs @element (a description ending in a sink) after the decoder in CUDA
- * memory and after cudadownload, and compares. */
+ * memory and after cudadownload into system memory, and compares. */
 static gboolean
 compare (const gchar *clip, const gchar *decoder, const gchar *caps,
     const gchar *element)
@@ -239,7 +294,7 @@ compare (const gchar *clip, const gchar *decoder, const gchar *caps,
       "video/x-raw(memory:CUDAMemory)%s", clip, demuxer (clip), decoder,
       caps);
   gchar *on_cuda = g_strdup_printf ("%s ! %s", head, element);
-  gchar *on_host = g_strdup_printf ("%s ! cudadownload ! %s", head,
+  gchar *on_host = g_strdup_printf ("%s ! " TO_HOST " ! %s", head,
       element);
   Run cuda, host;
   gboolean ok;
@@ -254,11 +309,8 @@ compare (const gchar *clip, const gchar *decoder, const gchar *caps,
     ok = same ("message", cuda.messages, host.messages)
         && same ("image", cuda.images, host.images)
         && (cuda.messages->len > 0 || cuda.images->len > 0);
-    if (cuda.on_device != 1 || cuda.through_host != 0) {
-      g_print ("FAIL: the CUDA run said %u time(s) it counts on the device, "
-          "%u through the host\n", cuda.on_device, cuda.through_host);
-      ok = FALSE;
-    }
+    ok = took_way ("CUDA", &cuda, "device", 1) && ok;
+    ok = took_way ("cudadownload", &host, "system", 1) && ok;
   }
   run_clear (&cuda);
   run_clear (&host);
@@ -322,7 +374,7 @@ check_fallback (const gchar *clip, const gchar *decoder)
   gchar *teed = g_strdup_printf ("%s ! tee name=t t. ! queue ! clhistogram "
       "name=count ! fakesink sync=false t. ! queue ! fakesink sync=false",
       head);
-  gchar *host = g_strdup_printf ("%s ! cudadownload ! clhistogram "
+  gchar *host = g_strdup_printf ("%s ! " TO_HOST " ! clhistogram "
       "name=count ! fakesink sync=false", head);
   Run a, b;
   gboolean ok;
@@ -333,7 +385,8 @@ check_fallback (const gchar *clip, const gchar *decoder)
       && same ("message", a.messages, b.messages) && a.messages->len > 0;
   g_print ("tee: %u messages; log lines: %u through the host, %u on the "
       "device\n", a.messages->len, a.through_host, a.on_device);
-  ok = ok && a.through_host == 1 && a.on_device == 0;
+  ok = ok && took_way ("tee", &a, "host", 1)
+      && took_way ("cudadownload", &b, "system", 1);
   run_clear (&a);
   run_clear (&b);
   g_free (head);
@@ -364,7 +417,7 @@ check_streams (const gchar *clip, const gchar *decoder, guint n)
   gchar *head = g_strdup_printf ("filesrc location=%s ! %s ! %s", clip,
       demuxer (clip), decoder);
   GString *many = g_string_new (NULL);
-  gchar *one = g_strdup_printf ("%s ! cudadownload ! clhistogram name=count "
+  gchar *one = g_strdup_printf ("%s ! " TO_HOST " ! clhistogram name=count "
       "mode=luma ! fakesink sync=false", head);
   GPtrArray *want, *got;
   Run cuda, host;
@@ -389,13 +442,132 @@ check_streams (const gchar *clip, const gchar *decoder, guint n)
   }
   g_print ("%u streams: %u messages; %u of %u streams counted on the "
       "device\n", n, cuda.messages->len, cuda.on_device, n);
-  ok = ok && cuda.on_device == n && cuda.through_host == 0;
+  ok = ok && took_way ("CUDA", &cuda, "device", n)
+      && took_way ("cudadownload", &host, "system", 1);
   g_ptr_array_unref (want);
   run_clear (&cuda);
   run_clear (&host);
   g_string_free (many, TRUE);
   g_free (one);
   g_free (head);
+  return ok;
+}
+
+/* What the copy check found. */
+typedef struct {
+  gboolean done;
+  gboolean ok;
+  gchar *allocator;
+} CopyCheck;
+
+/* @copy holds @size bytes equal to @want's. */
+static gboolean
+copy_holds (const gchar *what, GstMemory *copy, const guint8 *want,
+    gsize size)
+{
+  GstMapInfo map;
+  gboolean ok;
+
+  if (!copy) {
+    g_print ("%s: no copy\n", what);
+    return FALSE;
+  }
+  if (copy->size != size) {
+    g_print ("%s: %" G_GSIZE_FORMAT " bytes, not %" G_GSIZE_FORMAT "\n",
+        what, copy->size, size);
+    gst_memory_unref (copy);
+    return FALSE;
+  }
+  if (!gst_memory_map (copy, &map, GST_MAP_READ)) {
+    g_print ("%s: cannot be mapped\n", what);
+    gst_memory_unref (copy);
+    return FALSE;
+  }
+  ok = map.size == size && !memcmp (map.data, want, size);
+  if (!ok)
+    g_print ("%s: the bytes differ from the original's\n", what);
+  gst_memory_unmap (copy, &map);
+  gst_memory_unref (copy);
+  return ok;
+}
+
+/* Copies of a frame's memory, whole, in part, and of a copy resized (as
+ * gst_buffer_copy_region() makes of memory that cannot be shared), hold
+ * the original's bytes at the original's offsets. */
+static gboolean
+copies_hold (GstMemory *mem)
+{
+  GstMemory *whole;
+  GstMapInfo map;
+  guint8 *want;
+  gsize size;
+  gboolean ok;
+
+  if (!gst_memory_map (mem, &map, GST_MAP_READ))
+    return FALSE;
+  size = map.size;
+  want = g_memdup2 (map.data, size);
+  gst_memory_unmap (mem, &map);
+  ok = size > 4096;
+  ok = ok && copy_holds ("part", gst_memory_copy (mem, 100, 1000), want + 100,
+      1000);
+  whole = gst_memory_copy (mem, 0, -1);
+  /* The whole frame's copy stays on the device, in the same allocator. */
+  ok = ok && whole && whole->allocator == mem->allocator;
+  if (ok) {
+    ok = copy_holds ("whole", gst_memory_ref (whole), want, size);
+    gst_memory_resize (whole, 64, size - 128);
+    ok = copy_holds ("resized", gst_memory_copy (whole, 0, -1), want + 64,
+        size - 128) && ok;
+    ok = copy_holds ("resized part", gst_memory_copy (whole, 16, 32),
+        want + 80, 32) && ok;
+  }
+  if (whole)
+    gst_memory_unref (whole);
+  g_free (want);
+  return ok;
+}
+
+static GstPadProbeReturn
+on_frame_copy (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  CopyCheck *check = data;
+  GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstMemory *mem;
+
+  if (check->done || gst_buffer_n_memory (buffer) != 1)
+    return GST_PAD_PROBE_OK;
+  check->done = TRUE;
+  mem = gst_buffer_peek_memory (buffer, 0);
+  check->allocator = g_strdup (G_OBJECT_TYPE_NAME (mem->allocator));
+  check->ok = copies_hold (mem);
+  return GST_PAD_PROBE_OK;
+}
+
+/* The exportable memory's copies (a frame of the pool clhistogram
+ * proposes to the decoder). */
+static gboolean
+check_copy (const gchar *clip, const gchar *decoder)
+{
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! %s ! %s ! "
+      "video/x-raw(memory:CUDAMemory) ! clhistogram name=count ! "
+      "fakesink sync=false", clip, demuxer (clip), decoder);
+  CopyCheck check = { FALSE, FALSE, NULL };
+  Run run;
+  gboolean ok;
+
+  run_init (&run);
+  run.probe = on_frame_copy;
+  run.probe_data = &check;
+  ok = run_pipeline (desc, NULL, &run) && took_way ("CUDA", &run, "device",
+      1);
+  g_print ("copies of a frame's memory (%s): %s\n",
+      check.allocator ? check.allocator : "no frame",
+      check.ok ? "equal" : "DIFFER");
+  ok = ok && check.done && check.ok;
+  run_clear (&run);
+  g_free (check.allocator);
+  g_free (desc);
   return ok;
 }
 
@@ -492,7 +664,7 @@ main (int argc, char **argv)
 
   gst_init (&argc, &argv);
   if (argc < 4) {
-    g_printerr ("usage: %s equal|trackers|streams|fallback|cycles CLIP "
+    g_printerr ("usage: %s equal|trackers|streams|fallback|copy|cycles CLIP "
         "DECODER "
         "[FORMAT|N]\n", argv[0]);
     return 2;
@@ -515,6 +687,8 @@ main (int argc, char **argv)
     ok = check_fallback (clip, decoder);
   else if (!strcmp (what, "streams"))
     ok = check_streams (clip, decoder, argc > 4 ? atoi (argv[4]) : 8);
+  else if (!strcmp (what, "copy"))
+    ok = check_copy (clip, decoder);
   else if (!strcmp (what, "cycles"))
     ok = check_cycles (clip, decoder, argc > 4 ? atoi (argv[4]) : 1000);
   else
