@@ -24,11 +24,11 @@ static const gboolean built_with_cuda = TRUE;
 #else
 static const gboolean built_with_cuda = FALSE;
 #endif
-#ifdef HAVE_CL_CUDA_POOL
+#if defined (HAVE_CL_CUDA_POOL) || defined (HAVE_CUDA_EXPORT)
 #define NOT_PROPOSED "no CUDA context was found upstream"
 #else
-#define NOT_PROPOSED "the plugin was built against GStreamer 1.24's CUDA " \
-  "library or later"
+#define NOT_PROPOSED "the plugin was built against a CUDA library without " \
+  "gst_cuda_memory_export()"
 #endif
 
 static gboolean
