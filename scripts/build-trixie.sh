@@ -74,8 +74,8 @@ fi
 
 head -n 1 "$out/build-trixie.txt"
 grep -i cuda "$out/build-trixie.txt" || true
-(cd "$out" && find . ! -type d ! -name build-trixie.txt | sort | xargs ls -l \
-  | awk '{print $5, $9, $10, $11}')
+(cd "$out" && find . ! -type d ! -name build-trixie.txt -printf '%s %p -> %l\n' \
+  | sed 's/ -> $//' | sort -k2)
 # Every library the copied files link, against the runtime's list.
 if [ -r "$top/.device-trixie/sonames.txt" ]; then
   missing=$(find "$out" -type f ! -name build-trixie.txt -exec readelf -d --wide {} + 2>/dev/null \
