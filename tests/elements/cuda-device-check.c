@@ -173,9 +173,12 @@ run_pipeline (const gchar *desc, GPtrArray *contexts, Run *run)
   GstBus *bus;
   gboolean ok = FALSE, done = FALSE;
 
-  if (!pipeline) {
-    g_printerr ("cannot build %s: %s\n", desc, err->message);
-    g_error_free (err);
+  /* gst_parse_launch() may return a pipeline and an error (an element
+   * missing): refused too. */
+  if (!pipeline || err) {
+    g_printerr ("cannot build %s: %s\n", desc, err ? err->message : "?");
+    g_clear_error (&err);
+    gst_clear_object (&pipeline);
     return FALSE;
   }
   for (guint i = 0; contexts && i < contexts->len; i++)
