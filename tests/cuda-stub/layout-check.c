@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The project's CUDA declarations (gst/base/cuda-stub/) against the CUDA
+/* The project's CUDA declarations (cuda-stub/) against the CUDA
  * toolkit's, where one is installed: every size, offset and value of
  * layout.h the same under both. Prints each difference; exit status 1 if
  * there is one. */

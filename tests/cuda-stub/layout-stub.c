@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The list of layout.h under the project's <cuda.h> (gst/base/cuda-stub/,
+/* The list of layout.h under the project's <cuda.h> (cuda-stub/,
  * on this file's include path). */
 #include <cuda.h>
 #include <cudaGL.h>

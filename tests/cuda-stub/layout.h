@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Every size, offset and value gst/base/cuda-stub/ declares, as one list
+/* Every size, offset and value cuda-stub/ declares, as one list
  * that layout-stub.c and layout-toolkit.c each evaluate against their own
  * <cuda.h>; layout-check.c compares the two. */
 #pragma once

@@ -4,12 +4,13 @@
  * name, declared here so that the plugin builds without the CUDA toolkit,
  * as GStreamer's own library does (gst-libs/gst/cuda/stub/ in
  * gst-plugins-bad). Nothing links against the driver: GStreamer's library
- * and gstclbasecudadriver.c load libcuda.so.1 at run time.
+ * and gst/base/gstclbasecudadriver.c load libcuda.so.1 at run time.
  *
  * Types, values and structure layouts are those of the CUDA Driver API
  * reference ("Data types used by CUDA driver", "Virtual Memory
- * Management"), for 64-bit Linux; tests/cuda-stub-layout.c compares them
- * with the toolkit's header wherever one is installed. Structures that
+ * Management"), for 64-bit Linux; test cuda-stub-layout
+ * (tests/cuda-stub/) compares them with the toolkit's header wherever one
+ * is installed. Structures that
  * the headers only point to are left incomplete: a use of one by value is
  * then a compile error, not a wrong layout. */
 #pragma once
