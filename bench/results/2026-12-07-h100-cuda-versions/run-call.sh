@@ -8,6 +8,22 @@
 # (scripts/build-trixie.sh) and scratch/cuda (scripts/make-cuda-clips.sh)
 # carried: the CUDA checks under each GStreamer, then the streams bench of
 # both ways under each, each part bounded so that the call ends in time.
+# Made here, before the call:
+#   ../shared/device/bundle --nvcodec libcairo2 libpango-1.0-0 \
+#     libpangocairo-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libfontconfig1 \
+#     libfreetype6 libfribidi0 libgraphite2-3 libthai0 libdatrie1 \
+#     libpixman-1-0 libxcb-render0 libxcb-shm0 libbrotli1 libexpat1 \
+#     libjson-glib-1.0-0 libbz2-1.0 liblzma5 libblkid1 libmount1 \
+#     libselinux1 libpcre2-8-0 libffi8 zlib1g libxrender1
+#   (the plugin's libraries: without them it does not load there)
+#   scripts/device-runtime-trixie.sh; scripts/build-trixie.sh
+#   scripts/make-cuda-clips.sh
+#   mkdir build-dev; (cd build && cp --parents -P gst/libgstclhistogram.so \
+#     gst-libs/gst/clhistogram/libgstclhistogram-1.0.so* (files only) \
+#     tests/clhistogram-cuda-check tests/test-engine bench/clh-cuda-bench \
+#     ../build-dev/); strip --strip-unneeded every file of build-dev
+# Run: CYCLES=100 STREAM_BENCHES="h264-2160p.mp4:150:8" (the 2026-12-07
+# call, 264 s).
 set -u
 out=${OUT:-/tmp/clh-out}
 mkdir -p "$out"
