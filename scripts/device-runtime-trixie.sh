@@ -323,7 +323,8 @@ tar -C "$tree" --owner=0 --group=0 --sort=name -cf - . | xz -T2 -9 > "$out/runti
 sha256sum "$out/runtime.tar.xz" | cut -c1-16 > "$out/id"
 # The runtime's sonames, for scripts/build-trixie.sh's check, and which
 # plugins are in.
-ls "$tree/usr/lib/x86_64-linux-gnu" | grep '\.so' > "$out/sonames.txt"
+find "$tree/usr/lib/x86_64-linux-gnu" -maxdepth 1 -name '*.so*' -printf '%f\n' \
+  | sort > "$out/sonames.txt"
 cp "$tree/plugins.txt" "$out/plugins.txt"
 cat > "$out/env.sh" <<'EOF'
 # Source on the GPU machine, in the project's root, with .device-trixie
