@@ -28,8 +28,13 @@
  * pixels left is lost: it is reported, with an empty box, and no longer
  * searched (as OpenCV's sample stops calling CamShift).
  *
- * A #GstClCamShift:window whose width or height is under 1 is ignored
- * (the debug log says so). A ROI meta (or an analytics box) whose width
+ * A #GstClCamShift:window that is not four integers, or whose width or
+ * height is under 1, is ignored; one wholly outside the frame is taken as
+ * OpenCV's CamShift takes it: each with an element warning on the bus
+ * saying what was wrong. Track ids go from 0 to 2147483647 (G_MAXINT), the range of a
+ * region-of-interest meta's id: #GstClCamShift::start-track refuses a
+ * larger one with a warning, and ROI metas and analytics boxes with larger
+ * ids start no track. A ROI meta (or an analytics box) whose width
  * or height is under 1 starts its id's track lost, as
  * #GstClCamShift::start-track with such a window does: the track is
  * reported, `lost` set, until it is started again or stopped. At most 256
@@ -448,7 +453,8 @@ start_analytics_tracks (GstClCamShift *self, GstBuffer *buffer, GQuark label,
   for (i = 0; boxes && i < boxes->len; i++) {
     const GstClAnalyticsBox *b = &g_array_index (boxes, GstClAnalyticsBox, i);
 
-    if (b->id > G_MAXUINT || !(t = track_for_id (self, (guint) b->id)))
+    /* Ids as start-track takes them: those a ROI meta carries. */
+    if (b->id > G_MAXINT || !(t = track_for_id (self, (guint) b->id)))
       continue;
     t->window = bounded_window (b->rect.x, b->rect.y, b->rect.width,
         b->rect.height);
@@ -457,6 +463,27 @@ start_analytics_tracks (GstClCamShift *self, GstBuffer *buffer, GQuark label,
   g_clear_pointer (&boxes, g_array_unref);
 }
 #endif
+
+/* The window property's window lies wholly outside the frame: likely a
+ * mistake (coordinates of another size), told on the bus, not only in the
+ * debug log; the track still goes as OpenCV's CamShift takes such a
+ * window. */
+static void
+warn_if_outside (GstClCamShift *self, const ClhRect *w)
+{
+  const GstVideoInfo *info =
+      gst_cl_base_transform_get_info (GST_CL_BASE_TRANSFORM (self));
+  const gint width = GST_VIDEO_INFO_WIDTH (info);
+  const gint height = GST_VIDEO_INFO_HEIGHT (info);
+
+  if (w->x < width && w->y < height && (gint64) w->x + w->width > 0
+      && (gint64) w->y + w->height > 0)
+    return;
+  GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
+      ("The window <%d, %d, %d, %d> lies wholly outside the %dx%d frame: "
+          "the track starts from no pixel of the frame.", w->x, w->y,
+          w->width, w->height, width, height), ("window property"));
+}
 
 /* Marks the tracks that start on this frame (fresh[i]) at their starting
  * windows: the window property's, the action signals', the ROI metas', or
@@ -474,6 +501,7 @@ start_tracks (GstClCamShift *self, GstBuffer *buffer,
     g_array_set_size (self->tracks, 0);
     t = track_for_id (self, 0);
     t->window = s->window;
+    warn_if_outside (self, &s->window);
   }
   apply_requests (self, fresh);
   if (!s->window_set) {
@@ -666,7 +694,8 @@ attach_meta (GstBuffer *buffer, const GstClCamShiftTrack *t)
   roi = gst_buffer_add_video_region_of_interest_meta (buffer, "camshift",
       MAX (t->window.x, 0), MAX (t->window.y, 0), MAX (t->window.width, 0),
       MAX (t->window.height, 0));
-  roi->id = (gint) MIN (t->id, G_MAXINT);
+  /* Every way a track starts refuses ids above G_MAXINT. */
+  roi->id = (gint) t->id;
   gst_video_region_of_interest_meta_add_param (roi,
       box_structure (quarks[Q_CAMSHIFT], t));
 }
@@ -818,6 +847,15 @@ gst_cl_camshift_start_track (GstClCamShift *self, guint id, gint x, gint y,
     bounded_window (x, y, width, height)
   };
 
+  /* A track's id travels in GstVideoRegionOfInterestMeta's gint id: a
+   * larger one would be clamped and shared with other tracks. */
+  if (id > G_MAXINT) {
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
+        ("Track id %u is above %d, the largest a region-of-interest meta "
+            "carries: the track is not started.", id, G_MAXINT),
+        ("start-track"));
+    return;
+  }
   GST_DEBUG_OBJECT (self, "start-track %u: %d,%d %dx%d", id, x, y, width,
       height);
   queue_request (self, &r);
@@ -854,7 +892,30 @@ gst_cl_camshift_stop (GstBaseTransform *trans)
   return TRUE;
 }
 
-static void
+/* @value as the application wrote it, `<1, 2, 3>`, for a warning. */
+static gchar *
+window_text (const GValue *value)
+{
+  GString *text = g_string_new ("<");
+  guint i;
+
+  for (i = 0; i < gst_value_array_get_size (value); i++) {
+    const GValue *item = gst_value_array_get_value (value, i);
+    gchar *one = G_VALUE_HOLDS_INT (item) ?
+        g_strdup_printf ("%d", g_value_get_int (item)) :
+        gst_value_serialize (item);
+
+    g_string_append_printf (text, "%s%s", i ? ", " : "", one ? one : "?");
+    g_free (one);
+  }
+  g_string_append_c (text, '>');
+  return g_string_free (text, FALSE);
+}
+
+/* Sets the window property; returns what is wrong with @value, if
+ * anything (the window then stays as it was), for an element warning
+ * posted once the object lock is released. */
+static gchar *
 set_window (GstClCamShift *self, const GValue *value)
 {
   GstClCamShiftSettings *s = &self->settings;
@@ -862,16 +923,21 @@ set_window (GstClCamShift *self, const GValue *value)
 
   if (gst_value_array_get_size (value) == 0) {
     s->window_set = FALSE;
-    return;
+    return NULL;
   }
   if (!gst_cl_rect_from_value (value, &r) || r.width < 1 || r.height < 1) {
-    GST_WARNING_OBJECT (self, "window must be <x, y, width, height> with a "
-        "width and height of at least 1 pixel: ignored");
-    return;
+    gchar *text = window_text (value);
+    gchar *why = g_strdup_printf ("The window %s is not <x, y, width, "
+        "height> with a width and height of at least 1 pixel: ignored.",
+        text);
+
+    g_free (text);
+    return why;
   }
   s->window = bounded_window (r.x, r.y, r.width, r.height);
   s->window_set = TRUE;
   s->window_serial++;
+  return NULL;
 }
 
 static void
@@ -887,12 +953,13 @@ gst_cl_camshift_set_property (GObject *object, guint prop_id,
 {
   GstClCamShift *self = GST_CL_CAMSHIFT (object);
   GstClCamShiftSettings *s = &self->settings;
+  gchar *bad_window = NULL;
   const gchar *type;
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_WINDOW:
-      set_window (self, value);
+      bad_window = set_window (self, value);
       break;
     case PROP_TRACK_TYPE:
       type = g_value_get_string (value);
@@ -937,6 +1004,11 @@ gst_cl_camshift_set_property (GObject *object, guint prop_id,
       break;
   }
   GST_OBJECT_UNLOCK (self);
+  /* Posting takes the object lock. */
+  if (bad_window)
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s", bad_window),
+        ("window property"));
+  g_free (bad_window);
 }
 
 static void
@@ -1090,7 +1162,9 @@ install_signals (GObjectClass *gobject_class)
   /**
    * GstClCamShift::start-track:
    * @camshift: the element
-   * @id: the track's id, that of its metas and messages
+   * @id: the track's id, that of its metas and messages: 0 to 2147483647
+   *   (G_MAXINT, the largest a GstVideoRegionOfInterestMeta's id holds); a
+   *   larger one is refused with an element warning
    * @x: the window's left edge, pixels
    * @y: its top edge, pixels
    * @width: its width, pixels; under 1: the track is lost from its start

@@ -220,6 +220,35 @@ count_messages (GstBus *bus, GstMessageType type)
   return n;
 }
 
+/* The warnings on @bus, taken off it (each one's text must hold
+ * @in_text); the other messages are put back in their order
+ * (gst_bus_pop_filtered() would drop them). */
+static guint
+count_warnings_saying (GstBus *bus, const gchar *in_text)
+{
+  GQueue others = G_QUEUE_INIT;
+  GstMessage *msg;
+  guint n = 0;
+
+  while ((msg = gst_bus_pop (bus))) {
+    GError *err = NULL;
+
+    if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_WARNING) {
+      g_queue_push_tail (&others, msg);
+      continue;
+    }
+    gst_message_parse_warning (msg, &err, NULL);
+    fail_unless (strstr (err->message, in_text) != NULL,
+        "warning \"%s\" does not say \"%s\"", err->message, in_text);
+    g_error_free (err);
+    gst_message_unref (msg);
+    n++;
+  }
+  while ((msg = g_queue_pop_head (&others)))
+    gst_bus_post (bus, msg);
+  return n;
+}
+
 static void
 push_expect_error (GstHarness *h, GstBus *bus, GstBuffer *buffer,
     GQuark domain, gint code, const gchar *in_message)
@@ -1289,9 +1318,9 @@ GST_START_TEST (test_camshift_roi_tracks)
 }
 GST_END_TEST;
 
-/* A window wholly outside the frame: no error, the frame passes, and the
- * track goes as OpenCV's CamShift takes such a window (the reference's),
- * its window inside the frame afterwards. */
+/* A window wholly outside the frame: no error, one warning, the frame
+ * passes, and the track goes as OpenCV's CamShift takes such a window (the
+ * reference's), its window inside the frame afterwards. */
 GST_START_TEST (test_camshift_window_outside)
 {
   const ClhRect outside[] = {
@@ -1322,6 +1351,9 @@ GST_START_TEST (test_camshift_window_outside)
       ref_track_step (&ref, in, &info, &want_box);
       out = gst_harness_push_and_pull (h, in);
       fail_unless (out != NULL, "%s: no frame out", what);
+      /* Said once, at the window's first frame. */
+      fail_unless_equals_int (count_warnings_saying (bus,
+              "lies wholly outside the 96x64 frame"), k == 0 ? 1 : 0);
       fail_unless_equals_int (count_camshift_metas (out), 1);
       roi = camshift_meta (out, 0);
       rect = meta_rect (roi);
@@ -1466,21 +1498,31 @@ GST_START_TEST (test_camshift_huge_windows)
 }
 GST_END_TEST;
 
-/* A window of fewer than four values or of no pixels is ignored. */
+/* A window of fewer than four values or of no pixels is ignored, with a
+ * warning on the bus each; a good one gives none. */
 GST_START_TEST (test_camshift_window_property)
 {
   GstElement *e = gst_element_factory_make ("clcamshift", NULL);
   const gint three[3] = { 1, 2, 3 }, empty_w[4] = { 1, 2, 0, 5 };
+  GstBus *bus = gst_bus_new ();
   GValue got = G_VALUE_INIT;
 
+  gst_element_set_bus (e, bus);
   g_value_init (&got, GST_TYPE_ARRAY);
   g_object_get_property (G_OBJECT (e), "window", &got);
   fail_unless_equals_int (gst_value_array_get_size (&got), 0);
   g_value_unset (&got);
 
   set_window (e, 4, 5, 6, 7);
+  fail_unless_equals_int (count_messages (bus, GST_MESSAGE_WARNING), 0);
   set_ints (e, "window", three, 3);
+  fail_unless_equals_int (count_warnings_saying (bus,
+          "The window <1, 2, 3> is not <x, y, width, height>"), 1);
   set_ints (e, "window", empty_w, 4);
+  fail_unless_equals_int (count_warnings_saying (bus,
+          "with a width and height of at least 1 pixel"), 1);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
   g_value_init (&got, GST_TYPE_ARRAY);
   g_object_get_property (G_OBJECT (e), "window", &got);
   fail_unless_equals_int (gst_value_array_get_size (&got), 4);
@@ -1500,6 +1542,32 @@ start_track (GstElement *e, guint id, gint x, gint y, gint width,
 {
   g_signal_emit_by_name (e, "start-track", id, x, y, width, height);
 }
+
+/* Track ids up to G_MAXINT reach the ROI meta as they are; a larger one
+ * is refused with a warning, so that no two tracks share a meta id. */
+GST_START_TEST (test_camshift_track_id_range)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new ("clcamshift", &bus);
+  GstVideoInfo info;
+  GstBuffer *out;
+
+  scene_info (&info);
+  set_caps (h, "RGB", SCENE_W, SCENE_H);
+  start_track (h->element, (guint) G_MAXINT + 1, 8, 6, 20, 20);
+  start_track (h->element, G_MAXUINT, 8, 6, 20, 20);
+  fail_unless_equals_int (count_warnings_saying (bus,
+          "the largest a region-of-interest meta carries"), 2);
+  start_track (h->element, G_MAXINT, 8, 6, 20, 20);
+  out = gst_harness_push_and_pull (h, scene_frame (&info, GREY,
+          &red_square, 1, 0));
+  fail_unless_equals_int (count_camshift_metas (out), 1);
+  fail_unless_equals_int (camshift_meta (out, G_MAXINT)->id, G_MAXINT);
+  gst_buffer_unref (out);
+  fail_unless_equals_int (count_messages (bus, GST_MESSAGE_WARNING), 0);
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
 
 /* The ids of @out's camshift metas, in order, into @ids; their number. */
 static guint
@@ -2823,6 +2891,7 @@ cltrackers_suite (void)
   tcase_add_test (tc, test_camshift_window_property);
   tcase_add_test (tc, test_camshift_huge_windows);
   tcase_add_test (tc, test_camshift_signals);
+  tcase_add_test (tc, test_camshift_track_id_range);
   tcase_add_test (tc, test_camshift_signal_windows);
   tcase_add_test (tc, test_camshift_signal_from_probe);
   tcase_add_test (tc, test_camshift_signals_from_thread);
