@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Frames in CUDA memory counted where they lie, through the public API of
  * GStreamer 1.24's CUDA library and later: a GstCudaBufferPool whose
- * allocation method is GST_CUDA_MEMORY_ALLOC_MMAP allocates with
- * cuMemCreate() and a POSIX file descriptor handle type on Linux
- * (gstcudabufferpool.cpp, 1.24), gst_cuda_memory_export() gives that
+ * allocation method is GST_CUDA_MEMORY_ALLOC_MMAP (proposed by
+ * gstclbasecudainput.c) allocates with cuMemCreate() and a POSIX file
+ * descriptor handle type on Linux (gstcudabufferpool.cpp, 1.24),
+ * gst_cuda_memory_export() gives that
  * descriptor, and OpenCL imports it (cl_khr_external_memory_opaque_fd).
  * NVIDIA's decoders write into the pool downstream proposes when it is a
  * GstCudaBufferPool (gstnvdecoder.cpp, 1.24 to 1.26,
@@ -17,7 +18,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudamemory.h>
 
 /* What the import of one memory gave: the block, or why there is none
@@ -29,12 +29,7 @@ typedef struct {
 
 static GMutex import_lock;
 
-static GQuark
-import_quark (void)
-{
-  /* Interned once; later calls are a hash lookup. */
-  return g_quark_from_static_string ("GstClCudaExportImport");
-}
+G_DEFINE_QUARK (GstClCudaExportImport, import);
 
 static void
 import_free (gpointer data)
@@ -45,46 +40,6 @@ import_free (gpointer data)
   g_clear_pointer (&import->block, clh_host_block_free);
   g_clear_error (&import->error);
   g_free (import);
-}
-
-/**
- * gst_cl_cuda_export_pool_new:
- * @context: the CUDA context upstream decodes on
- * @caps: the frames' caps (memory:CUDAMemory)
- * @min_buffers: frames the element holds at once
- * @size: (out): the buffers' size, as the pool configured it
- * @why: (out) (transfer full): why there is no pool, if there is none
- *
- * A GstCudaBufferPool of virtual memory on @context's device, configured
- * for @caps with a #GstVideoMeta.
- *
- * Returns: (transfer full) (nullable): the pool, %NULL when the device or
- *   the library refuses virtual memory exportable as a descriptor
- */
-GstBufferPool *
-gst_cl_cuda_export_pool_new (GstCudaContext *context, GstCaps *caps,
-    guint min_buffers, guint *size, gchar **why)
-{
-  GstBufferPool *pool = gst_cuda_buffer_pool_new (context);
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-
-  gst_buffer_pool_config_set_params (config, caps, 0, min_buffers, 0);
-  gst_buffer_pool_config_add_option (config,
-      GST_BUFFER_POOL_OPTION_VIDEO_META);
-  gst_buffer_pool_config_set_cuda_alloc_method (config,
-      GST_CUDA_MEMORY_ALLOC_MMAP);
-  /* Refused where the context's "virtual-memory" or "os-handle" property
-   * is FALSE: a device or driver without either. */
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    *why = g_strdup ("the CUDA device refuses a pool of virtual memory "
-        "exportable as a file descriptor (GST_CUDA_MEMORY_ALLOC_MMAP)");
-    gst_object_unref (pool);
-    return NULL;
-  }
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
-  gst_structure_free (config);
-  return pool;
 }
 
 /**

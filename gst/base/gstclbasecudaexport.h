@@ -5,15 +5,12 @@
  * and its memory imported into OpenCL through the library's public API. */
 #pragma once
 
-#include <gst/video/video.h>
-#include <gst/cuda/gstcudacontext.h>
+#include <gst/gst.h>
 
 #include "clh-context.h"
 
 G_BEGIN_DECLS
 
-GstBufferPool *gst_cl_cuda_export_pool_new (GstCudaContext *context,
-    GstCaps *caps, guint min_buffers, guint *size, gchar **why);
 gboolean gst_cl_cuda_export_is_exportable (GstMemory *mem);
 ClhHostBlock *gst_cl_cuda_export_get_block (GstMemory *mem,
     ClhContext *context, GError **error);

@@ -23,6 +23,8 @@
 #include "gstclbasecudapool.h"
 #endif
 #ifdef HAVE_CUDA_EXPORT
+#include <gst/cuda/gstcudabufferpool.h>
+
 #include "gstclbasecudaexport.h"
 #endif
 /* Frames counted where they lie: through the plugin's own pool with
@@ -214,21 +216,38 @@ put_pool_first (GstQuery *query, GstBufferPool *pool, guint size,
     gst_query_add_allocation_pool (query, pool, size, min_buffers, 0);
 }
 
+#ifdef HAVE_CUDA_EXPORT
+/* Refused where the context's "virtual-memory" or "os-handle" property is
+ * FALSE: a device or driver without either. */
+#define POOL_REFUSED "the CUDA device refuses a pool of virtual memory " \
+  "exportable as a file descriptor (GST_CUDA_MEMORY_ALLOC_MMAP)"
+#else
+#define POOL_REFUSED "the pool of exportable CUDA memory refused the caps"
+#endif
+
+/* A pool of memory OpenCL imports, configured for @caps with a
+ * GstVideoMeta: the plugin's own with 1.22, GStreamer's of virtual memory
+ * with 1.24 and later. */
 static GstBufferPool *
 configured_pool (GstCudaContext *cuda, GstCaps *caps, guint min_buffers,
     guint *size, gchar **why)
 {
 #ifdef HAVE_CUDA_EXPORT
-  return gst_cl_cuda_export_pool_new (cuda, caps, min_buffers, size, why);
+  GstBufferPool *pool = gst_cuda_buffer_pool_new (cuda);
 #else
   GstBufferPool *pool = gst_cl_cuda_buffer_pool_new (cuda);
+#endif
   GstStructure *config = gst_buffer_pool_get_config (pool);
 
   gst_buffer_pool_config_set_params (config, caps, 0, min_buffers, 0);
   gst_buffer_pool_config_add_option (config,
       GST_BUFFER_POOL_OPTION_VIDEO_META);
+#ifdef HAVE_CUDA_EXPORT
+  gst_buffer_pool_config_set_cuda_alloc_method (config,
+      GST_CUDA_MEMORY_ALLOC_MMAP);
+#endif
   if (!gst_buffer_pool_set_config (pool, config)) {
-    *why = g_strdup ("the pool of exportable CUDA memory refused the caps");
+    *why = g_strdup (POOL_REFUSED);
     gst_object_unref (pool);
     return NULL;
   }
@@ -236,7 +255,6 @@ configured_pool (GstCudaContext *cuda, GstCaps *caps, guint min_buffers,
   gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
   gst_structure_free (config);
   return pool;
-#endif
 }
 /* Puts the pool of exportable memory first in @query; NULL if it did,
  * else why not. */
