@@ -7,6 +7,7 @@
 #include "marks/gstclexposuremarks.h"
 #include "scope/gstclscope.h"
 #include "scope/gstclscopeoverlay.h"
+#include "monitor/gstclexposuremonitor.h"
 
 /* The category the shared device and frame code logs to, whichever
  * element comes first. */
@@ -33,6 +34,8 @@ plugin_init (GstPlugin *plugin)
   ok &= GST_ELEMENT_REGISTER (clexposuremarks, plugin);
   ok &= GST_ELEMENT_REGISTER (clscope, plugin);
   ok &= GST_ELEMENT_REGISTER (clscopeoverlay, plugin);
+  /* Last: it copies properties of the elements it is made of. */
+  ok &= GST_ELEMENT_REGISTER (clexposuremonitor, plugin);
   return ok;
 }
 

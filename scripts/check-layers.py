@@ -131,6 +131,7 @@ FAMILIES = {
     "scope": "gstclscope",
     "track": "gstcltrack",
     "marks": "gstclexposuremarks",
+    "monitor": "gstclexposuremonitor",
 }
 # The engine's headers the elements may include, besides the model's: its
 # clients' APIs and the device context they share.
