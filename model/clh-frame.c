@@ -320,6 +320,55 @@ clh_zone_rect (guint width, guint height, guint cols, guint rows, guint i,
   rect->height = (gint) ((guint64) (j + 1) * height / rows - y0);
 }
 
+/* The word for place @k of @n (at most 3) along one axis: @first for the
+ * first, @last for the last; NULL where @n is 1 or @k the middle of 3. */
+static const gchar *
+axis_word (guint n, guint k, const gchar *first, const gchar *last)
+{
+  if (n == 1 || (n == 3 && k == 1))
+    return NULL;
+  return k == 0 ? first : last;
+}
+
+/**
+ * clh_zone_position:
+ * @cols: zones across, >= 1
+ * @rows: zones down, >= 1
+ * @i: the zone's column, 0..@cols - 1, 0 at the left
+ * @j: the zone's row, 0..@rows - 1, 0 at the top
+ * @position: (out): the name, at most @size bytes with its NUL
+ *   (CLH_ZONE_POSITION_SIZE holds every name)
+ * @size: bytes at @position
+ *
+ * The name an operator gives zone (@i, @j). In a grid of at most 3 x 3 it
+ * is in words: the row's (`top`, `bottom`; none for the middle of 3 rows
+ * or a single row) then the column's (`left`, `right`; none for the
+ * middle of 3 columns or a single column), joined by `-`; one word where
+ * the other is none; `centre` where both are ("top-left", "top",
+ * "left", "centre" of 3x3; "top-left", "bottom-right" of 2x2; "left",
+ * "centre", "right" of 3x1). Wider or taller grids, whose words would
+ * name several zones, give `r<row>c<column>` with the same 0-based
+ * numbers ("r0c0" at the top left, "r2c4" the third row's fifth zone).
+ * Each name is one zone's within its grid.
+ */
+void
+clh_zone_position (guint cols, guint rows, guint i, guint j,
+    gchar *position, gsize size)
+{
+  const gchar *row, *column;
+
+  if (cols > 3 || rows > 3) {
+    g_snprintf (position, size, "r%uc%u", j, i);
+    return;
+  }
+  row = axis_word (rows, j, "top", "bottom");
+  column = axis_word (cols, i, "left", "right");
+  if (row && column)
+    g_snprintf (position, size, "%s-%s", row, column);
+  else
+    g_strlcpy (position, row ? row : column ? column : "centre", size);
+}
+
 /**
  * clh_frame_crop:
  * @frame: a valid frame, its planes set; narrowed in place

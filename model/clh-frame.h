@@ -265,6 +265,13 @@ gboolean clh_frame_is_valid (const ClhFrame *frame);
 void clh_rect_clip (ClhRect *rect, guint width, guint height);
 void clh_zone_rect (guint width, guint height, guint cols, guint rows,
     guint i, guint j, ClhRect *rect);
+
+/* Bytes a zone's position name takes at most, its NUL included
+ * ("bottom-right", "r63c63"). */
+#define CLH_ZONE_POSITION_SIZE 16
+
+void clh_zone_position (guint cols, guint rows, guint i, guint j,
+    gchar *position, gsize size);
 gboolean clh_frame_crop (ClhFrame *frame, guint x, guint y, guint width,
     guint height, const ClhHistogramSpec *spec, GError **error);
 

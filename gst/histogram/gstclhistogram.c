@@ -114,7 +114,9 @@
  * statistics as the top level has them. They come in this order:
  *
  * * the zones (#GstClHistogram:zones), row by row: type `zone`, id
- *   `j * C + i` for zone (i, j)
+ *   `j * C + i` for zone (i, j), and beside the id #guint `row` (j, 0 at
+ *   the top), #guint `column` (i, 0 at the left) and #gchararray
+ *   `position`, the zone's name described below
  * * the fixed rectangles (#GstClHistogram:regions): type `region`, id
  *   their index
  * * with #GstClHistogram:roi-meta, each #GstVideoRegionOfInterestMeta of
@@ -126,9 +128,23 @@
  *   tracking id of the track it relates to, else the box's own mtd id
  *
  * With an interval, `regions` holds each region (by type and id) met in its
- * frames, in the order first met, with its last frame's rectangle. A
- * subsampled chroma sample belongs to a region if and only if its co-sited
- * luma pixel does.
+ * frames, in the order first met, with its last frame's rectangle (and a
+ * zone's last `row`, `column` and `position`). A subsampled chroma sample
+ * belongs to a region if and only if its co-sited luma pixel does.
+ *
+ * **Zone positions.** A zone's `position` names it as an operator would.
+ * In a grid of at most 3 x 3 it is in words: the row's word (`top` for the
+ * first row, `bottom` for the last, none for the middle of three or for a
+ * single row), then the column's (`left`, `right`, none for the middle of
+ * three or for a single column), joined by `-`; a single word where the
+ * other is none, and `centre` where both are. So 3x3 gives `top-left`,
+ * `top`, `top-right`, `left`, `centre`, `right`, `bottom-left`,
+ * `bottom`, `bottom-right`; 3x2 `top-left`, `top`, `top-right`,
+ * `bottom-left`, `bottom`, `bottom-right`; 1x1 `centre`. A grid of more
+ * than 3 columns or rows, where a word would fit several zones, gives
+ * `r<row>c<column>` with the numbers of `row` and `column` (5x5: `r0c0`
+ * at the top left, `r2c2` at the centre, `r4c4` at the bottom right).
+ * Each name is one zone's within its grid; `id` stays as it was.
  *
  * ### The `exposure` message
  *
@@ -165,6 +181,9 @@
  *   in percent
  * * #GstValueArray of #gint `zones`: the ids (`j * C + i`) of the zones
  *   whose alert changed, in ascending order
+ * * #GstValueArray of #guint `zone-row`, `zone-column` and of #gchararray
+ *   `zone-position`: their rows, columns and positions (as the `histogram`
+ *   message's regions give them), in the same order
  * * #GstValueArray of #gdouble `zone-percent`: their shares in percent, in
  *   the same order
  * * #gboolean `active`: whether any alert of this kind (the frame's or a
@@ -172,10 +191,14 @@
  * * #gboolean `frame-active`: whether the frame's is
  * * #GstValueArray of #gint `active-zones`: the zones whose alert is on
  *   afterwards, in ascending order
+ * * #GstValueArray of #guint `active-zone-row`, `active-zone-column` and of
+ *   #gchararray `active-zone-position`: their rows, columns and positions,
+ *   in the same order
  *
  * Where some alerts of a kind clear and others start on one frame, the
  * `clear` message comes first, and its `active`, `frame-active` and
- * `active-zones` leave out the alerts that start.
+ * `active-zones` leave out the alerts that start. The zones of alerts
+ * that a new grid clears are named in the grid they were on.
  *
  * ## Devices, frames in flight and property changes
  *
@@ -390,6 +413,11 @@ struct _GstClHistogram {
   GstClExposureEvents events;
   /* Alerts were on for a frame since they were last reset. */
   gboolean alerts_used;
+  /* The zone grid of the alerts' areas, C x R: the one of the last
+   * frame they took, which names the zones of the alerts a new grid
+   * clears (output thread). */
+  guint alert_cols;
+  guint alert_rows;
   /* What the messages of the current interval sum: the output thread's
    * while frames are pending, else the streaming thread's. */
   GstClHistogramInterval *interval;
@@ -815,13 +843,19 @@ active_before (const GArray *active, const GArray *started)
 /* The `exposure` messages of what the last update changed, into
  * @messages: for each kind, the alerts that cleared (the areas on
  * afterwards leaving out those that started on the same frame), then
- * those that started. */
+ * those that started. The zones are of a @cols x @rows grid; those that
+ * cleared of the grid the alerts took before, self->alert_cols x
+ * self->alert_rows: a new grid clears every alert of the old one, while
+ * those of the new one can only start. */
 static void
 exposure_messages (GstClHistogram *self, const GstClHistogramSettings *s,
-    GstClExposureReport *report, GQueue *messages)
+    GstClExposureReport *report, guint cols, guint rows, GQueue *messages)
 {
   const gdouble thresholds[] = { s->alert_clipped, s->alert_crushed };
   guint k;
+
+  report->zone_cols = report->active_cols = cols;
+  report->zone_rows = report->active_rows = rows;
 
   for (k = 0; k < GST_CL_EXPOSURE_N_KINDS; k++) {
     GArray *active = g_array_new (FALSE, FALSE, sizeof (gint));
@@ -835,12 +869,16 @@ exposure_messages (GstClHistogram *self, const GstClHistogramSettings *s,
       report->started = FALSE;
       report->areas = self->events.cleared[k];
       report->active = before;
+      report->zone_cols = self->alert_cols;
+      report->zone_rows = self->alert_rows;
       g_queue_push_tail (messages, gst_cl_exposure_message_new (GST_OBJECT
               (self), report));
       g_array_unref (before);
     }
     if (self->events.started[k]->len > 0) {
       report->started = TRUE;
+      report->zone_cols = cols;
+      report->zone_rows = rows;
       report->areas = self->events.started[k];
       report->active = active;
       g_queue_push_tail (messages, gst_cl_exposure_message_new (GST_OBJECT
@@ -890,7 +928,8 @@ watch_exposure (GstClHistogram *self, const GstClPendingFrame *pending,
      * same, as no area is watched any more. */
     if (gst_cl_exposure_alert_update (self->alert, &limits, 0,
             pending->running_time, NULL, NULL, 0, &self->events))
-      exposure_messages (self, settings, &report, messages);
+      exposure_messages (self, settings, &report, 0, 0, messages);
+    self->alert_cols = self->alert_rows = 0;
     return;
   }
   /* The zones come first among the regions, zone z at z. */
@@ -910,7 +949,10 @@ watch_exposure (GstClHistogram *self, const GstClPendingFrame *pending,
   if (gst_cl_exposure_alert_update (self->alert, &limits,
           first | settings->zone_cols << 8 | settings->zone_rows << 16,
           pending->running_time, ids, percent, n, &self->events))
-    exposure_messages (self, settings, &report, messages);
+    exposure_messages (self, settings, &report, settings->zone_cols,
+        settings->zone_rows, messages);
+  self->alert_cols = settings->zone_cols;
+  self->alert_rows = settings->zone_rows;
   g_free (ids);
   g_free (percent);
 }
@@ -1394,6 +1436,7 @@ gst_cl_histogram_stop (GstBaseTransform *trans)
   /* The output thread is stopped. */
   gst_cl_exposure_alert_reset (self->alert);
   self->alerts_used = FALSE;
+  self->alert_cols = self->alert_rows = 0;
   g_clear_pointer (&self->refusal, g_free);
   return TRUE;
 }
@@ -1954,7 +1997,9 @@ install_properties (GObjectClass *gobject_class)
           "A grid of CxR zones covering the frame, e.g. \"5x5\" (each 1.."
           G_STRINGIFY (GST_CL_HISTOGRAM_MAX_ZONES) "; \"\": none); zone "
           "(i, j) spans columns [i*W/C, (i+1)*W/C) and rows [j*H/R, "
-          "(j+1)*H/R), type 'zone', id j*C + i", DEFAULT_ZONES,
+          "(j+1)*H/R), type 'zone', id j*C + i, row j, column i, position "
+          "its name ('top-left', 'centre', ... up to 3x3; 'r<j>c<i>' in "
+          "larger grids)", DEFAULT_ZONES,
           PLAYING_PROPERTY));
   g_object_class_install_property (gobject_class, PROP_ROI_META,
       g_param_spec_boolean ("roi-meta", "ROI meta",

@@ -284,8 +284,8 @@ add_frame (GstClHistogramInterval *interval, const GstClHistogramFrame *frame,
     if (at[i] == NOT_SUMMED)
       continue;
     r = at[i] - first;
-    g_array_index (interval->regions, GstClHistogramRegion, r).rect =
-        region->rect;
+    /* The last frame's rectangle, and (a zone's) place in its grid. */
+    g_array_index (interval->regions, GstClHistogramRegion, r) = *region;
     g_array_index (interval->region_pixels, guint64, r) +=
         (guint64) region->rect.width * region->rect.height;
   }

@@ -198,7 +198,7 @@ add_analytics_regions (GstElement *element, GstClRegionReports *reports,
     const GstClAnalyticsBox *b = &g_array_index (boxes, GstClAnalyticsBox, i);
     const gchar *label = g_quark_to_string (b->label);
     GstClHistogramRegion region = { label ? label : "",
-      (gint) MIN (b->id, (guint64) G_MAXINT), b->rect
+      (gint) MIN (b->id, (guint64) G_MAXINT), b->rect, 0, 0, ""
     };
 
     if (!add_region (element, reports, regions, &region, -1, width, height,
@@ -222,18 +222,24 @@ gst_cl_histogram_frame_regions (GstElement *element,
     guint height, guint max_regions)
 {
   GArray *regions = g_array_new (FALSE, FALSE, sizeof (GstClHistogramRegion));
-  GstClHistogramRegion region;
+  GstClHistogramRegion region = { NULL };
   guint i, j, index = 0;
 
   for (j = 0; j < zone_rows; j++)
     for (i = 0; i < zone_cols; i++, index++) {
       region.type = "zone";
       region.id = (gint) (j * zone_cols + i);
+      region.row = j;
+      region.column = i;
+      clh_zone_position (zone_cols, zone_rows, i, j, region.position,
+          sizeof region.position);
       clh_zone_rect (width, height, zone_cols, zone_rows, i, j, &region.rect);
       if (!add_region (element, reports, regions, &region, index, width,
               height, max_regions))
         return regions;
     }
+  region.row = region.column = 0;
+  region.position[0] = '\0';
   for (i = 0; fixed && i < fixed->len; i++, index++) {
     region.type = "region";
     region.id = (gint) i;

@@ -17,11 +17,17 @@ G_BEGIN_DECLS
 
 /* One histogram of a frame besides the whole frame's: its region type
  * ("zone", "region", the ROI meta's type or the box's label; static or
- * interned), id, and rectangle, clipped to the counted frame. */
+ * interned), id, and rectangle, clipped to the counted frame. A zone also
+ * has its place in the grid, @row and @column (0 at the top and at the
+ * left), and its name there, @position (clh_zone_position()); other
+ * regions have an empty @position. */
 typedef struct {
   const gchar *type;
   gint id;
   ClhRect rect;
+  guint row;
+  guint column;
+  gchar position[CLH_ZONE_POSITION_SIZE];
 } GstClHistogramRegion;
 
 /* What the element remembers between frames: which zones and fixed

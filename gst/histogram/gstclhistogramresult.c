@@ -33,6 +33,9 @@ typedef struct {
   GQuark region;
   GQuark type;
   GQuark id;
+  GQuark row;
+  GQuark column;
+  GQuark position;
   GQuark x;
   GQuark y;
   GQuark width;
@@ -82,6 +85,9 @@ fields (void)
     f.region = g_quark_from_static_string ("region");
     f.type = g_quark_from_static_string ("type");
     f.id = g_quark_from_static_string ("id");
+    f.row = g_quark_from_static_string ("row");
+    f.column = g_quark_from_static_string ("column");
+    f.position = g_quark_from_static_string ("position");
     f.x = g_quark_from_static_string ("x");
     f.y = g_quark_from_static_string ("y");
     f.width = g_quark_from_static_string ("width");
@@ -299,7 +305,8 @@ stats_of (const GstClHistogramReport *report, guint i)
 }
 
 /* The `regions` field: a `region` structure per region of @report, in
- * order, its histogram following the full frame's. */
+ * order, its histogram following the full frame's; a zone's place in its
+ * grid beside its id. */
 static void
 set_regions (GstStructure *s, const GstClHistogramRequest *request,
     const GstClHistogramReport *report)
@@ -316,15 +323,21 @@ set_regions (GstStructure *s, const GstClHistogramRequest *request,
     const ClhRect *r = &region->rect;
     GstStructure *entry = gst_structure_new_id (q->region,
         q->type, G_TYPE_STRING, region->type,
-        q->id, G_TYPE_INT, region->id,
+        q->id, G_TYPE_INT, region->id, NULL);
+    GValue value = G_VALUE_INIT;
+
+    if (region->position[0])
+      gst_structure_id_set (entry,
+          q->row, G_TYPE_UINT, region->row,
+          q->column, G_TYPE_UINT, region->column,
+          q->position, G_TYPE_STRING, region->position, NULL);
+    gst_structure_id_set (entry,
         q->x, G_TYPE_UINT, (guint) r->x,
         q->y, G_TYPE_UINT, (guint) r->y,
         q->width, G_TYPE_UINT, (guint) r->width,
         q->height, G_TYPE_UINT, (guint) r->height,
         q->pixels, G_TYPE_UINT64, report->region_pixels ?
         report->region_pixels[i] : (guint64) r->width * r->height, NULL);
-    GValue value = G_VALUE_INIT;
-
     set_channel_fields (entry, request, &report->histograms[first + i],
         stats_of (report, first + i));
     g_value_init (&value, GST_TYPE_STRUCTURE);
@@ -392,22 +405,81 @@ append_int (GValue *array, gint v)
   gst_value_array_append_and_take_value (array, &value);
 }
 
-/* Whether @ids (gint) hold the frame's id; the zones' ids, in order, into
- * @zones (an array of gint). */
+/* Zones named in an `exposure` message: their ids and, in the same
+ * order, their rows, columns and positions. */
+typedef struct {
+  GValue ids;
+  GValue rows;
+  GValue columns;
+  GValue positions;
+} ZoneList;
+
+static void
+zone_list_init (ZoneList *list)
+{
+  memset (list, 0, sizeof (*list));
+  g_value_init (&list->ids, GST_TYPE_ARRAY);
+  g_value_init (&list->rows, GST_TYPE_ARRAY);
+  g_value_init (&list->columns, GST_TYPE_ARRAY);
+  g_value_init (&list->positions, GST_TYPE_ARRAY);
+}
+
+/* Appends zone @id of a @cols x @rows grid (zone (i, j) is `j * cols +
+ * i`). */
+static void
+zone_list_append (ZoneList *list, gint id, guint cols, guint rows)
+{
+  const guint n = (guint) MAX (id, 0), c = MAX (cols, 1);
+  const guint row = n / c, column = n % c;
+  gchar position[CLH_ZONE_POSITION_SIZE];
+  GValue value = G_VALUE_INIT;
+
+  g_warn_if_fail (id >= 0 && n < c * rows);
+  clh_zone_position (c, rows, column, row, position, sizeof position);
+  append_int (&list->ids, id);
+  append_value (&list->rows, G_TYPE_UINT, &row);
+  append_value (&list->columns, G_TYPE_UINT, &column);
+  g_value_init (&value, G_TYPE_STRING);
+  g_value_set_string (&value, position);
+  gst_value_array_append_and_take_value (&list->positions, &value);
+}
+
+/* Moves @list into @s: the ids as @ids, the rest as @ids' singular with
+ * `-row`, `-column` and `-position` (`zones`: `zone-row`, ...). */
+static void
+zone_list_take (ZoneList *list, GstStructure *s, const gchar *ids,
+    const gchar *stem)
+{
+  gchar *name;
+
+  gst_structure_take_value (s, ids, &list->ids);
+  name = g_strconcat (stem, "-row", NULL);
+  gst_structure_take_value (s, name, &list->rows);
+  g_free (name);
+  name = g_strconcat (stem, "-column", NULL);
+  gst_structure_take_value (s, name, &list->columns);
+  g_free (name);
+  name = g_strconcat (stem, "-position", NULL);
+  gst_structure_take_value (s, name, &list->positions);
+  g_free (name);
+}
+
+/* Whether @ids (gint) hold the frame's id; the zones' of a @cols x @rows
+ * grid, in order, into @zones. */
 static gboolean
-split_ids (const GArray *ids, GValue *zones)
+split_ids (const GArray *ids, guint cols, guint rows, ZoneList *zones)
 {
   gboolean frame = FALSE;
   guint i;
 
-  g_value_init (zones, GST_TYPE_ARRAY);
+  zone_list_init (zones);
   for (i = 0; ids && i < ids->len; i++) {
     const gint id = g_array_index (ids, gint, i);
 
     if (id == GST_CL_EXPOSURE_FRAME)
       frame = TRUE;
     else
-      append_int (zones, id);
+      zone_list_append (zones, id, cols, rows);
   }
   return frame;
 }
@@ -415,19 +487,21 @@ split_ids (const GArray *ids, GValue *zones)
 /* The `exposure` element message of @report, from @src: which alert
  * (`clipped` or `crushed`) started or cleared (`event`), on the frame
  * (`frame`, with its share `frame-percent`) and on which zones (`zones`,
- * their shares `zone-percent`), and which are on afterwards (`active`,
- * `frame-active`, `active-zones`). */
+ * their places `zone-row`, `zone-column`, `zone-position` and shares
+ * `zone-percent`), and which are on afterwards (`active`,
+ * `frame-active`, `active-zones` and their places). */
 GstMessage *
 gst_cl_exposure_message_new (GstObject *src,
     const GstClExposureReport *report)
 {
-  GValue zones = G_VALUE_INIT, percents = G_VALUE_INIT, active = G_VALUE_INIT;
+  GValue percents = G_VALUE_INIT;
+  ZoneList zones, active;
   gboolean frame = FALSE, frame_active;
   gdouble frame_percent = 0.0;
   GstStructure *s;
   guint i;
 
-  g_value_init (&zones, GST_TYPE_ARRAY);
+  zone_list_init (&zones);
   g_value_init (&percents, GST_TYPE_ARRAY);
   for (i = 0; i < report->areas->len; i++) {
     const GstClExposureArea *area =
@@ -438,10 +512,12 @@ gst_cl_exposure_message_new (GstObject *src,
       frame_percent = area->percent;
       continue;
     }
-    append_int (&zones, area->id);
+    zone_list_append (&zones, area->id, report->zone_cols,
+        report->zone_rows);
     append_value (&percents, G_TYPE_DOUBLE, &area->percent);
   }
-  frame_active = split_ids (report->active, &active);
+  frame_active = split_ids (report->active, report->active_cols,
+      report->active_rows, &active);
 
   s = gst_structure_new ("exposure",
       "timestamp", G_TYPE_UINT64, report->timestamp,
@@ -455,13 +531,13 @@ gst_cl_exposure_message_new (GstObject *src,
   if (frame)
     gst_structure_set (s, "frame-percent", G_TYPE_DOUBLE, frame_percent,
         NULL);
-  gst_structure_take_value (s, "zones", &zones);
+  zone_list_take (&zones, s, "zones", "zone");
   gst_structure_take_value (s, "zone-percent", &percents);
   gst_structure_set (s,
       "active", G_TYPE_BOOLEAN, frame_active
-      || gst_value_array_get_size (&active) > 0,
+      || gst_value_array_get_size (&active.ids) > 0,
       "frame-active", G_TYPE_BOOLEAN, frame_active, NULL);
-  gst_structure_take_value (s, "active-zones", &active);
+  zone_list_take (&active, s, "active-zones", "active-zone");
   return gst_message_new_element (src, s);
 }
 

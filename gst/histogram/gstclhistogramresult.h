@@ -41,7 +41,10 @@ typedef struct {
 /* One `exposure` message: alerts of one kind that started (or cleared)
  * on a frame, with the frame's times (ns), the areas (GstClExposureArea)
  * and, after the change, the ids of the areas whose alert is on (gint),
- * and the alert's threshold (percent). */
+ * and the alert's threshold (percent). The zones' ids of @areas are of a
+ * grid of @zone_cols x @zone_rows, those of @active of @active_cols x
+ * @active_rows: alerts that cleared because the grid changed are of the
+ * grid before. */
 typedef struct {
   GstClockTime timestamp;
   GstClockTime stream_time;
@@ -51,6 +54,10 @@ typedef struct {
   const GArray *areas;
   const GArray *active;
   gdouble threshold;
+  guint zone_cols;
+  guint zone_rows;
+  guint active_cols;
+  guint active_rows;
 } GstClExposureReport;
 
 GstMessage *gst_cl_histogram_message_new (GstObject *src,
