@@ -4,8 +4,9 @@
  * range, 8 and 10 bits, an interval, the meta and its copies, no luma),
  * the settings that give none said once; the `exposure` alerts on a
  * scripted source (enter, stay, leave, a flap shorter than the hold, the
- * frame and the zones named, both kinds), each after its frame's
- * histogram message; alerts without statistics said once. */
+ * frame and the zones named, by id and by place, both kinds), each after
+ * its frame's histogram message; a new grid's alerts; alerts without
+ * statistics said once. */
 #include <math.h>
 #include <string.h>
 #include <gst/check/gstcheck.h>
@@ -443,8 +444,39 @@ ints_of (const GValue *array)
   return g_string_free (s, FALSE);
 }
 
+/* The zones of @s's @ids (`zones` or `active-zones`) by their places,
+ * "row:column:position" each, from the fields beside them (@stem-row,
+ * @stem-column, @stem-position), which must have as many values. */
+static gchar *
+places_of (const GstStructure *s, const gchar *ids, const gchar *stem)
+{
+  const guint n = gst_value_array_get_size (gst_structure_get_value (s,
+          ids));
+  const gchar *suffixes[] = { "-row", "-column", "-position" };
+  const GValue *fields[3];
+  GString *out = g_string_new (NULL);
+  guint f, i;
+
+  for (f = 0; f < 3; f++) {
+    gchar *name = g_strconcat (stem, suffixes[f], NULL);
+
+    fields[f] = gst_structure_get_value (s, name);
+    fail_unless (fields[f] && GST_VALUE_HOLDS_ARRAY (fields[f]), "no %s",
+        name);
+    fail_unless_equals_int (gst_value_array_get_size (fields[f]), n);
+    g_free (name);
+  }
+  for (i = 0; i < n; i++)
+    g_string_append_printf (out, "%s%u:%u:%s", i ? "," : "",
+        g_value_get_uint (gst_value_array_get_value (fields[0], i)),
+        g_value_get_uint (gst_value_array_get_value (fields[1], i)),
+        g_value_get_string (gst_value_array_get_value (fields[2], i)));
+  return g_string_free (out, FALSE);
+}
+
 /* One `exposure` message expected: on frame @frame, of @alert, @event,
- * naming the frame (or not) and @zones, with @active_zones on after. */
+ * naming the frame (or not) and @zones (at @places: "row:column:position"
+ * each), with @active_zones (at @active_places) on after. */
 typedef struct {
   guint frame;
   const gchar *alert;
@@ -453,6 +485,8 @@ typedef struct {
   const gchar *zones;
   gboolean active;
   const gchar *active_zones;
+  const gchar *places;
+  const gchar *active_places;
 } Expected;
 
 static void
@@ -484,6 +518,12 @@ check_exposure (const GstStructure *s, const Expected *want)
       (gst_structure_get_value (s, "zones")));
   g_free (zones);
   g_free (active_zones);
+  zones = places_of (s, "zones", "zone");
+  active_zones = places_of (s, "active-zones", "active-zone");
+  fail_unless_equals_string (zones, want->places);
+  fail_unless_equals_string (active_zones, want->active_places);
+  g_free (zones);
+  g_free (active_zones);
 }
 
 /* 30 fps, clipped alert at 10% of an area's samples, crushed at 20%, 2
@@ -497,14 +537,20 @@ check_exposure (const GstStructure *s, const Expected *want)
  * Each `exposure` message comes after its frame's `histogram` message. */
 GST_START_TEST (test_alerts_scripted)
 {
+#define ALL_PLACES "0:0:top-left,0:1:top-right,1:0:bottom-left," \
+    "1:1:bottom-right"
   const Expected expected[] = {
-    {8, "clipped", "start", FALSE, "1", TRUE, "1"},
-    {25, "clipped", "clear", FALSE, "1", FALSE, ""},
-    {44, "clipped", "start", TRUE, "0,1,2,3", TRUE, "0,1,2,3"},
-    {51, "clipped", "clear", TRUE, "0,1,2,3", FALSE, ""},
-    {63, "crushed", "start", FALSE, "3", TRUE, "3"},
-    {70, "crushed", "clear", FALSE, "3", FALSE, ""},
+    {8, "clipped", "start", FALSE, "1", TRUE, "1", "0:1:top-right",
+        "0:1:top-right"},
+    {25, "clipped", "clear", FALSE, "1", FALSE, "", "0:1:top-right", ""},
+    {44, "clipped", "start", TRUE, "0,1,2,3", TRUE, "0,1,2,3", ALL_PLACES,
+        ALL_PLACES},
+    {51, "clipped", "clear", TRUE, "0,1,2,3", FALSE, "", ALL_PLACES, ""},
+    {63, "crushed", "start", FALSE, "3", TRUE, "3", "1:1:bottom-right",
+        "1:1:bottom-right"},
+    {70, "crushed", "clear", FALSE, "3", FALSE, "", "1:1:bottom-right", ""},
   };
+#undef ALL_PLACES
   GstVideoInfo info;
   GstHarness *h;
   GstBus *bus;
@@ -548,6 +594,54 @@ GST_START_TEST (test_alerts_scripted)
       check_exposure (s, &expected[seen++]);
       fail_unless_equals_uint64 (last_histogram, pts);
     }
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (seen, G_N_ELEMENTS (expected));
+  clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
+/* A new grid clears the alerts of the old one naming their zones in the
+ * old grid (zone 3 of 2x2 is the bottom right, not 5x5's r0c3); those
+ * of the new grid start on the same frame, named in it: the bottom-right
+ * quarter of 40x20 clipped fills 5x5's zones of 8x4 below and right of
+ * (20, 10) to 50% or more, but the one at (16, 8), a quarter. */
+GST_START_TEST (test_alerts_new_grid)
+{
+  const Expected expected[] = {
+    {0, "clipped", "start", FALSE, "3", TRUE, "3", "1:1:bottom-right",
+        "1:1:bottom-right"},
+    {1, "clipped", "clear", FALSE, "3", FALSE, "", "1:1:bottom-right", ""},
+    {1, "clipped", "start", FALSE, "13,14,17,18,19,22,23,24", TRUE,
+          "13,14,17,18,19,22,23,24",
+          "2:3:r2c3,2:4:r2c4,3:2:r3c2,3:3:r3c3,3:4:r3c4,4:2:r4c2,4:3:r4c3,"
+          "4:4:r4c4",
+        "2:3:r2c3,2:4:r2c4,3:2:r3c2,3:3:r3c3,3:4:r3c4,4:2:r4c2,4:3:r4c3,"
+          "4:4:r4c4"},
+  };
+  const Script script = { {0, 0, 0, 200}, {0} };
+  GstElement *element;
+  GstVideoInfo info;
+  GstHarness *h;
+  GstBus *bus;
+  GstMessage *msg;
+  guint seen = 0;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 40, 20);
+  h = harness_for ("clhistogram zones=2x2 alert-clipped=50 alert-hold=0 "
+      "post-messages=false", &info);
+  bus = clh_check_harness_bus (h->element);
+  gst_buffer_unref (gst_harness_push_and_pull (h, scripted_frame (&info,
+              &script, 0)));
+  element = gst_harness_find_element (h, "clhistogram");
+  g_object_set (element, "zones", "5x5", NULL);
+  gst_object_unref (element);
+  gst_buffer_unref (gst_harness_push_and_pull (h, scripted_frame (&info,
+              &script, 1)));
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    fail_unless (seen < G_N_ELEMENTS (expected), "one exposure message "
+        "more than expected");
+    check_exposure (gst_message_get_structure (msg), &expected[seen++]);
     gst_message_unref (msg);
   }
   fail_unless_equals_int (seen, G_N_ELEMENTS (expected));
@@ -676,6 +770,7 @@ clhistogram_exposure_suite (void)
   tcase_add_test (tc, test_metering_rgb_and_interval);
   tcase_add_test (tc, test_metering_settings_said);
   tcase_add_test (tc, test_alerts_scripted);
+  tcase_add_test (tc, test_alerts_new_grid);
   tcase_add_test (tc, test_alerts_alone);
   tcase_add_test (tc, test_alerts_without_statistics);
   tcase_add_test (tc, test_alerts_off_without_statistics);
