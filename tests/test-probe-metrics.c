@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clhistogram-probe's metrics (tools/probe-metrics.c): the exposition text
  * read back by a parser of the format written here (every family's HELP
- * and TYPE, label escaping, a zone and a region, the quantiles' labels,
+ * and TYPE, label escaping, a zone and a region, a zone's place (row,
+ * column, position) on its statistics and alerts, the quantiles' labels,
  * the alerts on and their thresholds, the input's states and counters);
  * each value against the message it came from, for messages made here
  * and for those of a real clhistogram; the frames lost (probe-losses.c):
@@ -910,6 +911,97 @@ test_alerts (void)
   probe_metrics_free (m);
 }
 
+/* luma_message()'s zones 0 and 1 placed as the top left and top zones of
+ * a 3x2 grid, as clhistogram names them. */
+static GstStructure *
+placed_message (void)
+{
+  static const struct
+  {
+    guint row;
+    guint column;
+    const gchar *position;
+  } places[] = { {0, 0, "top-left"}, {0, 1, "top"} };
+  GstStructure *s = luma_message (1, 50);
+  const GValue *regions = gst_structure_get_value (s, "regions");
+  GValue placed = G_VALUE_INIT;
+  guint r;
+
+  g_value_init (&placed, GST_TYPE_ARRAY);
+  for (r = 0; r < gst_value_array_get_size (regions); r++) {
+    GstStructure *region = gst_structure_copy (gst_value_get_structure
+        (gst_value_array_get_value (regions, r)));
+    GValue v = G_VALUE_INIT;
+    gint id;
+
+    g_assert_true (gst_structure_get_int (region, "id", &id));
+    if (g_str_equal (gst_structure_get_string (region, "type"), "zone"))
+      gst_structure_set (region, "row", G_TYPE_UINT, places[id].row,
+          "column", G_TYPE_UINT, places[id].column, "position",
+          G_TYPE_STRING, places[id].position, NULL);
+    g_value_init (&v, GST_TYPE_STRUCTURE);
+    g_value_take_boxed (&v, region);
+    gst_value_array_append_and_take_value (&placed, &v);
+  }
+  gst_structure_take_value (s, "regions", &placed);
+  return s;
+}
+
+/* A zone's place from its message: row, column and position beside zone
+ * on every series of the zone, its statistics' and its alerts', and no
+ * more series than by id alone; a zone an exposure message alone names
+ * placed as that message places it; a fixed region never placed. */
+static void
+test_zone_places (void)
+{
+  ProbeMetrics *m = metrics_new ();
+  GstStructure *s = placed_message ();
+  GstStructure *alert = structure ("exposure, alert=(string)clipped, "
+      "event=(string)start, active=(boolean)true, "
+      "active-zones=(int)< 1, 5 >, active-zone-row=(uint)< 0, 1 >, "
+      "active-zone-column=(uint)< 1, 2 >, "
+      "active-zone-position=(string)< top, bottom-right >");
+  GHashTable *map;
+
+  probe_metrics_set_alerts (m, "cam", 2, 0);
+  probe_metrics_take_message (m, "cam", s);
+  probe_metrics_take_message (m, "cam", alert);
+  map = render_map (m);
+  assert_value (map, key ("clhistogram_mean", "input", "cam", "zone", "0",
+          "row", "0", "column", "0", "position", "top-left", "channel", "Y",
+          "bits", "8", NULL), 30.5);
+  assert_value (map, key ("clhistogram_clipped_high_ratio", "input", "cam",
+          "zone", "1", "row", "0", "column", "1", "position", "top",
+          "channel", "Y", NULL), 0.2);
+  assert_value (map, key ("clhistogram_quantile", "input", "cam", "zone",
+          "1", "row", "0", "column", "1", "position", "top", "channel", "Y",
+          "bits", "8", "quantile", "0.5", NULL), 61);
+  /* Not by id alone, nor a region by place. */
+  assert_absent (map, key ("clhistogram_mean", "input", "cam", "zone", "0",
+          "channel", "Y", "bits", "8", NULL));
+  assert_value (map, key ("clhistogram_mean", "input", "cam", "region", "0",
+          "channel", "Y", "bits", "8", NULL), 0);
+  /* The frame, two zones and the region, as without places. */
+  g_assert_cmpuint (count_family (map, "clhistogram_mean", "cam"), ==, 4);
+  assert_value (map, key ("clhistogram_alert_active", "input", "cam", "zone",
+          "0", "row", "0", "column", "0", "position", "top-left", "alert",
+          "clipped", NULL), 0);
+  assert_value (map, key ("clhistogram_alert_active", "input", "cam", "zone",
+          "1", "row", "0", "column", "1", "position", "top", "alert",
+          "clipped", NULL), 1);
+  assert_value (map, key ("clhistogram_alert_active", "input", "cam", "zone",
+          "5", "row", "1", "column", "2", "position", "bottom-right",
+          "alert", "clipped", NULL), 1);
+  assert_absent (map, key ("clhistogram_alert_active", "input", "cam",
+          "zone", "5", "alert", "clipped", NULL));
+  g_assert_cmpuint (count_family (map, "clhistogram_alert_active", "cam"),
+      ==, 4);
+  g_hash_table_unref (map);
+  gst_structure_free (alert);
+  gst_structure_free (s);
+  probe_metrics_free (m);
+}
+
 /* cam's state (one of them 1, up with it) and counters. */
 static void
 assert_state (ProbeMetrics *m, const gchar *state, gdouble outages,
@@ -1163,11 +1255,20 @@ element (const GstStructure *s, const gchar *field, guint i)
   return as_double (gst_value_array_get_value (array, i));
 }
 
+/* A zone's labels of its place: row, column, position. */
+typedef struct
+{
+  const gchar *row;
+  const gchar *column;
+  const gchar *position;
+} Place;
+
 /* The key of a row of cam's area (@kind NULL: the frame), with the
- * labels that are not NULL. */
+ * labels that are not NULL, a zone's @place among them. */
 static gchar *
 area_key (const gchar *family, const gchar *kind, const gchar *id,
-    const gchar *channel, const gchar *bits, const gchar *quantile)
+    const Place *place, const gchar *channel, const gchar *bits,
+    const gchar *quantile)
 {
   GHashTable *labels = g_hash_table_new (g_str_hash, g_str_equal);
   gchar *k;
@@ -1175,6 +1276,11 @@ area_key (const gchar *family, const gchar *kind, const gchar *id,
   g_hash_table_insert (labels, "input", "cam");
   if (kind)
     g_hash_table_insert (labels, (gpointer) kind, (gpointer) id);
+  if (place) {
+    g_hash_table_insert (labels, "row", (gpointer) place->row);
+    g_hash_table_insert (labels, "column", (gpointer) place->column);
+    g_hash_table_insert (labels, "position", (gpointer) place->position);
+  }
   g_hash_table_insert (labels, "channel", (gpointer) channel);
   if (bits)
     g_hash_table_insert (labels, "bits", (gpointer) bits);
@@ -1203,7 +1309,7 @@ quantile_of (gdouble point)
 static void
 assert_area (GHashTable *map, const GstStructure *message,
     const GstStructure *area, const gchar *kind, const gchar *id,
-    guint *n_rows)
+    const Place *place, guint *n_rows)
 {
   const GValue *channels = gst_structure_get_value (message, "channels");
   const GValue *points = gst_structure_get_value (message,
@@ -1236,10 +1342,10 @@ assert_area (GHashTable *map, const GstStructure *message,
     guint i;
 
     for (i = 0; i < G_N_ELEMENTS (plain); i++, (*n_rows)++)
-      assert_value (map, area_key (plain[i].family, kind, id, channel,
+      assert_value (map, area_key (plain[i].family, kind, id, place, channel,
               plain[i].coded ? bits : NULL, NULL), plain[i].value);
     for (k = 0; k < gst_value_array_get_size (points); k++, (*n_rows)++)
-      assert_value (map, area_key ("clhistogram_quantile", kind, id,
+      assert_value (map, area_key ("clhistogram_quantile", kind, id, place,
               channel, bits, quantile_of (as_double
                   (gst_value_array_get_value (points, k)))),
           as_double (gst_value_array_get_value (percentiles, k)));
@@ -1273,6 +1379,12 @@ typedef struct
   guint64 frames;
 } Real;
 
+/* The places of 2x2 zones, written out. */
+static const Place places_2x2[] = {
+  {"0", "0", "top-left"}, {"0", "1", "top-right"},
+  {"1", "0", "bottom-left"}, {"1", "1", "bottom-right"},
+};
+
 static GstBusSyncReply
 on_real_message (GstBus *bus, GstMessage *msg, gpointer data)
 {
@@ -1294,19 +1406,25 @@ on_real_message (GstBus *bus, GstMessage *msg, gpointer data)
       real->frames);
   assert_value (map, key ("clhistogram_messages_total", "input", "cam",
           NULL), real->messages);
-  assert_area (map, s, s, NULL, NULL, &rows);
+  assert_area (map, s, s, NULL, NULL, NULL, &rows);
   regions = gst_structure_get_value (s, "regions");
   g_assert_cmpuint (gst_value_array_get_size (regions), ==, 5);
   for (r = 0; r < gst_value_array_get_size (regions); r++) {
     const GstStructure *region =
         gst_value_get_structure (gst_value_array_get_value (regions, r));
+    const gchar *type = gst_structure_get_string (region, "type");
     gint id;
     gchar *text;
 
     g_assert_true (gst_structure_get_int (region, "id", &id));
     text = g_strdup_printf ("%d", id);
-    assert_area (map, s, region, gst_structure_get_string (region, "type"),
-        text, &rows);
+    /* Each zone by its place as well as its id; the region by its id. */
+    if (g_str_equal (type, "zone")) {
+      g_assert_cmpint (id, <, G_N_ELEMENTS (places_2x2));
+      assert_area (map, s, region, type, text, &places_2x2[id], &rows);
+    } else {
+      assert_area (map, s, region, type, text, NULL, &rows);
+    }
     g_free (text);
   }
   /* Nothing else: the frame, 4 zones and the region x 3 channels x (5
@@ -2398,6 +2516,7 @@ main (int argc, char **argv)
   g_test_add_func ("/probe-metrics/max-regions", test_max_regions);
   g_test_add_func ("/probe-metrics/max-series", test_max_series);
   g_test_add_func ("/probe-metrics/alerts", test_alerts);
+  g_test_add_func ("/probe-metrics/zone-places", test_zone_places);
   g_test_add_func ("/probe-metrics/states", test_states);
   g_test_add_func ("/probe-metrics/losses-dropped", test_losses_dropped);
   g_test_add_func ("/probe-metrics/losses-late", test_losses_late);

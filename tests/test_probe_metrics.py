@@ -5,9 +5,11 @@ scrape is well-formed exposition text (and passes `promtool check
 metrics` where Prometheus is installed), and its values are those of one
 of the probe's own JSON lines: the frames counted F, then the mean, min,
 max, quantiles (with the line's depth as bits) and clipped shares of the
-frame, each zone and each fixed region of the probe's F-th line, the
-metering ratio, and the states of the alerts on (alone: the other is not
-given) from the exposure lines printed by then, with their thresholds.
+frame, each zone (by id and by its place, row, column and position, as
+written out here for 2x2) and each fixed region of the probe's F-th
+line, the metering ratio, and the states of the alerts on (alone: the
+other is not given) from the exposure lines printed by then, with their
+thresholds, each zone's placed.
 The inputs' states and losses: a file at its end is ended, a missing one
 down, a camera that cannot be reached down with one outage and its
 failed retries counted apart; frames a decoder could not decode are
@@ -110,13 +112,27 @@ def quantile_label(p):
     return format(Decimal(repr(float(p))).scaleb(-2).normalize(), "f")
 
 
+# The places of 2x2 zones by id, as clhistogram names them: (row,
+# column, position).
+PLACES_2X2 = {0: ("0", "0", "top-left"), 1: ("0", "1", "top-right"),
+              2: ("1", "0", "bottom-left"), 3: ("1", "1", "bottom-right")}
+
+
+def place_labels(region):
+    """A zone's labels of its place, from its line's region."""
+    return dict(row=str(region["row"]), column=str(region["column"]),
+                position=region["position"])
+
+
 def expected_areas(line):
-    """(extra labels, the area's object) for the frame, each zone and each
-    fixed region of a histogram line."""
+    """(extra labels, the area's object) for the frame, each zone (its
+    place too) and each fixed region of a histogram line."""
     yield {}, line
     for region in line.get("regions", []):
-        if region["type"] in ("zone", "region"):
-            yield {region["type"]: str(region["id"])}, region
+        if region["type"] == "zone":
+            yield dict(zone=str(region["id"]), **place_labels(region)), region
+        elif region["type"] == "region":
+            yield {"region": str(region["id"])}, region
 
 
 def expected_statistics(input_name, line):
@@ -168,13 +184,20 @@ def alert_states(lines, alerts):
     return states
 
 
-def alert_rows(table, input_name):
+def alert_rows(table, input_name, places=None):
+    """(alert, zone) -> value of the input's alert rows; each zone's row
+    placed as `places` (zone id -> (row, column, position)) says, where
+    given."""
     rows = {}
     for (name, labels), value in table.items():
         labels = dict(labels)
         if name == "clhistogram_alert_active" \
                 and labels["input"] == input_name:
-            rows[(labels["alert"], labels.get("zone"))] = value
+            zone = labels.get("zone")
+            if zone is not None and places is not None:
+                assert (labels.get("row"), labels.get("column"),
+                        labels.get("position")) == places[int(zone)], labels
+            rows[(labels["alert"], zone)] = value
     return rows
 
 
@@ -330,6 +353,21 @@ class ProbeMetrics(unittest.TestCase):
         states = alert_states(lines, ["clipped"])
         zones = [r["id"] for r in histograms[0]["regions"]
                  if r["type"] == "zone"]
+        # The lines' zones where they are, by their own words.
+        for line in histograms:
+            self.assertEqual(
+                {r["id"]: (str(r["row"]), str(r["column"]), r["position"])
+                 for r in line["regions"] if r["type"] == "zone"},
+                PLACES_2X2)
+        for line in lines:
+            if line.get("message") == "exposure":
+                for stem in ("zone", "active-zone"):
+                    ids = line["zones" if stem == "zone" else "active-zones"]
+                    self.assertEqual(
+                        [PLACES_2X2[i] for i in ids],
+                        [(str(r), str(c), p) for r, c, p in zip(
+                            line[f"{stem}-row"], line[f"{stem}-column"],
+                            line[f"{stem}-position"])])
 
         self.assertIn(exposition.promtool_lint(scrapes[-1][1]), (None, []))
 
@@ -360,7 +398,7 @@ class ProbeMetrics(unittest.TestCase):
                 alert="clipped")], 0.02)
             self.assertNotIn(series("clhistogram_alert_threshold_ratio",
                                     input=VIDEO, alert="crushed"), table)
-            rows = alert_rows(table, VIDEO)
+            rows = alert_rows(table, VIDEO, PLACES_2X2)
             got = {k: v for k, v in table.items() if k[0] in STATISTICS}
             # None before the first message, nor once the input ended (a
             # scrape between its end and the probe's exit).

@@ -2,9 +2,10 @@
 /* The probe's values for Prometheus, in its text exposition format
  * (version 0.0.4, Prometheus' documentation, "Exposition formats"): for
  * each input, its state and counters, and the statistics of its last
- * `histogram` message for the whole frame, each zone (label `zone`) and
- * each fixed region (label `region`); its exposure alerts from the
- * `exposure` messages. One lock keeps each input's values those of one
+ * `histogram` message for the whole frame, each zone (label `zone`, and
+ * its place in the grid: `row`, `column`, `position`) and each fixed
+ * region (label `region`); its exposure alerts from the `exposure`
+ * messages. One lock keeps each input's values those of one
  * message whenever a scrape reads them. */
 #include "probe-metrics.h"
 
@@ -110,8 +111,9 @@ static const struct
         "range)"},
   [FAMILY_ALERT_ACTIVE] = {"clhistogram_alert_active", "gauge",
       "1 while the exposure alert (label alert: clipped or crushed) is on: "
-        "the input's for the frame or any zone, a zone's for that zone; "
-        "only for the alerts on for the input"},
+        "the input's for the frame or any zone, a zone's for that zone "
+        "(labels zone, row, column, position); only for the alerts on for "
+        "the input"},
 };
 
 typedef enum
@@ -145,12 +147,22 @@ static const gchar *const state_names[N_STATES] = {
   "starting", "up", "down", "ended"
 };
 
+/* A zone: its id and, where its message gives them, the labels of its
+ * place in the grid (`,row="1",column="2",position="right"`; "" for
+ * none). A zone's place follows from its id and the grid, so these
+ * labels add no series: each zone keeps one per family. */
+typedef struct
+{
+  gint id;
+  gchar *place;
+} Zone;
+
 /* What one histogram message gives: the statistics' rows, and the zones
  * their alerts are reported for. */
 typedef struct
 {
   GString *rows[N_FAMILIES];
-  /* gint zone ids, ascending as the message gives them. */
+  /* Zone, ascending by id as the message gives them. */
   GArray *zones;
 } Statistics;
 
@@ -177,7 +189,7 @@ typedef struct
   /* Each alert's threshold, percent of the samples; 0: off. */
   gdouble threshold[N_ALERTS];
   gboolean alert_active[N_ALERTS];
-  /* gint zone ids whose alert is on. */
+  /* Zone, those whose alert is on. */
   GArray *alert_zones[N_ALERTS];
 } Input;
 
@@ -300,9 +312,15 @@ typedef struct {
   GQuark clipped_low;
   GQuark type;
   GQuark id;
+  GQuark row;
+  GQuark column;
+  GQuark position;
   GQuark regions;
   GQuark metering_percent;
   GQuark active_zones;
+  GQuark active_zone_row;
+  GQuark active_zone_column;
+  GQuark active_zone_position;
   GQuark alert;
   GQuark active;
   GQuark frames;
@@ -327,9 +345,16 @@ fields (void)
     f.clipped_low = g_quark_from_static_string ("clipped-low");
     f.type = g_quark_from_static_string ("type");
     f.id = g_quark_from_static_string ("id");
+    f.row = g_quark_from_static_string ("row");
+    f.column = g_quark_from_static_string ("column");
+    f.position = g_quark_from_static_string ("position");
     f.regions = g_quark_from_static_string ("regions");
     f.metering_percent = g_quark_from_static_string ("metering-percent");
     f.active_zones = g_quark_from_static_string ("active-zones");
+    f.active_zone_row = g_quark_from_static_string ("active-zone-row");
+    f.active_zone_column = g_quark_from_static_string ("active-zone-column");
+    f.active_zone_position =
+        g_quark_from_static_string ("active-zone-position");
     f.alert = g_quark_from_static_string ("alert");
     f.active = g_quark_from_static_string ("active");
     f.frames = g_quark_from_static_string ("frames");
@@ -356,6 +381,44 @@ item (const GValue *array, guint i)
       || i >= gst_value_array_get_size (array))
     return NULL;
   return gst_value_array_get_value (array, i);
+}
+
+/* The labels of a zone's place, from its @row and @column (guint) and
+ * @position (a string); each left out where it is NULL or not of its
+ * type (a message that has none). */
+static gchar *
+place_labels (const GValue *row, const GValue *column,
+    const GValue *position)
+{
+  GString *out = g_string_new (NULL);
+
+  if (row && G_VALUE_HOLDS_UINT (row))
+    g_string_append_printf (out, ",row=\"%u\"", g_value_get_uint (row));
+  if (column && G_VALUE_HOLDS_UINT (column))
+    g_string_append_printf (out, ",column=\"%u\"",
+        g_value_get_uint (column));
+  if (position && G_VALUE_HOLDS_STRING (position)
+      && g_value_get_string (position)) {
+    g_string_append_c (out, ',');
+    append_label (out, "position", g_value_get_string (position));
+  }
+  return g_string_free (out, FALSE);
+}
+
+static void
+zone_clear (Zone *zone)
+{
+  g_free (zone->place);
+}
+
+/* An empty array of Zone, which frees their places. */
+static GArray *
+zones_new (void)
+{
+  GArray *zones = g_array_new (FALSE, FALSE, sizeof (Zone));
+
+  g_array_set_clear_func (zones, (GDestroyNotify) zone_clear);
+  return zones;
 }
 
 static gboolean
@@ -499,15 +562,17 @@ statistics_free (Statistics *st)
   g_free (st);
 }
 
-/* A zone's or fixed region's labels; FALSE for a region of another kind
- * (a ROI meta's, whose boxes come and go from frame to frame). */
+/* A zone's or fixed region's labels, a zone's place among them; FALSE for
+ * a region of another kind (a ROI meta's, whose boxes come and go from
+ * frame to frame). @zone: the zone (id -1 for a fixed region), its place
+ * to free. */
 static gboolean
 region_labels (GString *labels, const gchar *input_label,
-    const GstStructure *region, gint *zone)
+    const GstStructure *region, Zone *zone)
 {
-  const GValue *type_value = field_of (region, fields ()->type,
-      G_TYPE_STRING);
-  const GValue *id_value = field_of (region, fields ()->id, G_TYPE_INT);
+  const Fields *q = fields ();
+  const GValue *type_value = field_of (region, q->type, G_TYPE_STRING);
+  const GValue *id_value = field_of (region, q->id, G_TYPE_INT);
   const gchar *type = type_value ? g_value_get_string (type_value) : NULL;
   gint id;
   gchar *text;
@@ -521,7 +586,15 @@ region_labels (GString *labels, const gchar *input_label,
   g_string_append_c (labels, ',');
   append_label (labels, type, text);
   g_free (text);
-  *zone = strcmp (type, "zone") == 0 ? id : -1;
+  zone->id = -1;
+  zone->place = NULL;
+  if (strcmp (type, "zone") == 0) {
+    zone->id = id;
+    zone->place = place_labels (gst_structure_id_get_value (region, q->row),
+        gst_structure_id_get_value (region, q->column),
+        gst_structure_id_get_value (region, q->position));
+    g_string_append (labels, zone->place);
+  }
   return TRUE;
 }
 
@@ -543,14 +616,14 @@ statistics_of (const gchar *input_label, const GstStructure *s,
 
   for (f = FIRST_STATISTIC; f <= LAST_STATISTIC; f++)
     st->rows[f] = g_string_new (NULL);
-  st->zones = g_array_new (FALSE, FALSE, sizeof (gint));
+  st->zones = zones_new ();
   add_area (st, s, s, input_label, bits);
   if (percent)
     append_row (st->rows[FAMILY_METERING], FAMILY_METERING, input_label,
         g_value_get_double (percent) / 100);
   for (r = 0; item (regions, r) && kept < max_regions; r++) {
     const GValue *region = item (regions, r);
-    gint zone;
+    Zone zone;
 
     if (!GST_VALUE_HOLDS_STRUCTURE (region)
         || !gst_value_get_structure (region)
@@ -559,8 +632,10 @@ statistics_of (const gchar *input_label, const GstStructure *s,
       continue;
     add_area (st, s, gst_value_get_structure (region), labels->str, bits);
     kept++;
-    if (zone >= 0)
+    if (zone.id >= 0)
       g_array_append_val (st->zones, zone);
+    else
+      g_free (zone.place);
   }
   g_string_free (labels, TRUE);
   g_free (bits);
@@ -604,7 +679,7 @@ lookup (ProbeMetrics *m, const gchar *name)
   input->name = g_strdup (name);
   input->label = input_label_of (name);
   for (a = 0; a < N_ALERTS; a++)
-    input->alert_zones[a] = g_array_new (FALSE, FALSE, sizeof (gint));
+    input->alert_zones[a] = zones_new ();
   g_ptr_array_add (m->inputs, input);
   g_hash_table_insert (m->by_name, input->name, input);
   return input;
@@ -747,18 +822,26 @@ probe_metrics_remove_input (ProbeMetrics *m, const gchar *input)
   g_mutex_unlock (&m->lock);
 }
 
-/* The zones of an `exposure` message's `active-zones`. */
+/* The zones of an `exposure` message's `active-zones`, with their places
+ * from the arrays beside it. */
 static GArray *
 active_zones_of (const GstStructure *s)
 {
-  const GValue *zones = gst_structure_id_get_value (s,
-      fields ()->active_zones);
-  GArray *active = g_array_new (FALSE, FALSE, sizeof (gint));
+  const Fields *q = fields ();
+  const GValue *zones = gst_structure_id_get_value (s, q->active_zones);
+  const GValue *rows = gst_structure_id_get_value (s, q->active_zone_row);
+  const GValue *columns = gst_structure_id_get_value (s,
+      q->active_zone_column);
+  const GValue *positions = gst_structure_id_get_value (s,
+      q->active_zone_position);
+  GArray *active = zones_new ();
   guint i;
 
   for (i = 0; item (zones, i); i++)
     if (G_VALUE_HOLDS_INT (item (zones, i))) {
-      gint zone = g_value_get_int (item (zones, i));
+      Zone zone = { g_value_get_int (item (zones, i)),
+        place_labels (item (rows, i), item (columns, i), item (positions, i))
+      };
 
       g_array_append_val (active, zone);
     }
@@ -977,31 +1060,33 @@ probe_metrics_add_lost (ProbeMetrics *m, const gchar *name,
 }
 
 static gint
-compare_ints (gconstpointer a, gconstpointer b)
+compare_zones (gconstpointer a, gconstpointer b)
 {
-  const gint x = *(const gint *) a, y = *(const gint *) b;
+  const gint x = ((const Zone *) a)->id, y = ((const Zone *) b)->id;
 
   return (x > y) - (x < y);
 }
 
 static gboolean
-holds (const GArray *ids, gint id)
+holds (const GArray *zones, gint id)
 {
   guint i;
 
-  for (i = 0; i < ids->len; i++)
-    if (g_array_index (ids, gint, i) == id)
+  for (i = 0; i < zones->len; i++)
+    if (g_array_index (zones, Zone, i).id == id)
       return TRUE;
   return FALSE;
 }
 
 /* The input's alert rows, of the alerts on for it: its own, then each
  * zone's, for the zones of its last message and any zone an alert is on
- * in. */
+ * in, each named by its place as its last message (else its alert's)
+ * gives it. */
 static void
 append_alerts (GString *out, const Input *input, guint max_regions)
 {
-  GArray *zones = g_array_new (FALSE, FALSE, sizeof (gint));
+  /* Zone, their places borrowed. */
+  GArray *zones = g_array_new (FALSE, FALSE, sizeof (Zone));
   GString *labels = g_string_new (NULL);
   guint a, i;
 
@@ -1012,12 +1097,12 @@ append_alerts (GString *out, const Input *input, guint max_regions)
   for (a = 0; a < N_ALERTS && max_regions == PROBE_METRICS_ALL_REGIONS; a++)
     for (i = 0; i < input->alert_zones[a]->len && input->threshold[a] > 0;
         i++) {
-      gint zone = g_array_index (input->alert_zones[a], gint, i);
+      const Zone *zone = &g_array_index (input->alert_zones[a], Zone, i);
 
-      if (!holds (zones, zone))
-        g_array_append_val (zones, zone);
+      if (!holds (zones, zone->id))
+        g_array_append_val (zones, *zone);
     }
-  g_array_sort (zones, compare_ints);
+  g_array_sort (zones, compare_zones);
   for (a = 0; a < N_ALERTS; a++) {
     if (input->threshold[a] <= 0)
       continue;
@@ -1029,14 +1114,15 @@ append_alerts (GString *out, const Input *input, guint max_regions)
   }
   for (i = 0; i < zones->len; i++)
     for (a = 0; a < N_ALERTS; a++) {
-      gint zone = g_array_index (zones, gint, i);
+      const Zone *zone = &g_array_index (zones, Zone, i);
 
       if (input->threshold[a] <= 0)
         continue;
-      g_string_printf (labels, "%s,zone=\"%d\",", input->label, zone);
+      g_string_printf (labels, "%s,zone=\"%d\"%s,", input->label, zone->id,
+          zone->place ? zone->place : "");
       append_label (labels, "alert", alert_names[a]);
       append_count (out, FAMILY_ALERT_ACTIVE, labels->str,
-          holds (input->alert_zones[a], zone));
+          holds (input->alert_zones[a], zone->id));
     }
   g_string_free (labels, TRUE);
   g_array_unref (zones);
