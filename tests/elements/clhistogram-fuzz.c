@@ -25,8 +25,8 @@
  * full frame's and its zones'), its metering value lie within the frame's
  * luma, its messages leave the counts out when message-counts said so,
  * and its `exposure` messages start only what is off and clear only what
- * is on, naming what is on afterwards, with nothing left on once the
- * alerts are off; clexposuremarks with no marks passes the buffer as it
+ * is on, naming what is on afterwards (each zone with its place), with
+ * nothing left on once the alerts are off; clexposuremarks with no marks passes the buffer as it
  * came.
  *
  *   clhistogram-fuzz [--seed S] [--seconds T] [--runs N] [CASE_FILE...]
@@ -1167,9 +1167,51 @@ switch_area (GArray *active, gint id, gboolean start, const gchar *alert)
   g_error ("the %s alert of area %d cleared while off", alert, id);
 }
 
+/* The places of the zones of @ids (an `exposure` message's `zones` or
+ * `active-zones`): @stem-row, @stem-column and @stem-position, one each,
+ * a zone's column and row no more than its id, its position named. */
+static void
+check_places (const GstStructure *st, const gchar *ids, const gchar *stem)
+{
+  const GValue *zones = gst_structure_get_value (st, ids);
+  gchar *names[3] = { g_strconcat (stem, "-row", NULL),
+    g_strconcat (stem, "-column", NULL), g_strconcat (stem, "-position",
+        NULL)
+  };
+  const GValue *rows = gst_structure_get_value (st, names[0]);
+  const GValue *columns = gst_structure_get_value (st, names[1]);
+  const GValue *positions = gst_structure_get_value (st, names[2]);
+  guint i;
+
+  g_assert_nonnull (rows);
+  g_assert_nonnull (columns);
+  g_assert_nonnull (positions);
+  g_assert_cmpuint (gst_value_array_get_size (rows), ==,
+      gst_value_array_get_size (zones));
+  g_assert_cmpuint (gst_value_array_get_size (columns), ==,
+      gst_value_array_get_size (zones));
+  g_assert_cmpuint (gst_value_array_get_size (positions), ==,
+      gst_value_array_get_size (zones));
+  for (i = 0; i < gst_value_array_get_size (zones); i++) {
+    const guint id = (guint) g_value_get_int (gst_value_array_get_value
+        (zones, i));
+    const gchar *position = g_value_get_string (gst_value_array_get_value
+        (positions, i));
+
+    g_assert_cmpuint (g_value_get_uint (gst_value_array_get_value (rows, i)),
+        <=, id);
+    g_assert_cmpuint (g_value_get_uint (gst_value_array_get_value (columns,
+                i)), <=, id);
+    g_assert_true (position && *position);
+  }
+  for (i = 0; i < G_N_ELEMENTS (names); i++)
+    g_free (names[i]);
+}
+
 /* An `exposure` message starts only what is off and clears only what is
  * on; a start's shares reach its threshold; what it says is on
- * afterwards is what its starts and clears leave on. */
+ * afterwards is what its starts and clears leave on; each zone has its
+ * place. */
 static void
 check_exposure_message (const GstStructure *st, Watch *watch)
 {
@@ -1219,6 +1261,8 @@ check_exposure_message (const GstStructure *st, Watch *watch)
   for (i = 0; i < gst_value_array_get_size (on); i++)
     g_assert_true (area_is_on (active, g_value_get_int
             (gst_value_array_get_value (on, i))));
+  check_places (st, "zones", "zone");
+  check_places (st, "active-zones", "active-zone");
   checked.exposure++;
 }
 
