@@ -281,7 +281,11 @@ plot_job (const ClhScope *s, const ClhScopePlot *plot, guint first_group)
   j.rows = plot->rows;
   j.shift = plot->shift;
   j.count_base = (guint32) plot->count_base;
-  axis = plot->kind == CLH_SCOPE_PLOT_VECTORSCOPE ? plot->rows : plot->cols;
+  j.clip_low = plot->clip_low;
+  j.clip_high = plot->clip_high;
+  axis = plot->kind == CLH_SCOPE_PLOT_VECTORSCOPE ? plot->rows :
+      plot->kind == CLH_SCOPE_PLOT_HISTOGRAM ? plot->cols
+      + CLH_SCOPE_CLIP_COUNTERS : plot->cols;
   per_bin = plot->kind == CLH_SCOPE_PLOT_WAVEFORM ? plot->rows :
       plot->kind == CLH_SCOPE_PLOT_VECTORSCOPE ? plot->cols : 1;
   j.n_copies = s->tuning.copies ? s->tuning.copies : s->cpu
@@ -363,15 +367,41 @@ make_direct_levels (ClhScope *s)
   }
 }
 
+/* Columns a histogram's clip indicator and its gap take on each side of
+ * its bars. */
+static guint
+plot_side (const ClhScopePlot *p)
+{
+  return p->clip_width ? p->clip_width + p->clip_gap : 0;
+}
+
+/* The column table entries of a histogram's sides: its indicator's
+ * columns, then the gap's (@low: the left side, else the right). */
+static guint32 *
+make_side (const ClhScopePlot *p, gboolean low, guint32 *entry)
+{
+  guint c;
+
+  for (c = 0; c < plot_side (p); c++) {
+    const gboolean lamp = low ? c < p->clip_width : c >= p->clip_gap;
+
+    *entry++ = CLH_ABI_SCOPE_COLUMN_SIDE | (lamp ? (low ? 0 : 1) : 2);
+  }
+  return entry;
+}
+
 /* Each plot's column table (CLH_ABI_SCOPE_COLUMN_*): its picture column
  * c's bin across, `c * cols / width`, and for a waveform which threshold
- * table the bin's grid columns take; from @at in @s->columns on. */
+ * table the bin's grid columns take; a histogram's sides before and after
+ * its columns; from @at in @s->columns on. */
 static void
 make_columns (ClhScope *s, const ClhScopePlot *p, guint n_lo, guint at)
 {
   guint32 *entry = &g_array_index (s->columns, guint32, at);
   guint c;
 
+  entry = make_side (p, TRUE, entry);
+  make_side (p, FALSE, entry + p->width);
   for (c = 0; c < p->width; c++) {
     const guint64 bin = (guint64) c * p->cols / p->width;
     guint table = 0;
@@ -395,7 +425,7 @@ make_plot_params (ClhScope *s, const ClhScopeSpec *spec)
   memset (s->plot_params, 0, sizeof (s->plot_params));
   s->n_bars = 0;
   for (i = 0; i < s->layout.n_plots; i++)
-    columns += s->layout.plots[i].width;
+    columns += s->layout.plots[i].width + 2 * plot_side (&s->layout.plots[i]);
   g_array_set_size (s->columns, columns);
   columns = 0;
   for (i = 0; i < s->layout.n_plots; i++) {
@@ -418,7 +448,7 @@ make_plot_params (ClhScope *s, const ClhScopeSpec *spec)
     q->colour = p->colour;
     q->log = spec->scale == CLH_SCOPE_LOG;
     make_columns (s, p, n_lo, columns);
-    columns += p->width;
+    columns += p->width + 2 * plot_side (p);
     if (p->kind == CLH_SCOPE_PLOT_WAVEFORM) {
       clh_scope_thresholds (spec, p, n_lo, tables);
       clh_scope_thresholds (spec, p, n_lo + 1, tables + CLH_SCOPE_LEVELS);
@@ -426,7 +456,16 @@ make_plot_params (ClhScope *s, const ClhScopeSpec *spec)
       clh_scope_thresholds (spec, p, 1, tables);
     } else {
       q->bars = s->n_bars;
-      s->n_bars += p->cols;
+      s->n_bars += p->cols + CLH_SCOPE_CLIP_COUNTERS;
+      q->side = plot_side (p);
+      q->clip_width = p->clip_width;
+      /* From the top: a gap, the lamp, a gap and the gauge, so that a
+       * full gauge stays apart from the lamp of the plot below. */
+      if (p->clip_width) {
+        q->lamp = p->height - p->clip_gap - p->clip_width;
+        q->gauge = q->lamp - p->clip_gap;
+      }
+      q->samples = p->grid_width * p->grid_height;
     }
   }
   make_direct_levels (s);
@@ -1093,7 +1132,18 @@ clh_scope_set_tuning (ClhScope *scope, const ClhScopeTuning *tuning)
  * count through clh_scope_thresholds(), a histogram's bars from its peak;
  * the trace, its colour scaled by the level, lies under the graticule of
  * clh_scope_draw_graticule(), each channel `(trace (255 - alpha) +
- * graticule alpha + 127) / 255`, alpha 255.
+ * graticule alpha + 127) / 255`, alpha 255. A histogram's bars lie over
+ * the graticule instead, so that no line hides a bin (a spike at a clip
+ * level): row r from the bottom of bin b's columns is the trace's colour
+ * where r < its bar. Beside them, its clip indicators (#ClhScopePlot's
+ * clip_width columns, clip_gap from the bars): a lamp of clip_width
+ * rows, clip_gap rows below the plot's top, lit
+ * (%CLH_ABI_SCOPE_CRUSHED_COLOUR at the left, %CLH_ABI_SCOPE_CLIPPED_COLOUR
+ * at the right) when the plot's clip counter counted anything, else
+ * %CLH_ABI_SCOPE_UNLIT_COLOUR; below it, clip_gap rows down, a gauge of
+ * `ceil (count * gauge / samples)` rows from the bottom in the trace's
+ * colour (gauge: the plot's height less clip_width and twice clip_gap;
+ * samples: its grid's); black elsewhere.
  *
  * A frame in @block reaches the device without a host copy: the driver
  * copies its planes by DMA from the pinned block, or, on a device that

@@ -42,6 +42,20 @@
  * columns, 1: n_lo + 1) from bit CLH_ABI_SCOPE_COLUMN_TABLE. */
 #define CLH_ABI_SCOPE_COLUMN_BIN 0x3fffffffu
 #define CLH_ABI_SCOPE_COLUMN_TABLE 30
+/* A histogram's column beside its bars (flagged thus): its bin is 0 for
+ * the clip-low indicator, 1 for the clip-high one, 2 for the gap between
+ * an indicator and the bars. */
+#define CLH_ABI_SCOPE_COLUMN_SIDE 0x80000000u
+
+/* Counters a histogram has after its bins: its samples at or below its
+ * clip-low level, then those at or above its clip-high level. */
+#define CLH_ABI_SCOPE_CLIP_COUNTERS 2
+
+/* The clip indicators' lamps, 0x00BBGGRR: clipped high red, crushed
+ * azure (histogramoverlay's zone colours), unlit dark gray. */
+#define CLH_ABI_SCOPE_CLIPPED_COLOUR 0x000000ffu
+#define CLH_ABI_SCOPE_CRUSHED_COLOUR 0x00ffa000u
+#define CLH_ABI_SCOPE_UNLIT_COLOUR 0x00404040u
 
 /* The frame as scope_count reads it: for each of up to four components
  * its plane's byte offset in the source buffer (base), the plane's row
@@ -81,7 +95,9 @@ typedef struct {
  * The group counts into n_copies copies of its tile (a power of two), a
  * sample of column x into copy x % n_copies, so that neighbouring samples
  * of one value count into different counters (a CPU work-item's
- * increments of one counter wait for each other). */
+ * increments of one counter wait for each other). A histogram's tiled
+ * axis is its cols bins and its CLH_ABI_SCOPE_CLIP_COUNTERS counters
+ * after them: of values v <= clip_low, of values v >= clip_high. */
 typedef struct {
   CLH_U32 kind;
   CLH_U32 channel;
@@ -98,6 +114,8 @@ typedef struct {
   CLH_U32 count_base;
   CLH_U32 lx_bits;
   CLH_U32 n_copies;
+  CLH_U32 clip_low;
+  CLH_U32 clip_high;
 } ClhScopeJob;
 
 /* scope_count: n_jobs jobs at the start of the job buffer, sorted by
@@ -114,7 +132,11 @@ typedef struct {
  * value bin r * rows / height = (r * row_mul) >> 32 (0: r); its picture
  * columns' entries start columns into the column table; the trace's colour
  * as 0x00BBGGRR; a histogram's bars (log: on a log scale) start bars into
- * the bars buffer. */
+ * the bars buffer, cols of them and then its clip gauges' heights (rows
+ * from the bottom), each `ceil (count * gauge / samples)` of its clip
+ * counter's count. A histogram's clip indicators, clip_width columns
+ * wide, lie side columns out from its rectangle (its indicator and the
+ * gap), their lamps in the clip_width rows from row lamp up (0: none). */
 typedef struct {
   CLH_U32 kind;
   CLH_U32 x;
@@ -129,6 +151,11 @@ typedef struct {
   CLH_U32 colour;
   CLH_U32 log;
   CLH_U32 bars;
+  CLH_U32 side;
+  CLH_U32 clip_width;
+  CLH_U32 lamp;
+  CLH_U32 gauge;
+  CLH_U32 samples;
 } ClhScopePlotParams;
 
 /* scope_draw: a width x height RGBA picture, pitch bytes a row, of

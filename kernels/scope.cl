@@ -263,19 +263,27 @@ count_vectorscope (global const uchar *src, const ClhScopeFrameParams *f,
     }
 }
 
+/* A histogram's samples of the tile: each in its bin, and in the clip
+ * counters after the bins when at or past a clip level. */
 static void
 count_histogram (global const uchar *src, const ClhScopeFrameParams *f,
     const ClhScopeJob *j, const ScopeTile *t, local uint *sub)
 {
   const uint n = t->b1 - t->b0, copy_mask = j->n_copies - 1;
+  const uint low = j->cols - t->b0, high = j->cols + 1 - t->b0;
 
   for (uint y = t->y0 + t->iy; y < t->y1; y += t->ny)
     for (uint x = t->x0 + t->ix; x < t->x1; x += t->nx) {
-      const uint bin = (scope_channel (src, f, j->channel, x, y) >> j->shift)
-          - t->b0;
+      const uint v = scope_channel (src, f, j->channel, x, y);
+      const uint bin = (v >> j->shift) - t->b0;
+      local uint *copy = sub + (x & copy_mask) * n;
 
       if (bin < n)
-        scope_increment (&sub[(x & copy_mask) * n + bin]);
+        scope_increment (&copy[bin]);
+      if (v <= j->clip_low && low < n)
+        scope_increment (&copy[low]);
+      if (v >= j->clip_high && high < n)
+        scope_increment (&copy[high]);
     }
 }
 
@@ -302,7 +310,9 @@ static ScopeTile
 scope_tile (const ClhScopeJob *j, uint g, uint *per_bin)
 {
   const uint tile = g % j->n_tiles, slice = g / j->n_tiles;
-  const uint axis = j->kind == CLH_ABI_SCOPE_VECTORSCOPE ? j->rows : j->cols;
+  const uint axis = j->kind == CLH_ABI_SCOPE_VECTORSCOPE ? j->rows :
+      j->kind == CLH_ABI_SCOPE_HISTOGRAM ? j->cols
+      + CLH_ABI_SCOPE_CLIP_COUNTERS : j->cols;
   const uint lx = 1u << j->lx_bits;
   ScopeTile t;
 
@@ -418,11 +428,20 @@ scope_bar (uint count, uint peak_scale, uint height, uint log)
       / peak_scale) : 0;
 }
 
+/* A clip gauge's height: ceil (count * gauge / samples) rows, at least
+ * one for a single sample. */
+static uint
+scope_gauge (uint count, uint gauge, uint samples)
+{
+  return samples ? (uint) (((ulong) count * gauge + samples - 1) / samples)
+      : 0;
+}
+
 /*
  * Each histogram plot's bars: work-group i for plot i (nothing for the
  * others) finds the plot's largest count, then each bin's bar height
- * (scope_bar) into @bars at the plot's bars offset; @scratch one uint per
- * work-item.
+ * (scope_bar) into @bars at the plot's bars offset, and after them its
+ * clip gauges' (scope_gauge); @scratch one uint per work-item.
  */
 kernel void
 scope_bars (global const uint *counts,
@@ -451,6 +470,10 @@ scope_bars (global const uint *counts,
   for (uint i = lid; i < pl.cols; i += ls)
     bars[pl.bars + i] = scope_bar (counts[pl.count_base + i], peak_scale,
         pl.height, pl.log);
+  for (uint i = pl.cols + lid; i < pl.cols + CLH_ABI_SCOPE_CLIP_COUNTERS;
+      i += ls)
+    bars[pl.bars + i] = scope_gauge (counts[pl.count_base + i], pl.gauge,
+        pl.samples);
 }
 
 /* The level of a count: the largest l with table[l] <= count (table[0] is
@@ -501,9 +524,10 @@ scope_chroma_colour (uint cb_bin, uint cr_bin, uint bins)
 }
 
 /* What a row of the picture knows of a plot it crosses: its columns
- * [x0, x1), its kind, its first counter of the row's value (or Cr) bin,
- * that bin and its bins across, the row from the plot's bottom, its
- * column table, threshold tables and bars, its colour. */
+ * [x0, x1) (a histogram's sides included), its kind, its first counter of
+ * the row's value (or Cr) bin, that bin and its bins across, the row from
+ * the plot's bottom, its column table, threshold tables and bars, its
+ * colour; whether the row is a histogram's lamps'. */
 typedef struct {
   uint x0;
   uint x1;
@@ -516,6 +540,7 @@ typedef struct {
   uint table;
   uint bars;
   uint colour;
+  uint lamp;
 } ScopeRow;
 
 /* The plots row @y crosses, left to right (panels follow each other, and
@@ -532,8 +557,8 @@ scope_row_plots (global const ClhScopePlotParams *plots, uint n_plots,
     if (y - pl.y >= pl.height)
       continue;
     ScopeRow r;
-    r.x0 = pl.x;
-    r.x1 = pl.x + pl.width;
+    r.x0 = pl.x - pl.side;
+    r.x1 = pl.x + pl.width + pl.side;
     r.kind = pl.kind;
     r.up = pl.y + pl.height - 1 - y;
     r.bin = pl.row_mul ? scope_mul_hi (r.up, pl.row_mul) : r.up;
@@ -543,6 +568,7 @@ scope_row_plots (global const ClhScopePlotParams *plots, uint n_plots,
     r.table = i * CLH_ABI_SCOPE_TABLES;
     r.bars = pl.bars;
     r.colour = pl.colour;
+    r.lamp = r.up - pl.lamp < pl.clip_width;
     rows[n++] = r;
   }
   return n;
@@ -580,9 +606,29 @@ scope_pixel (uint trace, uchar4 g)
   return o;
 }
 
+/* A histogram's side column of @entry in row @r: its lamp near the top,
+ * lit when its clip counter counted anything (its gauge is 0 only then),
+ * its gauge in the trace's colour from the bottom; the gap between it
+ * and the bars, and the rest, black. */
+static uint
+scope_side (const ScopeRow *r, uint entry, global const uint *bar)
+{
+  const uint side = entry & CLH_ABI_SCOPE_COLUMN_BIN;
+  uint gauge;
+
+  if (side > 1)
+    return 0;
+  gauge = bar[r->cols + side];
+  if (r->lamp)
+    return gauge == 0 ? CLH_ABI_SCOPE_UNLIT_COLOUR : side ?
+        CLH_ABI_SCOPE_CLIPPED_COLOUR : CLH_ABI_SCOPE_CRUSHED_COLOUR;
+  return r->up < gauge ? r->colour : 0;
+}
+
 /* Pixels [x0, x1) of picture row @y, which lie in plot row @r: its trace
- * at each column entry (the colour scaled by the cell's level; a
- * histogram's bar full or nothing) under the graticule. */
+ * at each column entry (the colour scaled by the cell's level) under the
+ * graticule; a histogram's bar full, over the graticule, or nothing, and
+ * its sides (scope_side). */
 static void
 scope_draw_run (const ScopeRow *r, uint x0, uint x1, uint y,
     global const uint *counts, global const uint *bars,
@@ -597,9 +643,18 @@ scope_draw_run (const ScopeRow *r, uint x0, uint x1, uint y,
   if (r->kind == CLH_ABI_SCOPE_HISTOGRAM) {
     global const uint *bar = bars + r->bars;
 
-    for (uint x = x0; x < x1; x++)
-      o[x] = scope_pixel (r->up < bar[entries[x] & CLH_ABI_SCOPE_COLUMN_BIN]
-          ? r->colour : 0, g[x]);
+    const uchar4 none = (uchar4) (0, 0, 0, 0);
+
+    for (uint x = x0; x < x1; x++) {
+      const uint entry = entries[x];
+
+      if (entry & CLH_ABI_SCOPE_COLUMN_SIDE)
+        o[x] = scope_pixel (scope_side (r, entry, bar), none);
+      else if (r->up < bar[entry & CLH_ABI_SCOPE_COLUMN_BIN])
+        o[x] = scope_pixel (r->colour, none);
+      else
+        o[x] = scope_pixel (0, g[x]);
+    }
     return;
   }
 

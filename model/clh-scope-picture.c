@@ -179,6 +179,49 @@ add_vectorscope (const ClhScopeSpec *spec, const ClhFrame *frame,
   p->cols = p->rows = (1u << p->depth) >> p->shift;
 }
 
+/* A histogram panel's clip indicators: @width wide (0: none) and @gap
+ * columns from the bars on each side, for a panel @panel_width wide of
+ * @n channels stacked: `k = max (2, min (panel_width / 64, spec->height /
+ * n / 4))`, so that a lamp of k x k fits a quarter of the lowest plot,
+ * and `g = max (1, k / 4)`; none where the bars would keep fewer than
+ * %CLH_SCOPE_MIN_PLOT columns. */
+static void
+clip_sides (const ClhScopeSpec *spec, guint panel_width, guint n,
+    guint *width, guint *gap)
+{
+  guint k = MIN (panel_width / 64, spec->height / n / 4);
+
+  k = MAX (2, k);
+  *width = k;
+  *gap = MAX (1, k / 4);
+  if (panel_width < 2 * (k + *gap) + CLH_SCOPE_MIN_PLOT)
+    *width = *gap = 0;
+}
+
+static void
+add_histograms (const ClhScopeSpec *spec, const ClhFrame *frame,
+    ClhScopeLayout *l, guint x0, guint w)
+{
+  const guint n = n_channels (spec->source);
+  guint k, g, c;
+
+  clip_sides (spec, w, n, &k, &g);
+  for (c = 0; c < n; c++) {
+    ClhScopePlot *p = &l->plots[l->n_plots];
+    ClhLevels levels;
+
+    add_channel_plot (spec, frame, l, CLH_SCOPE_PLOT_HISTOGRAM, c,
+        channel_colours[spec->source][c], x0 + k + g,
+        spec->height * c / n, w - 2 * (k + g),
+        spec->height * (c + 1) / n - spec->height * c / n);
+    levels = clh_levels_nominal (p->depth, spec->limited, p->chroma);
+    p->clip_width = k;
+    p->clip_gap = g;
+    p->clip_low = levels.black;
+    p->clip_high = levels.white;
+  }
+}
+
 /* The plots of one panel, columns [@x0, @x1). */
 static void
 add_panel (const ClhScopeSpec *spec, const ClhFrame *frame,
@@ -204,10 +247,7 @@ add_panel (const ClhScopeSpec *spec, const ClhFrame *frame,
       add_vectorscope (spec, frame, l, x0, x1);
       break;
     default:
-      for (c = 0; c < n; c++)
-        add_channel_plot (spec, frame, l, CLH_SCOPE_PLOT_HISTOGRAM, c,
-            channel_colours[spec->source][c], x0, spec->height * c / n, w,
-            spec->height * (c + 1) / n - spec->height * c / n);
+      add_histograms (spec, frame, l, x0, w);
       break;
   }
 }
@@ -224,7 +264,8 @@ add_panel (const ClhScopeSpec *spec, const ClhFrame *frame,
  * vectorscope one), with integer boundaries `width * share_before / total`.
  * A parade's channels split its panel's width, a histogram's its height,
  * in the same way; the vectorscope is the largest square centred in its
- * panel.
+ * panel. A histogram's bars leave room at each side of its panel for its
+ * clip indicators (#ClhScopePlot's @clip_width, @clip_gap).
  */
 void
 clh_scope_layout (const ClhScopeSpec *spec, const ClhFrame *frame,
@@ -249,6 +290,8 @@ clh_scope_layout (const ClhScopeSpec *spec, const ClhFrame *frame,
 
     p->count_base = layout->n_counts;
     layout->n_counts += (gsize) p->cols * p->rows;
+    if (p->kind == CLH_SCOPE_PLOT_HISTOGRAM)
+      layout->n_counts += CLH_SCOPE_CLIP_COUNTERS;
   }
 }
 

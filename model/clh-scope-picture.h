@@ -139,6 +139,7 @@ typedef enum {
 #define CLH_SCOPE_LUMA CLH_ABI_SCOPE_LUMA
 #define CLH_SCOPE_MAX_PLOTS CLH_ABI_SCOPE_MAX_PLOTS
 #define CLH_SCOPE_LEVELS CLH_ABI_SCOPE_LEVELS
+#define CLH_SCOPE_CLIP_COUNTERS CLH_ABI_SCOPE_CLIP_COUNTERS
 
 /**
  * ClhScopePlot:
@@ -167,10 +168,21 @@ typedef enum {
  * @count_base: the plot's first counter in the picture's counts
  * @colour: the trace's colour, 0x00BBGGRR (a vectorscope colours each
  *   cell by its own Cb, Cr)
+ * @clip_width: a histogram's clip indicators' width, pixels (0: none):
+ *   one left of its bars, one right, each @clip_gap columns from them,
+ *   outside the plot's rectangle
+ * @clip_gap: columns between an indicator and the bars
+ * @clip_low: a histogram's clip-low level: samples at or below it are
+ *   crushed (its channel's nominal black for the spec's range, as
+ *   `clhistogram`'s clip-low-level 0 puts it)
+ * @clip_high: its clip-high level: samples at or above it are clipped
+ *   (nominal white, as clip-high-level 100)
  *
  * One plot of a picture, and how its counters lie: a waveform's and a
  * vectorscope's `rows x cols`, row-major (`count_base + value_bin * cols +
- * col`, Cr bin * cols + Cb bin); a histogram's `cols`.
+ * col`, Cr bin * cols + Cb bin); a histogram's `cols`, then
+ * %CLH_SCOPE_CLIP_COUNTERS more: its samples at or below @clip_low, and
+ * those at or above @clip_high.
  */
 typedef struct {
   ClhScopePlotKind kind;
@@ -188,6 +200,10 @@ typedef struct {
   guint shift;
   gsize count_base;
   guint32 colour;
+  guint clip_width;
+  guint clip_gap;
+  guint clip_low;
+  guint clip_high;
 } ClhScopePlot;
 
 /**

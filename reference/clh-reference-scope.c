@@ -114,6 +114,27 @@ reference_plot (const ClhScopeSpec *spec, const ClhFrame *frame,
   p->shift = depth - log2_exact (bins);
 }
 
+static void nominal (const ClhScopeSpec *spec, const ClhScopePlot *p,
+    guint *black, guint *white);
+
+/* A histogram panel's clip indicators, @lamp wide and @gap from the bars:
+ * the panel's width over 64 or a quarter of its lowest plot's height,
+ * whichever is smaller, and at least 2; the gap a quarter of that, at
+ * least 1; neither where fewer than 8 columns of bars would be left. */
+static void
+clip_sides (const ClhScopeSpec *spec, guint w, guint n, guint *lamp,
+    guint *gap)
+{
+  const guint lowest = spec->height / n;
+
+  *lamp = w / 64 < lowest / 4 ? w / 64 : lowest / 4;
+  if (*lamp < 2)
+    *lamp = 2;
+  *gap = *lamp / 4 < 1 ? 1 : *lamp / 4;
+  if (w < 2 * (*lamp + *gap) + 8)
+    *lamp = *gap = 0;
+}
+
 /**
  * clh_reference_scope_layout:
  * @spec: a valid spec
@@ -162,17 +183,28 @@ clh_reference_scope_layout (const ClhScopeSpec *spec, const ClhFrame *frame,
           left + (w - side) / 2, (spec->height - side) / 2, side, side, 0);
       layout->plots[layout->n_plots - 1].channel = 1;
     } else {
+      guint lamp, gap;
+
+      clip_sides (spec, w, n, &lamp, &gap);
       for (c = 0; c < n; c++) {
         const guint a = spec->height * c / n, b = spec->height * (c + 1) / n;
+        ClhScopePlot *p = &layout->plots[layout->n_plots];
 
         reference_plot (spec, frame, layout, CLH_SCOPE_PLOT_HISTOGRAM, c,
-            left, a, w, b - a, trace_colour (spec, FALSE, FALSE, c));
+            left + lamp + gap, a, w - 2 * (lamp + gap), b - a,
+            trace_colour (spec, FALSE, FALSE, c));
+        p->clip_width = lamp;
+        p->clip_gap = gap;
+        nominal (spec, p, &p->clip_low, &p->clip_high);
       }
     }
   }
   for (i = 0; i < layout->n_plots; i++) {
     layout->plots[i].count_base = at;
     at += (gsize) layout->plots[i].cols * layout->plots[i].rows;
+    /* A histogram's crushed and clipped samples after its bins. */
+    if (layout->plots[i].kind == CLH_SCOPE_PLOT_HISTOGRAM)
+      at += 2;
   }
   layout->n_counts = at;
 }
@@ -264,7 +296,12 @@ clh_reference_scope_counts (const ClhFrame *frame, const ClhScopeSpec *spec,
           c[(v >> p->shift) * p->cols
               + (guint64) x * p->cols / p->grid_width]++;
         } else if (p->kind == CLH_SCOPE_PLOT_HISTOGRAM) {
-          c[channel_value (frame, spec, p->channel, x, y) >> p->shift]++;
+          v = channel_value (frame, spec, p->channel, x, y);
+          c[v >> p->shift]++;
+          if (v <= p->clip_low)
+            c[p->cols]++;
+          if (v >= p->clip_high)
+            c[p->cols + 1]++;
         } else {
           if (spec->source == CLH_SCOPE_SOURCE_YUV) {
             cb = clh_reference_sample (frame, 1, x, y);
@@ -574,8 +611,53 @@ plot_facts (const ClhScopePlot *p, const guint32 *c, PlotFacts *f)
       f->peak = MAX (f->peak, c[x]);
 }
 
-/* The trace of plot @p at (@col, @up): its colour and level. */
+/* A histogram's clip indicator lamps: crushed azure, clipped red, unlit
+ * dark gray. */
+static const guint8 lamp_crushed[3] = { 0, 160, 255 };
+static const guint8 lamp_clipped[3] = { 255, 0, 0 };
+static const guint8 lamp_unlit[3] = { 64, 64, 64 };
+
+/* Whether column @col of a histogram (from its bars' left edge, negative
+ * to their left) is one of an indicator's, and which: 0 crushed (left),
+ * 1 clipped (right); -1 for the gaps and the bars. */
+static gint
+indicator_of (const ClhScopePlot *p, gint64 col)
+{
+  const gint64 gap = p->clip_gap, lamp = p->clip_width;
+
+  if (col < -gap && col >= -gap - lamp)
+    return 0;
+  if (col >= (gint64) p->width + gap && col < (gint64) p->width + gap + lamp)
+    return 1;
+  return -1;
+}
+
+/* A histogram's indicator @side at row @up from the bottom: from the
+ * top, a gap, the lamp, lit for any sample at or past the clip level, a
+ * gap, then the gauge, the share of the grid's samples of the rows left,
+ * rounded up, in the trace's colour. */
 static void
+indicator (const ClhScopePlot *p, const guint32 *c, gint side, guint up,
+    guint8 rgb[3])
+{
+  const guint32 count = c[p->cols + side];
+  const guint64 samples = (guint64) p->grid_width * p->grid_height;
+  const guint64 rows = p->height - p->clip_width - 2 * p->clip_gap;
+  guint k;
+
+  memset (rgb, 0, 3);
+  if (up < p->height - p->clip_gap && up >= rows + p->clip_gap) {
+    memcpy (rgb, count == 0 ? lamp_unlit : side ? lamp_clipped :
+        lamp_crushed, 3);
+  } else if (up < (count * rows + samples - 1) / samples) {
+    for (k = 0; k < 3; k++)
+      rgb[k] = (p->colour >> (8 * k)) & 255;
+  }
+}
+
+/* The trace of plot @p at (@col, @up): its colour and level. Returns
+ * whether it is a histogram's bar, which hides the graticule. */
+static gboolean
 trace (const ClhScopeSpec *spec, const ClhScopePlot *p, const guint32 *c,
     const PlotFacts *f, guint col, guint up, guint8 rgb[3])
 {
@@ -604,6 +686,7 @@ trace (const ClhScopeSpec *spec, const ClhScopePlot *p, const guint32 *c,
   }
   for (k = 0; k < 3; k++)
     rgb[k] = (guint8) ((colour[k] * level + 127) / 255);
+  return p->kind == CLH_SCOPE_PLOT_HISTOGRAM && level == 255;
 }
 
 /**
@@ -636,19 +719,30 @@ clh_reference_scope_picture (const ClhScopeSpec *spec,
       const guint8 *g = graticule + y * gstride + x * 4;
       guint8 *o = rgba + y * stride + x * 4;
       guint8 rgb[3] = { 0, 0, 0 };
+      guint alpha = g[3];
 
       for (i = 0; i < layout->n_plots; i++) {
         const ClhScopePlot *p = &layout->plots[i];
+        const gint64 col = (gint64) x - p->x;
 
-        if (x >= p->x && x < p->x + p->width && y >= p->y
-            && y < p->y + p->height) {
-          trace (spec, p, counts + p->count_base, &facts[i], x - p->x,
+        if (y < p->y || y >= p->y + p->height)
+          continue;
+        if (col >= 0 && col < p->width) {
+          if (trace (spec, p, counts + p->count_base, &facts[i],
+                  (guint) col, p->y + p->height - 1 - y, rgb))
+            alpha = 0;
+          break;
+        }
+        if (p->kind == CLH_SCOPE_PLOT_HISTOGRAM && p->clip_width
+            && indicator_of (p, col) >= 0) {
+          indicator (p, counts + p->count_base, indicator_of (p, col),
               p->y + p->height - 1 - y, rgb);
           break;
         }
       }
       for (k = 0; k < 3; k++)
-        o[k] = (guint8) ((rgb[k] * (255 - g[3]) + g[k] * g[3] + 127) / 255);
+        o[k] = (guint8) ((rgb[k] * (255 - alpha) + g[k] * alpha + 127)
+            / 255);
       o[3] = 255;
     }
   for (i = 0; i < layout->n_plots; i++)

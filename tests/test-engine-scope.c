@@ -107,6 +107,10 @@ assert_layouts_equal (const ClhScopeLayout *got, const ClhScopeLayout *want)
     g_assert_cmpuint (a->shift, ==, b->shift);
     g_assert_cmpuint (a->count_base, ==, b->count_base);
     g_assert_cmphex (a->colour, ==, b->colour);
+    g_assert_cmpuint (a->clip_width, ==, b->clip_width);
+    g_assert_cmpuint (a->clip_gap, ==, b->clip_gap);
+    g_assert_cmpuint (a->clip_low, ==, b->clip_low);
+    g_assert_cmpuint (a->clip_high, ==, b->clip_high);
   }
 }
 
@@ -321,6 +325,125 @@ test_thresholds (void)
       }
     }
   clh_test_frame_free (tf);
+}
+
+/* A gray frame of 100 x 100 at 128 but for its first @n samples, at
+ * @value. */
+static ClhTestFrame *
+gray_frame_with (guint n, guint8 value)
+{
+  ClhTestFrame *tf = clh_test_frame_new ("GRAY8", 100, 100, 0,
+      CLH_TEST_ZERO, 0);
+  guint i;
+
+  for (i = 0; i < 100 * 100; i++)
+    tf->memory[0][(i / 100) * tf->frame.planes[0].stride + i % 100] =
+        i < n ? value : 128;
+  return tf;
+}
+
+/* The picture's pixel (@x, @y) is @rgb (0x00BBGGRR), opaque. */
+static void
+assert_pixel (const guint8 *picture, gsize stride, guint x, guint y,
+    guint32 rgb, const gchar *what)
+{
+  const guint8 *px = picture + y * stride + x * 4;
+  const guint32 got = px[0] | (px[1] << 8) | (px[2] << 16);
+
+  if (got != rgb || px[3] != 255)
+    g_error ("%s: pixel (%u, %u) is %06x (alpha %u), want %06x", what, x,
+        y, got, px[3], rgb);
+}
+
+/* A histogram's clip indicators: the lamp at the right lit red for a
+ * frame with 1 % of its samples at the clip-high level (255 in full
+ * range, 235 in limited), unlit for one with as many a code below it;
+ * the lamp at the left lit azure for 1 % at the clip-low level (0, 16);
+ * each gauge ceil (1 % of its rows) high; the end bin's bar over the
+ * graticule's line at the top code, whole. Each picture also equals the
+ * reference's. */
+static void
+test_clip_indicators (void)
+{
+  static const struct {
+    gboolean limited;
+    guint8 value;
+    gint lit;                   /* -1: none, 0: crushed, 1: clipped */
+  } cases[] = {
+    {FALSE, 255, 1}, {FALSE, 254, -1}, {FALSE, 0, 0}, {FALSE, 1, -1},
+    {TRUE, 235, 1}, {TRUE, 234, -1}, {TRUE, 16, 0}, {TRUE, 17, -1},
+    {TRUE, 255, 1}, {TRUE, 3, 0},
+  };
+  const gsize stride = 512 * 4;
+  guint8 *picture = g_malloc (stride * 256);
+  GError *err = NULL;
+  guint i, side, row;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    ClhTestFrame *tf = gray_frame_with (100, cases[i].value);
+    ClhScopeSpec spec = { CLH_SCOPE_HISTOGRAM, 512, 256,
+      CLH_SCOPE_SOURCE_GRAY, cases[i].limited, 2990, 1140,
+      CLH_SCOPE_LINEAR, CLH_SCOPE_GRATICULE_CODES, 0.1
+    };
+    ClhScopeLayout layout;
+    const ClhScopePlot *p;
+    gchar *what = g_strdup_printf ("1%% at %u, %s range", cases[i].value,
+        cases[i].limited ? "limited" : "full");
+    guint gauge, rows;
+
+    clh_scope_layout (&spec, &tf->frame, &layout);
+    p = &layout.plots[0];
+    /* 512 / 64 columns, a quarter of them apart from the bars. */
+    g_assert_cmpuint (p->clip_width, ==, 8);
+    g_assert_cmpuint (p->clip_gap, ==, 2);
+    g_assert_cmpuint (p->x, ==, 10);
+    g_assert_cmpuint (p->width, ==, 492);
+    g_assert_true (clh_scope_draw (scope, &tf->frame, &spec, NULL, picture,
+            stride, NULL, &err));
+    g_assert_no_error (err);
+    rows = p->height - p->clip_width - 2 * p->clip_gap;
+    gauge = (rows + 99) / 100;
+    for (side = 0; side < 2; side++) {
+      const gboolean lit = cases[i].lit == (gint) side;
+      const guint x0 = side ? p->x + p->width + p->clip_gap : 0;
+      const guint32 lamp = !lit ? 0x404040 : side ? 0x0000ff : 0xffa000;
+      guint x;
+
+      for (x = x0; x < x0 + p->clip_width; x++) {
+        for (row = 0; row < p->clip_width; row++)
+          assert_pixel (picture, stride, x, p->y + p->clip_gap + row, lamp,
+              what);
+        for (row = 0; row < p->height - p->clip_width - p->clip_gap;
+            row++) {
+          const guint up = p->height - 1 - (p->clip_gap + p->clip_width
+              + row);
+
+          assert_pixel (picture, stride, x, p->y + p->clip_gap
+              + p->clip_width + row, lit && up < gauge ? p->colour : 0,
+              what);
+        }
+        for (row = 0; row < p->clip_gap; row++)
+          assert_pixel (picture, stride, x, p->y + row, 0, what);
+      }
+      /* The gap to the bars is black. */
+      for (x = 0; x < p->clip_gap; x++)
+        assert_pixel (picture, stride, side ? p->x + p->width + x :
+            p->x - p->clip_gap + x, p->y + p->height - 1, 0, what);
+    }
+    /* The bin of 255 (or 0) ends the bars; its bar, whole where it
+     * stands, hides the graticule's line at the top code (or at 0). */
+    if (cases[i].value == 255 || cases[i].value == 0) {
+      const guint x = cases[i].value ? p->x + p->width - 1 : p->x;
+
+      assert_pixel (picture, stride, x, p->y + p->height - 1, p->colour,
+          what);
+      g_assert_cmpuint (picture[p->y * stride + x * 4], !=, 0);
+    }
+    check_scope (&tf->frame, &spec, what);
+    g_free (what);
+    clh_test_frame_free (tf);
+  }
+  g_free (picture);
 }
 
 /* Both frames' planes, padding included, byte for byte. */
@@ -832,6 +955,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scope/large", test_large);
   g_test_add_func ("/scope/changes", test_changes);
   g_test_add_func ("/scope/thresholds", test_thresholds);
+  g_test_add_func ("/scope/clip-indicators", test_clip_indicators);
   g_test_add_func ("/scope/host-block", test_host_block);
   g_test_add_func ("/scope/host-block-unused", test_host_block_unused);
   g_test_add_func ("/scope/overlay-host-block", test_overlay_host_block);
