@@ -178,6 +178,7 @@ enum {
   PROP_LEGAL_MARKS,
   PROP_LEGEND,
   PROP_CLIPPING_TEXT,
+  PROP_CLIP_INDICATORS,
   PROP_ZONES,
   PROP_ZONE_CLIPPED,
   PROP_ZONE_CRUSHED,
@@ -196,6 +197,7 @@ enum {
 #define DEFAULT_LEGAL_MARKS TRUE
 #define DEFAULT_LEGEND TRUE
 #define DEFAULT_CLIPPING_TEXT TRUE
+#define DEFAULT_CLIP_INDICATORS TRUE
 #define DEFAULT_ZONES TRUE
 #define DEFAULT_ZONE_CLIPPED 1.0
 #define DEFAULT_ZONE_CRUSHED 1.0
@@ -477,6 +479,7 @@ gst_cl_histogram_overlay_transform_frame_ip (GstVideoFilter *filter,
         == GST_VIDEO_COLOR_RANGE_16_235;
     panel.legend = settings->legend;
     panel.clipping_text = settings->clipping_text;
+    panel.clip_indicators = settings->clip_indicators;
     gst_cl_overlay_panel_draw (frame, self->text, &panel, meta);
   }
   if (gst_cl_overlay_text_failed (self->text) && !self->logged_text) {
@@ -566,6 +569,9 @@ gst_cl_histogram_overlay_set_property (GObject *object, guint prop_id,
     case PROP_CLIPPING_TEXT:
       settings->clipping_text = g_value_get_boolean (value);
       break;
+    case PROP_CLIP_INDICATORS:
+      settings->clip_indicators = g_value_get_boolean (value);
+      break;
     case PROP_ZONES:
       settings->zones = g_value_get_boolean (value);
       break;
@@ -629,6 +635,9 @@ gst_cl_histogram_overlay_get_property (GObject *object, guint prop_id,
       break;
     case PROP_CLIPPING_TEXT:
       g_value_set_boolean (value, settings->clipping_text);
+      break;
+    case PROP_CLIP_INDICATORS:
+      g_value_set_boolean (value, settings->clip_indicators);
       break;
     case PROP_ZONES:
       g_value_set_boolean (value, settings->zones);
@@ -811,6 +820,19 @@ install_properties (GObjectClass *gobject_class)
           "the histogram's statistics)", DEFAULT_CLIPPING_TEXT,
           PLAYING_PROPERTY));
   /**
+   * GstClHistogramOverlay:clip-indicators:
+   *
+   * A lamp and a gauge at each side of the bars: lit when a channel's
+   * statistics count samples clipped low (left, azure) or high (right,
+   * red), the gauge as high as their share of the plot.
+   */
+  g_object_class_install_property (gobject_class, PROP_CLIP_INDICATORS,
+      g_param_spec_boolean ("clip-indicators", "Clip indicators",
+          "Beside the bars, a lamp lit when a channel's statistics count "
+          "samples clipped low (left, azure) or high (right, red), and a "
+          "gauge of their share", DEFAULT_CLIP_INDICATORS,
+          PLAYING_PROPERTY));
+  /**
    * GstClHistogramOverlay:zones:
    *
    * Draw the zones' histograms (`clhistogram zones=CxR`) as a grid over
@@ -920,6 +942,7 @@ gst_cl_histogram_overlay_init (GstClHistogramOverlay *self)
   settings->legal_marks = DEFAULT_LEGAL_MARKS;
   settings->legend = DEFAULT_LEGEND;
   settings->clipping_text = DEFAULT_CLIPPING_TEXT;
+  settings->clip_indicators = DEFAULT_CLIP_INDICATORS;
   settings->zones = DEFAULT_ZONES;
   settings->zone_clipped = DEFAULT_ZONE_CLIPPED;
   settings->zone_crushed = DEFAULT_ZONE_CRUSHED;

@@ -45,6 +45,7 @@ typedef struct {
   gboolean legal_marks;
   gboolean legend;
   gboolean clipping_text;
+  gboolean clip_indicators;
   gboolean zones;
   gdouble zone_clipped;
   gdouble zone_crushed;

@@ -382,6 +382,33 @@ hue_to_rgb (gdouble fraction, guint8 rgb[3])
   }
 }
 
+/* Each channel's bar height in the graph's column @column (counted from
+ * its left edge): the tallest of the bins it shows, several when there
+ * are more bins than columns, else the one bin whose bar is widened over
+ * this column. */
+static void
+column_heights (const GstClOverlayGraph *graph, gint64 column,
+    guint64 scale_max, gint64 heights[GST_CL_OVERLAY_MAX_CHANNELS])
+{
+  guint64 first, end;
+  guint c;
+
+  first = (guint64) column * graph->n_bins / graph->width;
+  end = (guint64) (column + 1) * graph->n_bins / graph->width;
+  if (end <= first)
+    end = first + 1;
+  for (c = 0; c < graph->n_channels; c++) {
+    const guint32 *counts = graph->channels[c].counts;
+    guint32 largest = 0;
+    guint64 b;
+
+    for (b = first; b < end; b++)
+      largest = MAX (largest, counts[b]);
+    heights[c] = bar_height (largest, scale_max, graph->height,
+        graph->log_scale);
+  }
+}
+
 /* Draws the graph's column @column (counted from its left edge) into the
  * frame's column @px, rows @visible_y0..@visible_y1 only. */
 static void
@@ -392,29 +419,12 @@ draw_column (GstVideoFrame *frame, const GstClOverlayGraph *graph,
 {
   gint64 heights[GST_CL_OVERLAY_MAX_CHANNELS];
   gint64 levels[GST_CL_OVERLAY_MAX_CHANNELS + 2];
-  guint64 first, end;
   guint n_levels = 0, c, k;
 
-  /* The bins this column shows: several when there are more bins than
-   * columns (the tallest stands for them), else the one bin whose bar
-   * is widened over this column. */
-  first = (guint64) column * graph->n_bins / graph->width;
-  end = (guint64) (column + 1) * graph->n_bins / graph->width;
-  if (end <= first)
-    end = first + 1;
-
+  column_heights (graph, column, scale_max, heights);
   levels[n_levels++] = 0;
-  for (c = 0; c < graph->n_channels; c++) {
-    const guint32 *counts = graph->channels[c].counts;
-    guint32 largest = 0;
-    guint64 b;
-
-    for (b = first; b < end; b++)
-      largest = MAX (largest, counts[b]);
-    heights[c] = bar_height (largest, scale_max, graph->height,
-        graph->log_scale);
+  for (c = 0; c < graph->n_channels; c++)
     levels[n_levels++] = heights[c];
-  }
   levels[n_levels++] = graph->height;
 
   /* Sorted and distinct, the heights cut the column (rows counted from
@@ -474,6 +484,59 @@ draw_column (GstVideoFrame *frame, const GstClOverlayGraph *graph,
 }
 
 /**
+ * gst_cl_overlay_draw_graph_scale:
+ * @graph: a graph
+ *
+ * Returns: the count that fills the graph's height: its largest bin of
+ *   the channels that set the scale (of all channels when none does)
+ */
+guint64
+gst_cl_overlay_draw_graph_scale (const GstClOverlayGraph *graph)
+{
+  guint64 scale_max = 0, all_max = 0;
+  gboolean any_sets_scale = FALSE;
+  guint c, b;
+
+  for (c = 0; c < graph->n_channels; c++) {
+    const GstClOverlayDrawChannel *channel = &graph->channels[c];
+
+    for (b = 0; b < graph->n_bins; b++) {
+      all_max = MAX (all_max, channel->counts[b]);
+      if (channel->sets_scale)
+        scale_max = MAX (scale_max, channel->counts[b]);
+    }
+    any_sets_scale |= channel->sets_scale;
+  }
+  return any_sets_scale ? scale_max : all_max;
+}
+
+/**
+ * gst_cl_overlay_draw_graph_height:
+ * @graph: a graph
+ * @scale_max: its scale (gst_cl_overlay_draw_graph_scale())
+ * @column: a column, counted from the graph's left edge
+ *
+ * Returns: the rows from the graph's bottom that its tallest bar covers
+ *   in @column, as gst_cl_overlay_draw_graph() draws it; 0 for a column
+ *   outside the graph
+ */
+gint64
+gst_cl_overlay_draw_graph_height (const GstClOverlayGraph *graph,
+    guint64 scale_max, gint64 column)
+{
+  gint64 heights[GST_CL_OVERLAY_MAX_CHANNELS];
+  gint64 tallest = 0;
+  guint c;
+
+  if (column < 0 || column >= graph->width || graph->n_bins == 0)
+    return 0;
+  column_heights (graph, column, scale_max, heights);
+  for (c = 0; c < graph->n_channels; c++)
+    tallest = MAX (tallest, heights[c]);
+  return tallest;
+}
+
+/**
  * gst_cl_overlay_draw_graph:
  * @frame: a frame of 8-bit components, mapped for writing
  * @graph: what to draw and where
@@ -490,10 +553,9 @@ gst_cl_overlay_draw_graph (GstVideoFrame *frame, const GstClOverlayGraph *graph)
   GstVideoRectangle visible;
   Painter painter;
   Paint background;
-  guint64 scale_max = 0, all_max = 0;
+  guint64 scale_max;
   guint bar_opacity, background_opacity;
-  gboolean any_sets_scale = FALSE;
-  guint c, comp;
+  guint comp;
   gint px;
 
   g_return_if_fail (graph->n_channels <= GST_CL_OVERLAY_MAX_CHANNELS);
@@ -507,20 +569,7 @@ gst_cl_overlay_draw_graph (GstVideoFrame *frame, const GstClOverlayGraph *graph)
           GST_VIDEO_FRAME_HEIGHT (frame), &visible))
     return;
 
-  for (c = 0; c < graph->n_channels; c++) {
-    const GstClOverlayDrawChannel *channel = &graph->channels[c];
-    guint b;
-
-    for (b = 0; b < graph->n_bins; b++) {
-      all_max = MAX (all_max, channel->counts[b]);
-      if (channel->sets_scale)
-        scale_max = MAX (scale_max, channel->counts[b]);
-    }
-    any_sets_scale |= channel->sets_scale;
-  }
-  if (!any_sets_scale)
-    scale_max = all_max;
-
+  scale_max = gst_cl_overlay_draw_graph_scale (graph);
   bar_opacity = gst_cl_overlay_draw_opacity (graph->alpha);
   background_opacity = round_to_byte (CLAMP (graph->alpha, 0.0, 1.0)
       * BACKGROUND_SHARE * 255.0);

@@ -71,6 +71,9 @@ gboolean gst_cl_overlay_draw_clip (gint64 x, gint64 y, gint64 width,
 
 void gst_cl_overlay_draw_graph (GstVideoFrame *frame,
     const GstClOverlayGraph *graph);
+guint64 gst_cl_overlay_draw_graph_scale (const GstClOverlayGraph *graph);
+gint64 gst_cl_overlay_draw_graph_height (const GstClOverlayGraph *graph,
+    guint64 scale_max, gint64 column);
 
 void gst_cl_overlay_painter_init (GstClOverlayPainter *painter,
     const GstVideoInfo *info);

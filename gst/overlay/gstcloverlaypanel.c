@@ -24,6 +24,20 @@ static const guint8 black[3] = { 0, 0, 0 };
 static const guint8 white[3] = { 255, 255, 255 };
 /* The legal marks: amber, as broadcast monitors draw limits. */
 static const guint8 legal_colour[3] = { 255, 176, 0 };
+/* The clip indicators' lamps: the zones' colours (gstcloverlayzones.c),
+ * clipped red, crushed azure; unlit dark gray. */
+static const guint8 clipped_colour[3] = { 255, 0, 0 };
+static const guint8 crushed_colour[3] = { 0, 160, 255 };
+static const guint8 unlit_colour[3] = { 64, 64, 64 };
+/* A clip indicator's width (and its lamp's height): the plot's height
+ * over this, at least MIN_CLIP_WIDTH; a quarter of it apart from the
+ * bars. */
+#define CLIP_WIDTH_PER_PLOT 10
+#define MIN_CLIP_WIDTH 5
+/* The bars keep at least this many columns beside the indicators, their
+ * gauges this many rows below the lamps. */
+#define MIN_PLOT_WIDTH 16
+#define MIN_GAUGE_ROWS 4
 
 #define MAX_TICKS 24
 
@@ -70,7 +84,9 @@ gst_cl_overlay_panel_value_column (guint value, guint range_min,
  * legend takes a line above the plot, the graticule's labels a line
  * below it. A box less than two lines of plot high beside its bands, or
  * narrower than 8 characters, gets no text at all: its plot is the box;
- * so does every box when text cannot be rendered (no font).
+ * so does every box when text cannot be rendered (no font). The plot
+ * spans the box's width until gst_cl_overlay_panel_layout_indicators()
+ * makes room for the clip indicators.
  */
 void
 gst_cl_overlay_panel_layout (const GstClOverlayPanel *panel,
@@ -84,7 +100,9 @@ gst_cl_overlay_panel_layout (const GstClOverlayPanel *panel,
   gint line = 0;
 
   memset (layout, 0, sizeof (*layout));
+  layout->plot_x = panel->x;
   layout->plot_y = panel->y;
+  layout->plot_width = panel->width;
   layout->plot_height = panel->height;
   /* A box past any font's size (set in pixels, up to G_MAXINT) gets
    * text no larger than a 4K frame's. */
@@ -100,6 +118,34 @@ gst_cl_overlay_panel_layout (const GstClOverlayPanel *panel,
   layout->bottom_band = bottom;
   layout->plot_y = panel->y + (top ? line : 0);
   layout->plot_height = panel->height - (gint64) (top + bottom) * line;
+}
+
+/**
+ * gst_cl_overlay_panel_layout_indicators:
+ * @panel: the panel
+ * @layout: its layout (gst_cl_overlay_panel_layout()), narrowed
+ *
+ * Makes room for a clip indicator at each side of the plot: `k = max (5,
+ * plot_height / 10)` columns wide, `max (1, k / 4)` columns from the
+ * bars; none when turned off, or where the bars would keep fewer than 16
+ * columns or the gauges fewer than 4 rows.
+ */
+void
+gst_cl_overlay_panel_layout_indicators (const GstClOverlayPanel *panel,
+    GstClOverlayPanelLayout *layout)
+{
+  const gint64 k = MAX (MIN_CLIP_WIDTH,
+      layout->plot_height / CLIP_WIDTH_PER_PLOT);
+  const gint64 gap = MAX (1, k / 4);
+
+  if (!panel->clip_indicators
+      || panel->width < 2 * (k + gap) + MIN_PLOT_WIDTH
+      || layout->plot_height < k + 2 * gap + MIN_GAUGE_ROWS)
+    return;
+  layout->clip_width = k;
+  layout->clip_gap = gap;
+  layout->plot_x = panel->x + k + gap;
+  layout->plot_width = panel->width - 2 * (k + gap);
 }
 
 static guint
@@ -223,10 +269,37 @@ line_width (const GstClOverlayPanel *panel)
   return (gint) CLAMP (panel->height / 200, 1, 64);
 }
 
+/* The plot as its marks see it: where it lies, its value axis, and its
+ * bars, which the marks stay under. */
+typedef struct {
+  const GstClOverlayPanelLayout *layout;
+  const GstHistogramInfo *info;
+  const GstClOverlayGraph *graph;
+  guint64 scale_max;
+} Plot;
+
+/* The frame column that marks @value. */
+static gint64
+value_x (const Plot *plot, guint value)
+{
+  return plot->layout->plot_x + gst_cl_overlay_panel_value_column (value,
+      plot->info->range_min, plot->info->range_max, plot->layout->plot_width);
+}
+
+/* The rows of frame column @x from the plot's top down to its tallest
+ * bar: a mark is drawn there only, so that no mark hides a bar (a spike
+ * at a legal level, whose mark stands in its column). */
+static gint64
+rows_over_bars (const Plot *plot, gint64 x)
+{
+  return plot->layout->plot_height - gst_cl_overlay_draw_graph_height
+      (plot->graph, plot->scale_max, x - plot->layout->plot_x);
+}
+
 static void
 draw_graticule_lines (GstVideoFrame *frame, const GstClOverlayPainter *painter,
-    const GstClOverlayPanel *panel, const GstClOverlayPanelLayout *layout,
-    const GstHistogramInfo *info, const Tick *ticks, guint n_ticks)
+    const GstClOverlayPanel *panel, const Plot *plot, const Tick *ticks,
+    guint n_ticks)
 {
   const guint opacity = gst_cl_overlay_draw_opacity (panel->alpha
       * GRATICULE_SHARE);
@@ -234,24 +307,25 @@ draw_graticule_lines (GstVideoFrame *frame, const GstClOverlayPainter *painter,
   guint i;
 
   for (i = 0; i < n_ticks; i++) {
-    gint64 column = panel->x + gst_cl_overlay_panel_value_column
-        (ticks[i].value, info->range_min, info->range_max, panel->width);
+    gint64 left = value_x (plot, ticks[i].value) - (t - 1) / 2, x;
 
-    gst_cl_overlay_draw_rect (frame, painter, column - (t - 1) / 2,
-        layout->plot_y, t, layout->plot_height, white, opacity);
+    for (x = left; x < left + t; x++)
+      gst_cl_overlay_draw_rect (frame, painter, x, plot->layout->plot_y, 1,
+          rows_over_bars (plot, x), white, opacity);
   }
 }
 
 /* Dashed lines: dashes and gaps of three line widths, the first dash at
- * the plot's top. On a frame of subsampled chroma a line covers the
- * whole chroma blocks its columns are in: a chroma sample is drawn with
- * the pixel it is co-sited with, and a line of one pixel beside it would
- * show no colour, only gray. */
+ * the plot's top, down to the bars. On a frame of subsampled chroma a
+ * line covers the whole chroma blocks its columns are in: a chroma
+ * sample is drawn with the pixel it is co-sited with, and a line of one
+ * pixel beside it would show no colour, only gray. */
 static void
 draw_legal_marks (GstVideoFrame *frame, const GstClOverlayPainter *painter,
-    const GstClOverlayPanel *panel, const GstClOverlayPanelLayout *layout,
-    const GstHistogramInfo *info, const Tick *ticks, guint n_ticks)
+    const GstClOverlayPanel *panel, const Plot *plot, const Tick *ticks,
+    guint n_ticks)
 {
+  const GstClOverlayPanelLayout *layout = plot->layout;
   const guint opacity = gst_cl_overlay_draw_opacity (panel->alpha);
   const gint t = line_width (panel);
   const gint64 dash = 3 * t;
@@ -265,17 +339,18 @@ draw_legal_marks (GstVideoFrame *frame, const GstClOverlayPainter *painter,
   guint i;
 
   for (i = 0; i < n_ticks; i++) {
-    gint64 column = panel->x + gst_cl_overlay_panel_value_column
-        (ticks[i].value, info->range_min, info->range_max, panel->width);
-    gint64 left = column - (t - 1) / 2, right = left + t;
-    gint64 row;
+    gint64 left = value_x (plot, ticks[i].value) - (t - 1) / 2;
+    gint64 right = left + t, x, row;
 
     left -= ((left % block) + block) % block;
     right += (block - ((right % block) + block) % block) % block;
-    for (row = first; row < end; row += 2 * dash)
-      gst_cl_overlay_draw_rect (frame, painter, left, layout->plot_y + row,
-          right - left, MIN (dash, layout->plot_height - row), legal_colour,
-          opacity);
+    for (x = left; x < right; x++) {
+      const gint64 bottom = MIN (end, rows_over_bars (plot, x));
+
+      for (row = first; row < bottom; row += 2 * dash)
+        gst_cl_overlay_draw_rect (frame, painter, x, layout->plot_y + row,
+            1, MIN (dash, bottom - row), legal_colour, opacity);
+    }
   }
 }
 
@@ -285,10 +360,10 @@ draw_legal_marks (GstVideoFrame *frame, const GstClOverlayPainter *painter,
  * the ticks' priority. */
 static void
 draw_axis_labels (GstVideoFrame *frame, const GstClOverlayPainter *painter,
-    GstClOverlayText *text, const GstClOverlayPanel *panel,
-    const GstClOverlayPanelLayout *layout, const GstHistogramInfo *info,
+    GstClOverlayText *text, const GstClOverlayPanel *panel, const Plot *plot,
     const Tick *ticks, guint n_ticks, const guint8 (*colours)[3])
 {
+  const GstClOverlayPanelLayout *layout = plot->layout;
   const guint opacity = gst_cl_overlay_draw_opacity (panel->alpha);
   const gint64 gap = (gint64) (layout->font_size * LABEL_GAP_SHARE);
   const gint64 band_y = layout->plot_y + layout->plot_height;
@@ -305,8 +380,7 @@ draw_axis_labels (GstVideoFrame *frame, const GstClOverlayPainter *painter,
         continue;
       label = gst_cl_overlay_text_label (text, ticks[i].label,
           layout->font_size);
-      column = panel->x + gst_cl_overlay_panel_value_column (ticks[i].value,
-          info->range_min, info->range_max, panel->width);
+      column = value_x (plot, ticks[i].value);
       left = column - label->glyphs.width / 2;
       left = CLAMP (left, panel->x,
           panel->x + panel->width - label->glyphs.width);
@@ -433,38 +507,41 @@ draw_clipping (GstVideoFrame *frame, const GstClOverlayPainter *painter,
     if (row + MAX (low->glyphs.height, high->glyphs.height)
         > layout->plot_y + layout->plot_height)
       break;
-    high_x = panel->x + panel->width - margin - high->glyphs.width;
+    high_x = layout->plot_x + layout->plot_width - margin
+        - high->glyphs.width;
     /* Side by side or not at all: a plot too narrow for both shows
      * neither rather than half of them. */
-    if (panel->x + margin + low->glyphs.width + layout->font_size > high_x)
+    if (layout->plot_x + margin + low->glyphs.width + layout->font_size
+        > high_x)
       break;
     text_colour (style.rgb, rgb);
-    gst_cl_overlay_text_draw (frame, painter, low, panel->x + margin, row, rgb,
-        opacity);
+    gst_cl_overlay_text_draw (frame, painter, low, layout->plot_x + margin,
+        row, rgb, opacity);
     gst_cl_overlay_text_draw (frame, painter, high, high_x, row, rgb,
         opacity);
     row += layout->line_height;
   }
 }
 
+/* The bar graph of the plot. */
 static void
-draw_bars (GstVideoFrame *frame, const GstClOverlayPanel *panel,
+graph_of (const GstClOverlayPanel *panel,
     const GstClOverlayPanelLayout *layout, GstHistogramMeta *meta,
-    guint n_channels)
+    guint n_channels, GstClOverlayGraph *graph)
 {
-  GstClOverlayGraph graph = { 0 };
   guint c;
 
-  graph.x = panel->x;
-  graph.y = layout->plot_y;
-  graph.width = panel->width;
-  graph.height = layout->plot_height;
-  graph.alpha = panel->alpha;
-  graph.log_scale = panel->log_scale;
-  graph.n_bins = meta->info.n_bins;
-  graph.n_channels = n_channels;
+  memset (graph, 0, sizeof (*graph));
+  graph->x = layout->plot_x;
+  graph->y = layout->plot_y;
+  graph->width = layout->plot_width;
+  graph->height = layout->plot_height;
+  graph->alpha = panel->alpha;
+  graph->log_scale = panel->log_scale;
+  graph->n_bins = meta->info.n_bins;
+  graph->n_channels = n_channels;
   for (c = 0; c < n_channels; c++) {
-    GstClOverlayDrawChannel *channel = &graph.channels[c];
+    GstClOverlayDrawChannel *channel = &graph->channels[c];
     GstClOverlayChannelStyle style;
     guint n_bins;
 
@@ -475,7 +552,131 @@ draw_bars (GstVideoFrame *frame, const GstClOverlayPanel *panel,
     channel->hue = style.hue;
     channel->sets_scale = style.sets_scale;
   }
-  gst_cl_overlay_draw_graph (frame, &graph);
+}
+
+/* What the clip indicators show of the channels whose statistics hold
+ * their clipped counts (gst_cl_overlay_channel_clipped()): each one's
+ * colour and counts, the clipped-low ones in [0], the clipped-high in
+ * [1]. */
+typedef struct {
+  guint n;
+  guint8 rgb[GST_CL_OVERLAY_MAX_CHANNELS][3];
+  guint64 clipped[GST_CL_OVERLAY_MAX_CHANNELS][2];
+  guint64 samples[GST_CL_OVERLAY_MAX_CHANNELS];
+} Clipping;
+
+static void
+clipping_of (GstHistogramMeta *meta, guint n_channels, Clipping *clipping)
+{
+  guint c;
+
+  memset (clipping, 0, sizeof (*clipping));
+  for (c = 0; c < n_channels; c++) {
+    const GstHistogramStatistics *statistics =
+        gst_histogram_meta_get_statistics (meta, c);
+    GstClOverlayChannelStyle style;
+    gdouble low, high;
+    guint i = clipping->n;
+
+    gst_cl_overlay_channel_style (gst_histogram_meta_get_channel_name (meta,
+            c), c, &style);
+    if (!style.clipping || !gst_cl_overlay_channel_clipped (statistics,
+            &low, &high))
+      continue;
+    memcpy (clipping->rgb[i], style.rgb, 3);
+    /* A meta's counts are not trusted: no share over the whole. */
+    clipping->samples[i] = statistics->samples;
+    clipping->clipped[i][0] = MIN (statistics->clipped_low,
+        statistics->samples);
+    clipping->clipped[i][1] = MIN (statistics->clipped_high,
+        statistics->samples);
+    clipping->n++;
+  }
+}
+
+/* A gauge of clipped shares from the plot's bottom: each channel's bar
+ * `ceil (clipped * rows / samples)` high, where bars overlap their
+ * colours added, as the graph's are. */
+static void
+draw_gauge (GstVideoFrame *frame, const GstClOverlayPainter *painter,
+    const Clipping *clipping, guint side, gint64 x, gint64 width,
+    gint64 bottom, gint64 rows, guint opacity)
+{
+  gint64 heights[GST_CL_OVERLAY_MAX_CHANNELS];
+  gint64 low = 0;
+  guint c;
+
+  for (c = 0; c < clipping->n; c++)
+    heights[c] = (gint64) gst_util_uint64_scale_ceil
+        (clipping->clipped[c][side], rows, clipping->samples[c]);
+  /* Run by run up the gauge, to the next height any bar ends at. */
+  for (;;) {
+    gint64 high = G_MAXINT64;
+    guint sum[3] = { 0, 0, 0 };
+    guint8 rgb[3];
+
+    for (c = 0; c < clipping->n; c++)
+      if (heights[c] > low) {
+        high = MIN (high, heights[c]);
+        sum[0] += clipping->rgb[c][0];
+        sum[1] += clipping->rgb[c][1];
+        sum[2] += clipping->rgb[c][2];
+      }
+    if (high == G_MAXINT64)
+      return;
+    rgb[0] = MIN (sum[0], 255);
+    rgb[1] = MIN (sum[1], 255);
+    rgb[2] = MIN (sum[2], 255);
+    gst_cl_overlay_draw_rect (frame, painter, x, bottom - high, width,
+        high - low, rgb, opacity);
+    low = high;
+  }
+}
+
+/* The clip indicators, left and right of the bars: from the plot's top,
+ * a gap, a lamp of the indicator's width square, lit (crushed azure at
+ * the left, clipped red at the right) when any channel's statistics
+ * count a sample clipped there and dark gray otherwise, a gap, and the
+ * gauge of the shares down to the plot's bottom. */
+static void
+draw_indicators (GstVideoFrame *frame, const GstClOverlayPainter *painter,
+    const GstClOverlayPanel *panel, const GstClOverlayPanelLayout *layout,
+    const Clipping *clipping)
+{
+  const guint opacity = gst_cl_overlay_draw_opacity (panel->alpha);
+  const gint64 k = layout->clip_width, gap = layout->clip_gap;
+  const gint64 bottom = layout->plot_y + layout->plot_height;
+  guint side, c;
+
+  for (side = 0; side < 2; side++) {
+    const gint64 x = side ? layout->plot_x + layout->plot_width + gap :
+        panel->x;
+    gboolean lit = FALSE;
+
+    for (c = 0; c < clipping->n; c++)
+      lit |= clipping->clipped[c][side] > 0;
+    gst_cl_overlay_draw_rect (frame, painter, x, layout->plot_y + gap, k, k,
+        !lit ? unlit_colour : side ? clipped_colour : crushed_colour,
+        opacity);
+    draw_gauge (frame, painter, clipping, side, x, k, bottom,
+        layout->plot_height - k - 2 * gap, opacity);
+  }
+}
+
+/* The box's black background beside the plot, where the clip
+ * indicators stand (the graph draws its own under the bars). */
+static void
+draw_sides (GstVideoFrame *frame, const GstClOverlayPainter *painter,
+    const GstClOverlayPanel *panel, const GstClOverlayPanelLayout *layout)
+{
+  const guint opacity = gst_cl_overlay_draw_opacity (panel->alpha
+      * BACKGROUND_SHARE);
+  const gint64 right = layout->plot_x + layout->plot_width;
+
+  gst_cl_overlay_draw_rect (frame, painter, panel->x, layout->plot_y,
+      layout->plot_x - panel->x, layout->plot_height, black, opacity);
+  gst_cl_overlay_draw_rect (frame, painter, right, layout->plot_y,
+      panel->x + panel->width - right, layout->plot_height, black, opacity);
 }
 
 /**
@@ -487,11 +688,13 @@ draw_bars (GstVideoFrame *frame, const GstClOverlayPanel *panel,
  *
  * Draws, over a box of black at three quarters of the panel's opacity:
  * the bars of the first %GST_CL_OVERLAY_MAX_CHANNELS channels in the
- * plot; the graticule's lines over them (white, at 40 % of the opacity)
- * and the legal marks (dashed amber); the legend in the band above the
- * plot; the graticule's labels in the band below; and each channel's
- * clipped shares at the plot's top, at the ends of the axis where the
- * clipped samples are. Only the part of the box inside @frame is drawn.
+ * plot; the graticule's lines (white, at 40 % of the opacity) and the
+ * legal marks (dashed amber) above the bars, which hide them; the
+ * legend in the band above the plot; the graticule's labels in the band
+ * below; each channel's clipped shares at the plot's top, at the ends of
+ * the axis where the clipped samples are; and, when a channel's
+ * statistics hold its clipped counts, the clip indicators beside the
+ * plot. Only the part of the box inside @frame is drawn.
  */
 void
 gst_cl_overlay_panel_draw (GstVideoFrame *frame, GstClOverlayText *text,
@@ -502,12 +705,18 @@ gst_cl_overlay_panel_draw (GstVideoFrame *frame, GstClOverlayText *text,
   const gboolean valid_range = meta->info.range_max >= meta->info.range_min;
   GstClOverlayPanelLayout layout;
   GstClOverlayPainter painter;
+  GstClOverlayGraph graph;
+  Clipping clipping;
+  Plot plot;
   Tick ticks[MAX_TICKS], legal[MAX_TICKS];
   guint8 colours[2 * MAX_TICKS][3];
   Tick labelled[2 * MAX_TICKS];
   guint n_ticks = 0, n_legal = 0, n_labelled = 0, i;
 
   gst_cl_overlay_panel_layout (panel, text, &layout);
+  clipping_of (meta, n_channels, &clipping);
+  if (clipping.n > 0)
+    gst_cl_overlay_panel_layout_indicators (panel, &layout);
   gst_cl_overlay_painter_init (&painter, &frame->info);
   /* Whatever a label's or a line's size, nothing strays out of the box. */
   gst_cl_overlay_painter_clip (&painter, panel->x, panel->y, panel->width,
@@ -521,16 +730,23 @@ gst_cl_overlay_panel_draw (GstVideoFrame *frame, GstClOverlayText *text,
         layout.plot_y + layout.plot_height, panel->width,
         panel->y + panel->height - layout.plot_y - layout.plot_height, black,
         gst_cl_overlay_draw_opacity (panel->alpha * BACKGROUND_SHARE));
-  draw_bars (frame, panel, &layout, meta, n_channels);
+  graph_of (panel, &layout, meta, n_channels, &graph);
+  gst_cl_overlay_draw_graph (frame, &graph);
+  if (layout.clip_width > 0) {
+    draw_sides (frame, &painter, panel, &layout);
+    draw_indicators (frame, &painter, panel, &layout, &clipping);
+  }
 
+  plot.layout = &layout;
+  plot.info = &meta->info;
+  plot.graph = &graph;
+  plot.scale_max = gst_cl_overlay_draw_graph_scale (&graph);
   if (valid_range) {
     n_ticks = graticule_ticks (panel, &meta->info, ticks);
     n_legal = legal_ticks (panel, meta, legal);
   }
-  draw_graticule_lines (frame, &painter, panel, &layout, &meta->info, ticks,
-      n_ticks);
-  draw_legal_marks (frame, &painter, panel, &layout, &meta->info, legal,
-      n_legal);
+  draw_graticule_lines (frame, &painter, panel, &plot, ticks, n_ticks);
+  draw_legal_marks (frame, &painter, panel, &plot, legal, n_legal);
   if (layout.font_size == 0)
     return;
 
@@ -543,8 +759,8 @@ gst_cl_overlay_panel_draw (GstVideoFrame *frame, GstClOverlayText *text,
       labelled[n_labelled] = ticks[i];
       memcpy (colours[n_labelled++], white, 3);
     }
-    draw_axis_labels (frame, &painter, text, panel, &layout, &meta->info,
-        labelled, n_labelled, (const guint8 (*)[3]) colours);
+    draw_axis_labels (frame, &painter, text, panel, &plot, labelled,
+        n_labelled, (const guint8 (*)[3]) colours);
   }
   if (layout.top_band)
     draw_legend (frame, &painter, text, panel, &layout, meta, n_channels);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* histogramoverlay's panel: a frame's histogram as an operator reads it,
  * the bar graph with its value graticule, the legal marks of the
- * stream's range, a legend and the clipped shares, laid out in a box of
- * the frame. */
+ * stream's range, a legend, the clipped shares and the clip indicators
+ * beside the bars, laid out in a box of the frame. */
 #pragma once
 
 #include <gst/clhistogram/clhistogram.h>
@@ -35,13 +35,23 @@ typedef struct {
   gboolean limited;
   gboolean legend;
   gboolean clipping_text;
+  /* A lamp and a gauge of the clipped shares at each end of the axis,
+   * beside the bars, when the meta's statistics hold them. */
+  gboolean clip_indicators;
 } GstClOverlayPanel;
 
-/* The panel's parts, in pixels of the frame: the plot (the bars' box)
- * and the bands above (legend) and below it (graticule labels). */
+/* The panel's parts, in pixels of the frame: the plot (the bars' box),
+ * the bands above (legend) and below it (graticule labels) and the clip
+ * indicators at its sides. */
 typedef struct {
+  gint64 plot_x;
   gint64 plot_y;
+  gint64 plot_width;
   gint64 plot_height;
+  /* Each clip indicator's width, and the columns between it and the
+   * plot; 0 when there are none (the plot is the box's width). */
+  gint64 clip_width;
+  gint64 clip_gap;
   /* The font's size and a line's height; 0 when the box is too small for
    * text, which is then left out. */
   guint font_size;
@@ -52,6 +62,9 @@ typedef struct {
 
 void gst_cl_overlay_panel_layout (const GstClOverlayPanel *panel,
     GstClOverlayText *text, GstClOverlayPanelLayout *layout);
+
+void gst_cl_overlay_panel_layout_indicators (const GstClOverlayPanel *panel,
+    GstClOverlayPanelLayout *layout);
 
 gint64 gst_cl_overlay_panel_value_column (guint value, guint range_min,
     guint range_max, gint64 width);

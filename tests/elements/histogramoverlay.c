@@ -983,11 +983,18 @@ count_changed_frames (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
   GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER (info);
   GstMapInfo map;
 
-  /* videotestsrc's black frames (Y 16): the graph's column for bin 16,
-   * x = 100 + 16, is a white bar. */
+  gint x;
+
+  /* videotestsrc's black frames (Y 16): the bar of bin 16 is white (Y
+   * 235 at 0.8 over 16: 191) near the box's left edge (x = 100), right
+   * of the clip indicator (at most a tenth of the box's height wide,
+   * and its gap), whose gauge of the crushed samples is white too. */
   gst_buffer_map (buffer, &map, GST_MAP_READ);
-  if (map.data[100 * 320 + 116] != 16)
-    (*changed)++;
+  for (x = 112; x < 164; x++)
+    if (map.data[100 * 320 + x] > 150) {
+      (*changed)++;
+      break;
+    }
   gst_buffer_unmap (buffer, &map);
   return GST_PAD_PROBE_OK;
 }
@@ -1200,15 +1207,16 @@ rows_above (GstBuffer *buffer, const GstVideoInfo *info, gint x0, gint x1,
 GST_START_TEST (test_annotation_properties)
 {
   GstElement *overlay = gst_element_factory_make ("histogramoverlay", NULL);
-  gboolean legal, legend, clipping, zones, labels;
+  gboolean legal, legend, clipping, indicators, zones, labels;
   gdouble size, clipped, crushed;
   gint corner, graticule;
   GEnumValue *value;
 
   g_object_get (overlay, "size", &size, "corner", &corner, "graticule",
       &graticule, "legal-marks", &legal, "legend", &legend, "clipping-text",
-      &clipping, "zones", &zones, "zone-clipped", &clipped, "zone-crushed",
-      &crushed, "zone-labels", &labels, NULL);
+      &clipping, "clip-indicators", &indicators, "zones", &zones,
+      "zone-clipped", &clipped, "zone-crushed", &crushed, "zone-labels",
+      &labels, NULL);
   fail_unless_equals_float (size, 35.0);
   value = g_enum_get_value (g_type_class_peek (G_PARAM_SPEC_VALUE_TYPE
           (g_object_class_find_property (G_OBJECT_GET_CLASS (overlay),
@@ -1218,23 +1226,26 @@ GST_START_TEST (test_annotation_properties)
           (g_object_class_find_property (G_OBJECT_GET_CLASS (overlay),
                   "graticule"))), graticule);
   fail_unless_equals_string (value->value_nick, "codes");
-  fail_unless (legal && legend && clipping && zones && !labels);
+  fail_unless (legal && legend && clipping && indicators && zones
+      && !labels);
   fail_unless_equals_float (clipped, 1.0);
   fail_unless_equals_float (crushed, 1.0);
 
   gst_util_set_object_arg (G_OBJECT (overlay), "corner", "bottom-right");
   gst_util_set_object_arg (G_OBJECT (overlay), "graticule", "ire");
   g_object_set (overlay, "size", 20.0, "legal-marks", FALSE, "legend", FALSE,
-      "clipping-text", FALSE, "zones", FALSE, "zone-clipped", 2.5,
-      "zone-crushed", 0.0, "zone-labels", TRUE, NULL);
+      "clipping-text", FALSE, "clip-indicators", FALSE, "zones", FALSE,
+      "zone-clipped", 2.5, "zone-crushed", 0.0, "zone-labels", TRUE, NULL);
   g_object_get (overlay, "size", &size, "corner", &corner, "graticule",
       &graticule, "legal-marks", &legal, "legend", &legend, "clipping-text",
-      &clipping, "zones", &zones, "zone-clipped", &clipped, "zone-crushed",
-      &crushed, "zone-labels", &labels, NULL);
+      &clipping, "clip-indicators", &indicators, "zones", &zones,
+      "zone-clipped", &clipped, "zone-crushed", &crushed, "zone-labels",
+      &labels, NULL);
   fail_unless_equals_float (size, 20.0);
   fail_unless_equals_int (corner, 3);
   fail_unless_equals_int (graticule, 2);
-  fail_unless (!legal && !legend && !clipping && !zones && labels);
+  fail_unless (!legal && !legend && !clipping && !indicators && !zones
+      && labels);
   fail_unless_equals_float (clipped, 2.5);
   fail_unless_equals_float (crushed, 0.0);
   gst_object_unref (overlay);
@@ -1639,7 +1650,8 @@ pixels_near (GstBuffer *buffer, const GstVideoInfo *info, gint x0, gint y0,
 /* The clipped shares: a line per channel with statistics at the plot's
  * top, "▼" and the low share at its left end, "▲" and the high one at
  * its right end, in the channel's (lightened) colour, inside the box's
- * margin; none without statistics. */
+ * margin; none without statistics. (The clip indicators, which would
+ * take the box's sides, have their own test.) */
 GST_START_TEST (test_clipping_text)
 {
   static const gchar *const luma[] = { "Y" };
@@ -1656,7 +1668,7 @@ GST_START_TEST (test_clipping_text)
 
   set_rectangle (h, 0, 0, 400, 200);
   gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "none");
-  g_object_set (h->element, "legend", FALSE, NULL);
+  g_object_set (h->element, "legend", FALSE, "clip-indicators", FALSE, NULL);
 
   /* Without statistics: nothing but the black box over black. */
   in = gray_frame (400, 200, 0, &info);
@@ -1684,7 +1696,8 @@ GST_START_TEST (test_clipping_text)
   h = annotated_harness_new ("RGB", 400, 200, NULL);
   set_rectangle (h, 0, 0, 400, 200);
   gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "none");
-  g_object_set (h->element, "legend", FALSE, "alpha", 1.0, NULL);
+  g_object_set (h->element, "legend", FALSE, "alpha", 1.0,
+      "clip-indicators", FALSE, NULL);
   in = solid_frame ("RGB", 400, 200, BLACK, &info);
   meta = add_empty_meta (in, 3, rgb);
   set_clipped (meta, 0, 1000, 1, 2);
@@ -1702,6 +1715,258 @@ GST_START_TEST (test_clipping_text)
   fail_unless (pixels_near (out, &info, 0, 0, 400, 200, white, &row) == 0);
   gst_buffer_unref (out);
   gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static void assert_pixel (GstBuffer *buffer, const GstVideoInfo *info,
+    gint x, gint y, guint8 r, guint8 g, guint8 b);
+
+/* The frame's pixels (@x0..@x1) x (@y0..@y1) all hold @rgb. */
+static void
+assert_area (GstBuffer *buffer, const GstVideoInfo *info, gint x0, gint x1,
+    gint y0, gint y1, const guint8 rgb[3])
+{
+  gint x, y;
+
+  for (y = y0; y < y1; y++)
+    for (x = x0; x < x1; x++)
+      assert_pixel (buffer, info, x, y, rgb[0], rgb[1], rgb[2]);
+}
+
+/* A luma histogram of 10000 samples at 128 but for @n at @value, whose
+ * statistics count @low of them clipped low and @high clipped high, drawn
+ * on a black RGB frame in a box of 400 x 200 with no text: the plot is
+ * 200 high, the indicators 200 / 10 = 20 wide, 5 from the bars (at 25
+ * to 375) and 5 below the box's top; a gauge of 200 - 20 - 10 = 170
+ * rows. */
+static GstBuffer *
+draw_clipped (GstHarness *h, guint n, guint value, gboolean statistics,
+    guint64 low, guint64 high, GstVideoInfo *info)
+{
+  static const gchar *const names[] = { "Y" };
+  guint32 counts[256] = { 0 };
+  GstBuffer *in = solid_frame ("RGB", 400, 200, BLACK, info);
+  GstHistogramMeta *meta;
+
+  counts[128] = 10000 - n;
+  counts[value] += n;
+  meta = add_meta (in, 1, names, 256, counts);
+  if (statistics)
+    set_clipped (meta, 0, 10000, low, high);
+  return gst_harness_push_and_pull (h, in);
+}
+
+/* The clip indicators beside the bars: the lamp at the right lit red for
+ * a frame with 1 % of its samples clipped high (at 255), dark gray for
+ * one with none; the one at the left azure for 1 % crushed; each gauge
+ * ceil (1.7) = 2 rows of the channel's colour at the plot's bottom; the
+ * bars between them, the graticule's line at 255 above the last bar, not
+ * over it. No indicators without statistics or when turned off. */
+GST_START_TEST (test_clip_indicators)
+{
+  static const guint8 red[3] = { 255, 0, 0 }, azure[3] = { 0, 160, 255 },
+      gray[3] = { 64, 64, 64 }, white[3] = { 255, 255, 255 },
+      black[3] = { 0, 0, 0 };
+  GstHarness *h = annotated_harness_new ("RGB", 400, 200, NULL);
+  GstVideoInfo info;
+  GstBuffer *out;
+
+  set_rectangle (h, 0, 0, 400, 200);
+  gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "none");
+  g_object_set (h->element, "legend", FALSE, "clipping-text", FALSE,
+      "alpha", 1.0, NULL);
+
+  /* 1 % at 255: the right lamp lit, its gauge 2 rows; the left unlit. */
+  out = draw_clipped (h, 100, 255, TRUE, 0, 100, &info);
+  assert_area (out, &info, 380, 400, 5, 25, red);
+  assert_area (out, &info, 380, 400, 198, 200, white);
+  assert_area (out, &info, 380, 400, 30, 198, black);
+  assert_area (out, &info, 0, 20, 5, 25, gray);
+  assert_area (out, &info, 0, 20, 30, 200, black);
+  /* The lamps' gaps, and the gaps to the bars, are the box's black. */
+  assert_area (out, &info, 0, 25, 0, 5, black);
+  assert_area (out, &info, 375, 400, 0, 5, black);
+  assert_area (out, &info, 20, 25, 0, 200, black);
+  assert_area (out, &info, 375, 380, 0, 200, black);
+  /* The bars: bin 128 at column 25 + 128 * 350 / 256 = 200 fills the
+   * plot, bin 255 (the last column, 374) keeps a row. */
+  assert_area (out, &info, 200, 201, 0, 200, white);
+  assert_area (out, &info, 374, 375, 199, 200, white);
+  gst_buffer_unref (out);
+
+  /* None clipped: both lamps unlit, no gauge. */
+  out = draw_clipped (h, 100, 254, TRUE, 0, 0, &info);
+  assert_area (out, &info, 380, 400, 5, 25, gray);
+  assert_area (out, &info, 380, 400, 30, 200, black);
+  assert_area (out, &info, 0, 20, 5, 25, gray);
+  gst_buffer_unref (out);
+
+  /* 1 % at 0, crushed: the left lamp lit azure. */
+  out = draw_clipped (h, 100, 0, TRUE, 100, 0, &info);
+  assert_area (out, &info, 0, 20, 5, 25, azure);
+  assert_area (out, &info, 0, 20, 198, 200, white);
+  assert_area (out, &info, 0, 20, 30, 198, black);
+  assert_area (out, &info, 380, 400, 5, 25, gray);
+  gst_buffer_unref (out);
+
+  /* Without statistics the bars take the box's width: bin 255 at column
+   * 399, nothing lit. */
+  out = draw_clipped (h, 100, 255, FALSE, 0, 0, &info);
+  assert_area (out, &info, 399, 400, 199, 200, white);
+  assert_area (out, &info, 380, 399, 0, 200, black);
+  gst_buffer_unref (out);
+
+  /* Turned off: the same. */
+  g_object_set (h->element, "clip-indicators", FALSE, NULL);
+  out = draw_clipped (h, 100, 255, TRUE, 0, 100, &info);
+  assert_area (out, &info, 399, 400, 199, 200, white);
+  assert_area (out, &info, 380, 399, 0, 200, black);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The gauge of several channels: each bar its share's height, their
+ * colours added where they overlap (R 2 %, G 1 %: 4 rows, the lower 2
+ * yellow). */
+GST_START_TEST (test_clip_gauge_channels)
+{
+  static const gchar *const names[] = { "R", "G" };
+  static const guint8 red[3] = { 255, 0, 0 }, yellow[3] = { 255, 255, 0 },
+      black[3] = { 0, 0, 0 };
+  static guint32 counts[2 * 256];
+  GstHarness *h = annotated_harness_new ("RGB", 400, 200, NULL);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  GstHistogramMeta *meta;
+
+  counts[128] = counts[256 + 128] = 10000;
+  set_rectangle (h, 0, 0, 400, 200);
+  gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "none");
+  g_object_set (h->element, "legend", FALSE, "clipping-text", FALSE,
+      "alpha", 1.0, NULL);
+  in = solid_frame ("RGB", 400, 200, BLACK, &info);
+  meta = add_meta (in, 2, names, 256, counts);
+  set_clipped (meta, 0, 10000, 0, 200);
+  set_clipped (meta, 1, 10000, 0, 100);
+  out = gst_harness_push_and_pull (h, in);
+  /* ceil (200 * 170 / 10000) = 4, ceil (100 * 170 / 10000) = 2. */
+  assert_area (out, &info, 380, 400, 198, 200, yellow);
+  assert_area (out, &info, 380, 400, 196, 198, red);
+  assert_area (out, &info, 380, 400, 30, 196, black);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The graticule's lines and the legal marks stay under the bars: a red
+ * bar of bin 255 in the last column of a box with no text (79 wide, 8
+ * characters of the smallest font would not fit), under the line at 255,
+ * is red where it stands and the line shows only above it; so is a white
+ * bar at 235 under the dashed amber legal mark on limited-range I420. */
+GST_START_TEST (test_marks_under_bars)
+{
+  static const gchar *const red_names[] = { "R" };
+  static const gchar *const luma[] = { "Y" };
+  static guint32 counts[256];
+  GstHarness *h = annotated_harness_new ("RGB", 79, 40, NULL);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  GstMapInfo map;
+  gint y;
+
+  /* The plot: 79 columns, 40 rows; 256 bins, the last column showing
+   * bins 252 to 255 and the line at ((2 255 + 1) 79) / 512 = 78. Bin
+   * 255 half as tall as bin 128: 20 rows. */
+  counts[128] = 5000;
+  counts[255] = 2500;
+  set_rectangle (h, 0, 0, 79, 40);
+  g_object_set (h->element, "alpha", 1.0, NULL);
+  in = solid_frame ("RGB", 79, 40, BLACK, &info);
+  add_meta (in, 1, red_names, 256, counts);
+  out = gst_harness_push_and_pull (h, in);
+  for (y = 20; y < 40; y++)
+    assert_pixel (out, &info, 78, y, 255, 0, 0);
+  /* The line above: white at 40 % of the opacity, 102. */
+  for (y = 0; y < 20; y++)
+    assert_pixel (out, &info, 78, y, 102, 102, 102);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+
+  /* I420, limited range: the legal mark at 235 (column 235 of a plot
+   * of 256, widened to the chroma block 234..235) is dashed down to the
+   * bars, which stand whole: bin 235 fills the plot (Y 235). */
+  memset (counts, 0, sizeof (counts));
+  counts[235] = 1000;
+  counts[234] = 10;
+  h = annotated_harness_new ("I420", 256, 40, NULL);
+  set_rectangle (h, 0, 0, 256, 40);
+  gst_util_set_object_arg (G_OBJECT (h->element), "graticule", "none");
+  g_object_set (h->element, "legend", FALSE, "clipping-text", FALSE,
+      "alpha", 1.0, NULL);
+  in = solid_frame ("I420", 256, 40, BLACK, &info);
+  add_meta (in, 1, luma, 256, counts);
+  out = gst_harness_push_and_pull (h, in);
+  gst_buffer_map (out, &map, GST_MAP_READ);
+  for (y = 0; y < 40; y++) {
+    fail_unless_equals_int (sample_at (&info, &map, 0, 235, y), 235);
+    /* Column 234: the dashes (amber, Y 170) down to bin 234's bar, a
+     * row at the bottom. */
+    fail_unless_equals_int (sample_at (&info, &map, 0, 234, y),
+        y == 39 ? 235 : y % 6 < 3 ? 170 : 16);
+  }
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Behind clhistogram, whose statistics count the clipped samples at its
+ * clip levels (full-range gray: 0 and 255): a frame with 1 % at 255
+ * lights the right lamp (red: Y 76 in BT.601), one with 1 % at 254 does
+ * not (dark gray, 64); 1 % at 0 lights the left one (azure: Y 123). The
+ * box of 100 x 60 has no text: indicators 6 wide, 1 from the bars and
+ * the top. */
+GST_START_TEST (test_clip_indicators_pipeline)
+{
+  static const struct {
+    guint8 value;
+    guint8 left, right;
+  } cases[] = {
+    {255, 64, 76}, {254, 64, 64}, {0, 123, 64}, {1, 64, 64},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstHarness *h = gst_harness_new_parse ("clhistogram ! histogramoverlay "
+        "x=0 y=0 width=100 height=60 graticule=none legend=false "
+        "clipping-text=false alpha=1.0");
+    GstVideoInfo info;
+    GstBuffer *in, *out;
+    GstMapInfo map;
+    gint x, y;
+
+    gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=100,"
+        "height=100,framerate=30/1");
+    in = gray_frame (100, 100, 128, &info);
+    gst_buffer_memset (in, 0, cases[i].value, 100);
+    GST_BUFFER_PTS (in) = 0;
+    out = gst_harness_push_and_pull (h, in);
+    fail_unless (out != NULL);
+    gst_buffer_map (out, &map, GST_MAP_READ);
+    for (y = 1; y < 7; y++)
+      for (x = 0; x < 6; x++) {
+        fail_unless_equals_int (map.data[y * 100 + x], cases[i].left);
+        fail_unless_equals_int (map.data[y * 100 + 94 + x], cases[i].right);
+      }
+    gst_buffer_unmap (out, &map);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
 }
 
 GST_END_TEST;
@@ -2295,6 +2560,10 @@ histogramoverlay_suite (void)
   tcase_add_test (tc, test_legal_marks);
   tcase_add_test (tc, test_legal_marks_tall_box);
   tcase_add_test (tc, test_clipping_text);
+  tcase_add_test (tc, test_clip_indicators);
+  tcase_add_test (tc, test_clip_gauge_channels);
+  tcase_add_test (tc, test_marks_under_bars);
+  tcase_add_test (tc, test_clip_indicators_pipeline);
   tcase_add_test (tc, test_legend);
   tcase_add_test (tc, test_zones);
   tcase_add_test (tc, test_zones_unknown_or_outside);
