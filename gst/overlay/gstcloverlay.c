@@ -6,7 +6,8 @@
  * Draws the histogram a buffer carries (its full-frame #GstHistogramMeta,
  * as `clhistogram` attaches it) onto the frame, in place, as an operator
  * reads it: a bar graph with a graticule of values, the legal marks of a
- * limited-range stream, a legend and each channel's clipped shares; and,
+ * limited-range stream, a legend, each channel's clipped shares and clip
+ * indicators beside the bars; and,
  * when the buffer holds zones' histograms (`clhistogram zones=CxR`), the
  * grid of zones over the frame, each in the colour of its state.
  *
@@ -30,7 +31,8 @@
  * fontconfig's `Sans`) at the box's height over 12, at least 10 pixels;
  * the legend takes a line at the top of the box and the graticule's
  * labels a line at its bottom, and the bars fill the plot between them,
- * the box's full width. A box too small for two lines of plot beside
+ * the box's full width but for the clip indicators (below). A box too
+ * small for two lines of plot beside
  * those lines, or narrower than 8 characters, gets no text and its bars
  * fill it; so does every box where fontconfig gives Pango no font to
  * render with (the element warns once, naming what to install).
@@ -50,7 +52,8 @@
  * `((2 (v - range_min) + 1) width) / (2 (range_max - range_min + 1))`
  * (integer division; with 256 columns for 8-bit values, column v). The
  * #GstClHistogramOverlay:graticule draws white lines at 40 % of the opacity
- * over the bars: `codes`, every 32nd code value and 255 (scaled to the
+ * down to the bars, which hide them (as they hide the legal marks: a
+ * spike at a mark's value stands whole): `codes`, every 32nd code value and 255 (scaled to the
  * histogram's depth), labelled at 0, 64, 128, 192, 255; or `ire`, every
  * 10 % of the nominal range from black (0 IRE: 16 in limited range, 0 in
  * full range) to white (100 IRE: 235 or 255), labelled every 20.
@@ -76,6 +79,19 @@
  * read over the box). #GstClHistogramOverlay:legend names the channels in
  * their colours, and the graticule's unit (`code`, `IRE`) and `log` at
  * the right.
+ *
+ * #GstClHistogramOverlay:clip-indicators, when a drawn channel's
+ * statistics hold their clipped counts, narrows the plot for an
+ * indicator at each side, `k = max (5, plot height / 10)` pixels wide and
+ * `max (1, k / 4)` from the bars: from the plot's top, a gap of that
+ * size, a lamp k x k, lit at the left (azure, 0, 160, 255) when a
+ * channel's `clipped_low` is not 0 and at the right (red, 255, 0, 0)
+ * when its `clipped_high` is not 0, dark gray (64, 64, 64) when none is,
+ * a gap, and a gauge from the plot's bottom: each channel's bar `ceil
+ * (clipped * rows / samples)` of its rows high, in its colour, colours
+ * added where they overlap. A single clipped sample lights the lamp; the
+ * gauge and the text say how many. No indicators where the bars would
+ * keep fewer than 16 columns or a gauge fewer than 4 rows.
  *
  * Channel colours: `Y` (luma, gray) white; `R`, `G`, `B` red, green, blue;
  * `U` azure (0, 128, 255); `V` orange-red (255, 64, 0); `max` yellow;

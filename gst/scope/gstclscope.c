@@ -11,6 +11,11 @@
  * targets and the skin-tone line) and histograms per channel, side by side
  * as #GstClScope:scopes chooses, under a graticule in IRE or code values
  * (0 and 100 IRE, limited range's 16 and 235 at 8 bits, highlighted).
+ * A histogram's bars stand over the graticule, and beside them its clip
+ * indicators: a lamp lit azure (left) or red (right) when any sample is
+ * at or below nominal black or at or above nominal white (16 and 235 in
+ * limited range, 0 and 255 in full range: clhistogram's default clip
+ * levels), and a gauge of their share.
  * Every format clhistogram reads is drawn at its own depth; RGB input's
  * luma and colour differences come from the caps' matrix (BT.709 above
  * 576 rows, BT.601 below, when the caps name none) in 16-bit fixed point.
