@@ -5,7 +5,9 @@
  * run), odd sizes, padded strides, random, one-value and gradient frames,
  * each scope alone and together, both scales, every graticule, limited
  * and full range, three matrices, the device's own launch and a GPU's;
- * the threshold tables against the reference's brightness formula; the
+ * the threshold tables against the reference's brightness formula; a
+ * histogram's clip indicators lit at its clip levels and dark a code
+ * inside them, its end bin's bar over the graticule; the
  * picture blended into frames of each format, every byte of every plane;
  * frames in a host block of the context (a buffer pool's memory), read
  * and blended without a host copy, and blocks the engine must not use;

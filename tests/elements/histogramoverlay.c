@@ -5,8 +5,9 @@
  * frames with nothing to draw leave as the same buffer; alpha, log-scale,
  * clipping, region metas, multi-dimensional metas, property changes, and
  * a real pipeline behind clhistogram. Then the annotations: the box
- * relative to the frame, the graticule's and legal marks' columns, the
- * legend and clipped shares, the zone grid's colours as zones enter and
+ * relative to the frame, the graticule's and legal marks' columns and
+ * the bars they stay under, the legend and clipped shares, the clip
+ * indicators lit and unlit, the zone grid's colours as zones enter and
  * leave the thresholds, and everything drawn on every format staying in
  * the box and the zones. */
 #include <math.h>
