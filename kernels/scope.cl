@@ -568,6 +568,7 @@ scope_row_plots (global const ClhScopePlotParams *plots, uint n_plots,
     r.table = i * CLH_ABI_SCOPE_TABLES;
     r.bars = pl.bars;
     r.colour = pl.colour;
+    /* Rows [lamp, lamp + clip_width) from the bottom; none when 0 wide. */
     r.lamp = r.up - pl.lamp < pl.clip_width;
     rows[n++] = r;
   }
@@ -642,7 +643,6 @@ scope_draw_run (const ScopeRow *r, uint x0, uint x1, uint y,
 
   if (r->kind == CLH_ABI_SCOPE_HISTOGRAM) {
     global const uint *bar = bars + r->bars;
-
     const uchar4 none = (uchar4) (0, 0, 0, 0);
 
     for (uint x = x0; x < x1; x++) {
