@@ -231,6 +231,7 @@ config_key (const ClhFrame *frame, const ClhScopeSpec *spec, ConfigKey *key)
   key->spec.scale = spec->scale;
   key->spec.graticule = spec->graticule;
   key->spec.intensity = spec->intensity;
+  key->spec.vectorscope_zoom = MAX (spec->vectorscope_zoom, 1);
   key->width = frame->width;
   key->height = frame->height;
   key->sample = frame->sample;
@@ -391,9 +392,11 @@ make_side (const ClhScopePlot *p, gboolean low, guint32 *entry)
 }
 
 /* Each plot's column table (CLH_ABI_SCOPE_COLUMN_*): its picture column
- * c's bin across, `c * cols / width`, and for a waveform which threshold
- * table the bin's grid columns take; a histogram's sides before and after
- * its columns; from @at in @s->columns on. */
+ * c's bin across, `c * cols / width` (a vectorscope zoomed about its
+ * centre: `(width * (zoom - 1) * cols / 2 + c * cols) / (width * zoom)`),
+ * and for a waveform which threshold table the bin's grid columns take; a
+ * histogram's sides before and after its columns; from @at in @s->columns
+ * on. */
 static void
 make_columns (ClhScope *s, const ClhScopePlot *p, guint n_lo, guint at)
 {
@@ -403,7 +406,8 @@ make_columns (ClhScope *s, const ClhScopePlot *p, guint n_lo, guint at)
   entry = make_side (p, TRUE, entry);
   make_side (p, FALSE, entry + p->width);
   for (c = 0; c < p->width; c++) {
-    const guint64 bin = (guint64) c * p->cols / p->width;
+    const guint64 bin = ((guint64) p->width * (p->zoom - 1) * (p->cols / 2)
+        + (guint64) c * p->cols) / ((guint64) p->width * p->zoom);
     guint table = 0;
 
     if (p->kind == CLH_SCOPE_PLOT_WAVEFORM) {
@@ -447,6 +451,7 @@ make_plot_params (ClhScope *s, const ClhScopeSpec *spec)
     q->columns = columns;
     q->colour = p->colour;
     q->log = spec->scale == CLH_SCOPE_LOG;
+    q->zoom = p->zoom;
     make_columns (s, p, n_lo, columns);
     columns += p->width + 2 * plot_side (p);
     if (p->kind == CLH_SCOPE_PLOT_WAVEFORM) {

@@ -129,14 +129,16 @@ typedef struct {
  * (CLH_ABI_SCOPE_*); the rectangle x, y, width, height in picture pixels;
  * its bins, cols across and rows up (a histogram's rows: 1), whose counters
  * start count_base (laid out as its job's); row r from the bottom shows
- * value bin r * rows / height = (r * row_mul) >> 32 (0: r); its picture
- * columns' entries start columns into the column table; the trace's colour
- * as 0x00BBGGRR; a histogram's bars (log: on a log scale) start bars into
- * the bars buffer, cols of them and then its clip gauges' heights (rows
- * from the bottom), each `ceil (count * gauge / samples)` of its clip
- * counter's count. A histogram's clip indicators, clip_width columns
- * wide, lie side columns out from its rectangle (its indicator and the
- * gap), their lamps in the clip_width rows from row lamp up (0: none). */
+ * value bin r * rows / height = (r * row_mul) >> 32 (0: r), or, on a
+ * vectorscope magnified zoom > 1 times about its centre, bin
+ * (height * (zoom - 1) * rows / 2 + r * rows) / (height * zoom); its
+ * picture columns' entries start columns into the column table; the
+ * trace's colour as 0x00BBGGRR; a histogram's bars (log: on a log scale)
+ * start bars into the bars buffer, cols of them and then its clip gauges'
+ * heights (rows from the bottom), each `ceil (count * gauge / samples)` of
+ * its clip counter's count. A histogram's clip indicators, clip_width
+ * columns wide, lie side columns out from its rectangle (its indicator and
+ * the gap), their lamps in the clip_width rows from row lamp up (0: none). */
 typedef struct {
   CLH_U32 kind;
   CLH_U32 x;
@@ -156,6 +158,7 @@ typedef struct {
   CLH_U32 lamp;
   CLH_U32 gauge;
   CLH_U32 samples;
+  CLH_U32 zoom;
 } ClhScopePlotParams;
 
 /* scope_draw: a width x height RGBA picture, pitch bytes a row, of

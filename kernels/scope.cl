@@ -562,6 +562,11 @@ scope_row_plots (global const ClhScopePlotParams *plots, uint n_plots,
     r.kind = pl.kind;
     r.up = pl.y + pl.height - 1 - y;
     r.bin = pl.row_mul ? scope_mul_hi (r.up, pl.row_mul) : r.up;
+    /* A zoomed vectorscope: the bin under the row about the centre, one
+     * division a row. */
+    if (pl.zoom > 1)
+      r.bin = (uint) (((ulong) pl.height * (pl.zoom - 1) * (pl.rows / 2)
+              + (ulong) r.up * pl.rows) / ((ulong) pl.height * pl.zoom));
     r.cols = pl.cols;
     r.counts = pl.count_base + r.bin * pl.cols;
     r.columns = pl.columns;

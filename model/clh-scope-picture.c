@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "clh-levels.h"
+#include "clh-scope-labels.h"
 
 /* The skin-tone line's angle from the +Cb axis, degrees: the +I axis of
  * NTSC's YIQ, along which skin tones of every complexion fall (SMPTE
@@ -145,6 +146,7 @@ add_channel_plot (const ClhScopeSpec *spec, const ClhFrame *frame,
   p->width = width;
   p->height = height;
   p->depth = depth;
+  p->zoom = 1;
   channel_grid (frame, channel, p);
   if (kind == CLH_SCOPE_PLOT_WAVEFORM) {
     p->cols = MIN (width, p->grid_width);
@@ -173,9 +175,12 @@ add_vectorscope (const ClhScopeSpec *spec, const ClhFrame *frame,
   p->y = (spec->height - side) / 2;
   p->width = p->height = side;
   p->depth = spec->source == CLH_SCOPE_SOURCE_RGB ? 8 : frame->depth;
+  p->zoom = MAX (spec->vectorscope_zoom, 1);
   channel_grid (frame, spec->source == CLH_SCOPE_SOURCE_YUV ? 1 :
       CLH_SCOPE_LUMA, p);
-  p->shift = value_shift (p->depth, side, 9);
+  /* Zoomed, a pixel shows a zoom-th of the values: bins as many as
+   * side * zoom pixels hold. */
+  p->shift = value_shift (p->depth, side * p->zoom, 9);
   p->cols = p->rows = (1u << p->depth) >> p->shift;
 }
 
@@ -350,7 +355,8 @@ check_plots (const ClhScopeSpec *spec, const ClhFrame *frame,
  * Returns: %TRUE if @spec can be drawn of @frame: known scopes, a picture
  *   size in range with every plot at least %CLH_SCOPE_MIN_PLOT pixels
  *   either way, a source the frame's components fit, a matrix with
- *   0 < Kr, Kb and Kr + Kb < 1, and 0 < intensity <= 1
+ *   0 < Kr, Kb and Kr + Kb < 1, 0 < intensity <= 1 and a vectorscope
+ *   zoom of at most %CLH_SCOPE_MAX_ZOOM
  */
 gboolean
 clh_scope_spec_is_valid (const ClhScopeSpec *spec, const ClhFrame *frame,
@@ -376,6 +382,9 @@ clh_scope_spec_is_valid (const ClhScopeSpec *spec, const ClhFrame *frame,
     return unsupported (error, "unknown scale %d", spec->scale);
   if (spec->graticule > CLH_SCOPE_GRATICULE_NONE)
     return unsupported (error, "unknown graticule %d", spec->graticule);
+  if (spec->vectorscope_zoom > CLH_SCOPE_MAX_ZOOM)
+    return unsupported (error, "a vectorscope zoom of %u: it is 1 to %u",
+        spec->vectorscope_zoom, CLH_SCOPE_MAX_ZOOM);
   return check_source (spec, frame, error)
       && check_plots (spec, frame, error);
 }
@@ -576,11 +585,36 @@ put (const Layer *l, gint x, gint y, const guint8 colour[4])
   memcpy (px, colour, 4);
 }
 
-/* The plot's lines of constant value: @values, the highlighted ones
- * @legal. */
+/* Line @line of a plot's graticule: value @value, @legal, labelled @text,
+ * in the label subsets @sets (ClhScopeLine). */
+static void
+set_line (ClhScopeLine *line, guint value, gboolean legal,
+    const gchar *text, guint sets)
+{
+  line->value = value;
+  line->legal = legal;
+  line->sets = sets;
+  g_strlcpy (line->text, text, sizeof (line->text));
+}
+
+/* A line at code value @value, labelled with it. */
+static void
+set_code_line (ClhScopeLine *line, guint value, gboolean legal, guint sets)
+{
+  gchar text[sizeof (line->text)];
+
+  g_snprintf (text, sizeof (text), "%u", value);
+  set_line (line, value, legal, text, sets);
+}
+
+/* The plot's lines of constant value, and their labels: IRE lines in
+ * IRE (a colour difference's in percent of its nominal range, -50 to
+ * +50), code lines in code values. The label subsets, densest first:
+ * every line; IRE luma in 20s, 50s, then 0 and 100; code values in
+ * quarters, halves, then the ends. */
 static guint
 level_lines (const ClhScopeSpec *spec, const ClhScopePlot *plot,
-    guint values[16], gboolean legal[16])
+    ClhScopeLine lines[CLH_SCOPE_MAX_LINES])
 {
   const gboolean limited = spec->limited;
   const ClhLevels nominal = clh_levels_nominal (plot->depth, limited,
@@ -589,50 +623,49 @@ level_lines (const ClhScopeSpec *spec, const ClhScopePlot *plot,
 
   if (spec->graticule == CLH_SCOPE_GRATICULE_IRE && !plot->chroma) {
     for (k = 0; k <= 10; k++) {
-      values[n] = clh_levels_at_percent (&nominal, 10.0 * k);
-      legal[n++] = k == 0 || k == 10;
+      gchar text[8];
+
+      g_snprintf (text, sizeof (text), "%u", 10 * k);
+      set_line (&lines[n++], clh_levels_at_percent (&nominal, 10.0 * k),
+          k == 0 || k == 10, text, 1 | (k % 2 == 0 ? 2 : 0)
+          | (k % 5 == 0 ? 4 : 0) | (k % 10 == 0 ? 8 : 0));
     }
   } else if (spec->graticule == CLH_SCOPE_GRATICULE_IRE) {
-    values[n] = 1u << (plot->depth - 1);
-    legal[n++] = FALSE;
-    values[n] = nominal.black;
-    legal[n++] = TRUE;
-    values[n] = nominal.white;
-    legal[n++] = TRUE;
+    set_line (&lines[n++], 1u << (plot->depth - 1), FALSE, "0", 1);
+    set_line (&lines[n++], nominal.black, TRUE, "-50", 1);
+    set_line (&lines[n++], nominal.white, TRUE, "+50", 1);
   } else if (spec->graticule == CLH_SCOPE_GRATICULE_CODES) {
-    for (k = 0; k <= 4; k++) {
-      values[n] = k == 4 ? nominal.top : k << (plot->depth - 2);
-      legal[n++] = FALSE;
-    }
+    for (k = 0; k <= 4; k++)
+      set_code_line (&lines[n++], k == 4 ? nominal.top : k << (plot->depth
+              - 2), FALSE, 3 | (k % 2 == 0 ? 4 : 0) | (k % 4 == 0 ? 8 : 0));
     if (limited) {
-      values[n] = nominal.black;
-      legal[n++] = TRUE;
-      values[n] = nominal.white;
-      legal[n++] = TRUE;
+      set_code_line (&lines[n++], nominal.black, TRUE, 1);
+      set_code_line (&lines[n++], nominal.white, TRUE, 1);
     }
   }
   return n;
 }
 
-/* Lines across a waveform at its values, or up a histogram. */
+/* Lines across a waveform at its values, labelled, or up a histogram. */
 static void
 draw_level_lines (const ClhScopeSpec *spec, const Layer *l)
 {
   const ClhScopePlot *p = l->plot;
-  guint values[16], i;
-  gboolean legal[16];
-  const guint n = level_lines (spec, p, values, legal);
+  ClhScopeLine lines[CLH_SCOPE_MAX_LINES];
+  const guint n = level_lines (spec, p, lines);
+  guint i;
 
   for (i = 0; i < n; i++) {
-    const guint64 bin = values[i] >> p->shift;
-    const guint8 *colour = legal[i] ? legal_colour : line_colour;
+    const guint64 bin = lines[i].value >> p->shift;
+    const guint8 *colour = lines[i].legal ? legal_colour : line_colour;
     guint j;
 
     if (p->kind == CLH_SCOPE_PLOT_WAVEFORM) {
       const guint up = (guint) ((bin * p->height + p->rows - 1) / p->rows);
 
+      lines[i].row = p->height - 1 - up;
       for (j = 0; j < p->width; j++)
-        put (l, j, p->height - 1 - up, colour);
+        put (l, j, lines[i].row, colour);
     } else {
       const guint across = (guint) ((bin * p->width + p->cols - 1) /
           p->cols);
@@ -641,14 +674,8 @@ draw_level_lines (const ClhScopeSpec *spec, const Layer *l)
         put (l, across, j, colour);
     }
   }
-}
-
-/* Where value @v's centre falls along a vectorscope's side of @side
- * pixels: `floor ((2 v + 1) side / 2^(depth + 1))`. */
-static gint
-chroma_pixel (guint v, guint side, guint depth)
-{
-  return (gint) ((((guint64) 2 * v + 1) * side) >> (depth + 1));
+  if (p->kind == CLH_SCOPE_PLOT_WAVEFORM)
+    clh_scope_label_lines (p, lines, n, l->rgba, l->stride);
 }
 
 /* The code value of colour difference @c (-0.5..0.5) in @depth bits,
@@ -665,13 +692,33 @@ chroma_code (gdouble c, guint depth, gboolean limited)
   return (guint) CLAMP (v, 0.0, top);
 }
 
-/* The six colour-bar colours, as R, G, B on/off. */
+/* Where value @v's centre falls along a vectorscope's side of @side
+ * pixels magnified @zoom times about the middle: `floor (((2 v + 1) zoom
+ * side - (zoom - 1) side 2^depth) / 2^(depth + 1))`, unzoomed `floor
+ * ((2 v + 1) side / 2^(depth + 1))`; FALSE if that lies beyond the
+ * side. */
+static gboolean
+zoomed_pixel (guint v, guint side, guint depth, guint zoom, gint *pixel)
+{
+  const gint64 num = ((gint64) 2 * v + 1) * zoom * side
+      - (gint64) (zoom - 1) * side * ((gint64) 1 << depth);
+
+  if (num < 0 || (num >> (depth + 1)) >= side)
+    return FALSE;
+  *pixel = (gint) (num >> (depth + 1));
+  return TRUE;
+}
+
+/* The six colour-bar colours, as R, G, B on/off, and their names. */
 static const guint8 bars[6][3] = {
   {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 1, 1}, {0, 0, 1}, {1, 0, 1},
 };
 
-/* The target of bar @i at @fraction of full amplitude: its pixel. */
-static void
+static const gchar *const bar_names[6] = { "R", "Yl", "G", "Cy", "B", "Mg" };
+
+/* The target of bar @i at @fraction of full amplitude: its pixel at the
+ * plot's zoom; FALSE if it lies beyond the plot. */
+static gboolean
 target_pixel (const ClhScopeSpec *spec, const ClhScopePlot *p, guint i,
     gdouble fraction, gint *x, gint *y)
 {
@@ -686,8 +733,11 @@ target_pixel (const ClhScopeSpec *spec, const ClhScopePlot *p, guint i,
   const guint cr = chroma_code (0.5 * (r - luma) / (1.0 - kr), p->depth,
       limited);
 
-  *x = chroma_pixel (cb, p->width, p->depth);
-  *y = (gint) p->height - 1 - chroma_pixel (cr, p->height, p->depth);
+  if (!zoomed_pixel (cb, p->width, p->depth, p->zoom, x)
+      || !zoomed_pixel (cr, p->height, p->depth, p->zoom, y))
+    return FALSE;
+  *y = (gint) p->height - 1 - *y;
+  return TRUE;
 }
 
 /* The skin-tone line from the centre (@cx, @cy) to 7/16 of the side out:
@@ -715,11 +765,14 @@ static void
 draw_vectorscope (const ClhScopeSpec *spec, const Layer *l)
 {
   const ClhScopePlot *p = l->plot;
-  const gint mid = chroma_pixel (1u << (p->depth - 1), p->width, p->depth);
-  const gint cx = mid, cy = (gint) p->height - 1 - mid;
+  gint mid = 0, cx, cy;
   const gint half = MAX (2, (gint) p->width / 64);
   gint i, j, k, x, y;
 
+  /* The neutral value lies inside at every zoom. */
+  zoomed_pixel (1u << (p->depth - 1), p->width, p->depth, p->zoom, &mid);
+  cx = mid;
+  cy = (gint) p->height - 1 - mid;
   for (j = 0; j < (gint) p->width; j++) {
     put (l, j, cy, axis_colour);
     put (l, cx, j, axis_colour);
@@ -731,17 +784,21 @@ draw_vectorscope (const ClhScopeSpec *spec, const Layer *l)
     for (i = 0; i < 3; i++)
       colour[i] = bars[k][i] ? 255 : 40;
     colour[3] = 150;
-    target_pixel (spec, p, k, 1.0, &x, &y);
-    for (j = -1; j <= 1; j++)
-      for (i = -1; i <= 1; i++)
-        put (l, x + i, y + j, colour);
+    if (target_pixel (spec, p, k, 1.0, &x, &y))
+      for (j = -1; j <= 1; j++)
+        for (i = -1; i <= 1; i++)
+          put (l, x + i, y + j, colour);
     colour[3] = 230;
-    target_pixel (spec, p, k, 0.75, &x, &y);
+    if (!target_pixel (spec, p, k, 0.75, &x, &y))
+      continue;
     for (j = -half; j <= half; j++)
       for (i = -half; i <= half; i++)
         if (ABS (i) == half || ABS (j) == half)
           put (l, x + i, y + j, colour);
+    clh_scope_label_target (p, bar_names[k], x, y, cx, cy, half, colour,
+        l->rgba, l->stride);
   }
+  clh_scope_label_zoom (p, l->rgba, l->stride);
 }
 
 /**
@@ -755,14 +812,17 @@ draw_vectorscope (const ClhScopeSpec *spec, const Layer *l)
  * Draws the static graticule, transparent elsewhere, plot by plot; later
  * lines replace earlier ones where they cross. Waveforms get lines across
  * at the values of the graticule (#ClhScopeGraticule; a colour
- * difference's at its nominal ends, highlighted, and its centre),
- * histograms the same lines up; in the row (column) where the value's bin
- * starts. A vectorscope gets its axes through the neutral point, the
- * skin-tone line at 123 degrees from +Cb, a 3x3 dot at each 100% bar
- * colour and a square outline at each 75% one (its half side `max (2,
- * side / 64)`), its targets at the spec's matrix and range, rounded to
- * code values, each at the pixel `floor ((2 v + 1) side / 2^(depth + 1))`
- * of its code value v.
+ * difference's at its nominal ends, highlighted, and its centre), and
+ * their numbers (clh_scope_label_lines()); histograms the same lines up;
+ * in the row (column) where the value's bin starts. A vectorscope gets
+ * its axes through the neutral point, the skin-tone line at 123 degrees
+ * from +Cb, a 3x3 dot at each 100% bar colour and a square outline at
+ * each 75% one (its half side `max (2, side / 64)`) with its name
+ * (clh_scope_label_target()), its targets at the spec's matrix and range,
+ * rounded to code values, each at the pixel `floor (((2 v + 1) zoom side
+ * - (zoom - 1) side 2^depth) / 2^(depth + 1))` of its code value v (the
+ * axes at the neutral value's; targets beyond the plot left out); zoomed,
+ * its magnification (clh_scope_label_zoom()).
  */
 void
 clh_scope_draw_graticule (const ClhScopeSpec *spec,

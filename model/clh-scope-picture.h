@@ -86,6 +86,8 @@ typedef enum {
 #define CLH_SCOPE_MAX_HEIGHT 4096
 /* The smallest plot, pixels either way. */
 #define CLH_SCOPE_MIN_PLOT 8
+/* The vectorscope's largest magnification. */
+#define CLH_SCOPE_MAX_ZOOM 10
 
 /**
  * ClhScopeSpec:
@@ -105,6 +107,10 @@ typedef enum {
  * @intensity: the brightness of a waveform or vectorscope cell holding the
  *   average density of samples, 0 < @intensity <= 1: a cell is at full
  *   brightness (linear scale) at 1 / @intensity times that density
+ * @vectorscope_zoom: the vectorscope's magnification about its centre,
+ *   1 to %CLH_SCOPE_MAX_ZOOM (0 is taken as 1): a colour difference's
+ *   offset from neutral is drawn that many times as far out; the samples
+ *   that fall beyond the plot are not drawn
  *
  * A scope picture to draw of frames.
  */
@@ -119,6 +125,7 @@ typedef struct {
   ClhScopeScale scale;
   ClhScopeGraticule graticule;
   gdouble intensity;
+  guint vectorscope_zoom;
 } ClhScopeSpec;
 
 /**
@@ -164,7 +171,8 @@ typedef enum {
  *   waveform's rows, a vectorscope's rows and cols, a histogram's cols)
  *   number `2^depth >> shift`: the largest power of two no larger than
  *   the plot's pixels along their axis, nor 2^depth, nor 1024 for a
- *   waveform, 512 for a vectorscope, 4096 for a histogram
+ *   waveform, 512 for a vectorscope, 4096 for a histogram (a
+ *   vectorscope's pixels times its zoom)
  * @count_base: the plot's first counter in the picture's counts
  * @colour: the trace's colour, 0x00BBGGRR (a vectorscope colours each
  *   cell by its own Cb, Cr)
@@ -177,6 +185,11 @@ typedef enum {
  *   `clhistogram`'s clip-low-level 0 puts it)
  * @clip_high: its clip-high level: samples at or above it are clipped
  *   (nominal white, as clip-high-level 100)
+ * @zoom: a vectorscope's magnification about its centre,
+ *   1..%CLH_SCOPE_MAX_ZOOM (1 for other plots): its pixel u across (up)
+ *   shows bin `(side (zoom - 1) bins / 2 + u bins) / (side zoom)`, the
+ *   middle zoom-th of its bins, which are as many as `side * zoom`
+ *   pixels hold
  *
  * One plot of a picture, and how its counters lie: a waveform's and a
  * vectorscope's `rows x cols`, row-major (`count_base + value_bin * cols +
@@ -204,6 +217,7 @@ typedef struct {
   guint clip_gap;
   guint clip_low;
   guint clip_high;
+  guint zoom;
 } ClhScopePlot;
 
 /**

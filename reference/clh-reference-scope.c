@@ -6,6 +6,7 @@
  * either side shows up as a mismatch. */
 #include "clh-reference-scope.h"
 #include "clh-reference.h"
+#include "clh-reference-text.h"
 
 #include <math.h>
 #include <string.h>
@@ -86,6 +87,8 @@ reference_plot (const ClhScopeSpec *spec, const ClhFrame *frame,
   p->height = h;
   p->depth = depth;
   p->colour = colour;
+  p->zoom = kind == CLH_SCOPE_PLOT_VECTORSCOPE && spec->vectorscope_zoom > 1 ?
+      spec->vectorscope_zoom : 1;
   if (channel == CLH_SCOPE_LUMA) {
     p->grid_width = frame->width;
     p->grid_height = frame->height;
@@ -102,7 +105,8 @@ reference_plot (const ClhScopeSpec *spec, const ClhFrame *frame,
       p->rows = bins;
       break;
     case CLH_SCOPE_PLOT_VECTORSCOPE:
-      bins = power_below (MIN (w, 1u << depth), 9);
+      /* A zoomed pixel shows a zoom-th of the values. */
+      bins = power_below (MIN (w * p->zoom, 1u << depth), 9);
       p->cols = p->rows = bins;
       break;
     default:
@@ -353,6 +357,8 @@ static const guint8 ink_line[4] = { 110, 190, 110, 120 };
 static const guint8 ink_legal[4] = { 255, 170, 40, 200 };
 static const guint8 ink_axis[4] = { 110, 190, 110, 70 };
 static const guint8 ink_skin[4] = { 255, 200, 160, 170 };
+static const guint8 ink_label[4] = { 150, 220, 150, 210 };
+static const guint8 ink_legal_label[4] = { 255, 190, 80, 230 };
 
 static void
 ink (guint8 *rgba, gsize stride, const ClhScopePlot *p, gint64 x, gint64 y,
@@ -360,6 +366,29 @@ ink (guint8 *rgba, gsize stride, const ClhScopePlot *p, gint64 x, gint64 y,
 {
   if (x >= 0 && y >= 0 && x < p->width && y < p->height)
     memcpy (rgba + (p->y + y) * stride + (p->x + x) * 4, colour, 4);
+}
+
+/* The pixels of a label's font pixels: one, and one more for every 360
+ * of the plot's height (side). */
+static gint
+text_scale (guint pixels)
+{
+  return pixels < 360 ? 1 : (gint) (pixels / 360);
+}
+
+/* @text with its top-left corner at (@left, @top) of the plot. */
+static void
+ink_text (guint8 *rgba, gsize stride, const ClhScopePlot *p,
+    const gchar *text, gint scale, gint64 left, gint64 top,
+    const guint8 colour[4])
+{
+  const gint w = clh_reference_text_width (text, scale);
+  gint i, j;
+
+  for (j = 0; j < CLH_FONT_HEIGHT * scale; j++)
+    for (i = 0; i < w; i++)
+      if (clh_reference_text_ink (text, scale, i, j))
+        ink (rgba, stride, p, left + i, top + j, colour);
 }
 
 /* The channel's nominal black and white code values. */
@@ -378,64 +407,130 @@ nominal (const ClhScopeSpec *spec, const ClhScopePlot *p, guint *black,
   }
 }
 
-/* The values a waveform or histogram has lines at, and which are
- * highlighted. */
+/* A waveform's or histogram's line: its value, whether it is highlighted,
+ * its label, and which of the label choices (every line; IRE in 20s,
+ * 50s, then 0 and 100; codes in quarters, halves, the ends) show it. */
+typedef struct {
+  guint value;
+  gboolean legal;
+  gchar label[8];
+  gboolean shown[4];
+} Line;
+
+static void
+line (Line *l, guint value, gboolean legal, const gchar *label,
+    gboolean in_20s, gboolean in_50s, gboolean at_ends)
+{
+  l->value = value;
+  l->legal = legal;
+  g_snprintf (l->label, sizeof (l->label), "%s", label);
+  l->shown[0] = TRUE;
+  l->shown[1] = in_20s;
+  l->shown[2] = in_50s;
+  l->shown[3] = at_ends;
+}
+
+/* The lines a waveform or histogram has. */
 static guint
-line_values (const ClhScopeSpec *spec, const ClhScopePlot *p,
-    guint *values, gboolean *legal)
+line_values (const ClhScopeSpec *spec, const ClhScopePlot *p, Line *lines)
 {
   const guint top = (1u << p->depth) - 1;
   guint black, white, n = 0, k;
+  gchar label[8];
 
   nominal (spec, p, &black, &white);
   if (spec->graticule == CLH_SCOPE_GRATICULE_IRE && !p->chroma) {
     for (k = 0; k <= 100; k += 10) {
-      values[n] = black + (guint) rounded ((gint64) k * (white - black), 100);
-      legal[n++] = k == 0 || k == 100;
+      g_snprintf (label, sizeof (label), "%u", k);
+      line (&lines[n++], black + (guint) rounded ((gint64) k * (white -
+                  black), 100), k == 0 || k == 100, label, k % 20 == 0,
+          k % 50 == 0, k == 0 || k == 100);
     }
   } else if (spec->graticule == CLH_SCOPE_GRATICULE_IRE) {
-    values[n] = (top + 1) / 2;
-    legal[n++] = FALSE;
-    values[n] = black;
-    legal[n++] = TRUE;
-    values[n] = white;
-    legal[n++] = TRUE;
+    line (&lines[n++], (top + 1) / 2, FALSE, "0", FALSE, FALSE, FALSE);
+    line (&lines[n++], black, TRUE, "-50", FALSE, FALSE, FALSE);
+    line (&lines[n++], white, TRUE, "+50", FALSE, FALSE, FALSE);
   } else if (spec->graticule == CLH_SCOPE_GRATICULE_CODES) {
     for (k = 0; k < 4; k++) {
-      values[n] = (top + 1) / 4 * k;
-      legal[n++] = FALSE;
+      g_snprintf (label, sizeof (label), "%u", (top + 1) / 4 * k);
+      line (&lines[n++], (top + 1) / 4 * k, FALSE, label, TRUE,
+          k == 0 || k == 2, k == 0);
     }
-    values[n] = top;
-    legal[n++] = FALSE;
+    g_snprintf (label, sizeof (label), "%u", top);
+    line (&lines[n++], top, FALSE, label, TRUE, TRUE, TRUE);
     if (spec->limited) {
-      values[n] = black;
-      legal[n++] = TRUE;
-      values[n] = white;
-      legal[n++] = TRUE;
+      g_snprintf (label, sizeof (label), "%u", black);
+      line (&lines[n++], black, TRUE, label, FALSE, FALSE, FALSE);
+      g_snprintf (label, sizeof (label), "%u", white);
+      line (&lines[n++], white, TRUE, label, FALSE, FALSE, FALSE);
     }
   }
   return n;
+}
+
+/* A waveform's labels: the first choice whose labels all fit the plot
+ * (2 scale pixels from its left, a scale pixel from its right; scale
+ * rows over their line, under it if that leaves the plot) and are a scale
+ * row or more apart. */
+static void
+label_lines (const ClhScopePlot *p, const Line *lines, const gint64 *rows,
+    guint n, guint8 *rgba, gsize stride)
+{
+  const gint s = text_scale (p->height), h = CLH_FONT_HEIGHT * s;
+  gint64 tops[16];
+  guint choice, i, j;
+
+  for (choice = 0; choice < 4; choice++) {
+    gboolean fits = TRUE, any = FALSE;
+
+    for (i = 0; i < n; i++) {
+      if (!lines[i].shown[choice])
+        continue;
+      any = TRUE;
+      if (clh_reference_text_width (lines[i].label, s) + 3 * s > (gint) p->width)
+        fits = FALSE;
+      tops[i] = rows[i] - s - h;
+      if (tops[i] < 0)
+        tops[i] = rows[i] + 1 + s;
+      if (tops[i] + h > p->height)
+        fits = FALSE;
+    }
+    for (i = 0; i < n; i++)
+      for (j = i + 1; j < n; j++)
+        if (lines[i].shown[choice] && lines[j].shown[choice]
+            && ABS (tops[i] - tops[j]) < h + s)
+          fits = FALSE;
+    if (!fits || !any)
+      continue;
+    for (i = 0; i < n; i++)
+      if (lines[i].shown[choice])
+        ink_text (rgba, stride, p, lines[i].label, s, 2 * s, tops[i],
+            lines[i].legal ? ink_legal_label : ink_label);
+    return;
+  }
 }
 
 static void
 reference_lines (const ClhScopeSpec *spec, const ClhScopePlot *p,
     guint8 *rgba, gsize stride)
 {
-  guint values[16], n, i, j;
-  gboolean legal[16];
+  Line lines[16];
+  gint64 rows[16];
+  guint n, i, j;
 
-  n = line_values (spec, p, values, legal);
+  n = line_values (spec, p, lines);
   for (i = 0; i < n; i++) {
-    const guint bin = values[i] >> p->shift;
-    const guint8 *colour = legal[i] ? ink_legal : ink_line;
+    const guint bin = lines[i].value >> p->shift;
+    const guint8 *colour = lines[i].legal ? ink_legal : ink_line;
     guint first = 0;
 
     /* The first pixel from the bottom (left) showing the value's bin. */
     if (p->kind == CLH_SCOPE_PLOT_WAVEFORM) {
       while ((guint64) first * p->rows / p->height < bin)
         first++;
+      rows[i] = (gint64) p->height - 1 - first;
       for (j = 0; j < p->width; j++)
-        ink (rgba, stride, p, j, (gint64) p->height - 1 - first, colour);
+        ink (rgba, stride, p, j, rows[i], colour);
     } else {
       while ((guint64) first * p->cols / p->width < bin)
         first++;
@@ -443,17 +538,25 @@ reference_lines (const ClhScopeSpec *spec, const ClhScopePlot *p,
         ink (rgba, stride, p, first, j, colour);
     }
   }
+  if (p->kind == CLH_SCOPE_PLOT_WAVEFORM)
+    label_lines (p, lines, rows, n, rgba, stride);
 }
 
 /* The pixel of code value @v along a vectorscope side: the one its centre
- * (v + 1/2 of 2^depth values over the side) falls in. */
+ * (v + 1/2 of 2^depth values over the side) falls in, its distance from
+ * the side's middle times the zoom. */
 static gint64
-centre_pixel (guint v, guint side, guint depth)
+centre_pixel (guint v, const ClhScopePlot *p, guint side)
 {
-  return (gint64) floor ((v + 0.5) * side / (gdouble) (1u << depth));
+  const gdouble codes = (gdouble) (1u << p->depth);
+
+  return (gint64) floor (side / 2.0 + ((v + 0.5) / codes - 0.5) * p->zoom
+      * side);
 }
 
-static void
+/* Where the target of bar colour @on at @amplitude lies, magnified by
+ * the plot's zoom; FALSE if beyond its edge. */
+static gboolean
 target (const ClhScopeSpec *spec, const ClhScopePlot *p, const guint8 on[3],
     gdouble amplitude, gint64 *x, gint64 *y)
 {
@@ -465,7 +568,8 @@ target (const ClhScopeSpec *spec, const ClhScopePlot *p, const guint8 on[3],
     0.5 * (r - luma) / (1.0 - kr)
   };
   const gdouble top = (gdouble) ((1u << p->depth) - 1);
-  guint code[2], k;
+  gint64 at[2];
+  guint k;
 
   for (k = 0; k < 2; k++) {
     gdouble v;
@@ -475,10 +579,37 @@ target (const ClhScopeSpec *spec, const ClhScopePlot *p, const guint8 on[3],
     else
       v = (gdouble) (1u << (p->depth - 1)) + top * diff[k];
     v = floor (v + 0.5);
-    code[k] = (guint) (v < 0.0 ? 0.0 : v > top ? top : v);
+    at[k] = centre_pixel ((guint) (v < 0.0 ? 0.0 : v > top ? top : v), p,
+        p->width);
+    if (at[k] < 0 || at[k] >= p->width)
+      return FALSE;
   }
-  *x = centre_pixel (code[0], p->width, p->depth);
-  *y = (gint64) p->height - 1 - centre_pixel (code[1], p->height, p->depth);
+  *x = at[0];
+  *y = (gint64) p->height - 1 - at[1];
+  return TRUE;
+}
+
+/* A target's name beside its square, away from the centre along the
+ * axis it lies further out on, 2 scale pixels from the square. */
+static void
+name_target (const ClhScopePlot *p, const gchar *name, gint64 x, gint64 y,
+    gint64 cx, gint64 cy, gint64 half, const guint8 colour[4],
+    guint8 *rgba, gsize stride)
+{
+  const gint s = text_scale (p->width), h = CLH_FONT_HEIGHT * s;
+  const gint w = clh_reference_text_width (name, s);
+  gint64 left, top;
+
+  if (p->width < 128)
+    return;
+  if (ABS (x - cx) >= ABS (y - cy)) {
+    top = y - h / 2;
+    left = x < cx ? x - half - 2 * s - w : x + half + 2 * s + 1;
+  } else {
+    left = x - w / 2;
+    top = y < cy ? y - half - 2 * s - h : y + half + 2 * s + 1;
+  }
+  ink_text (rgba, stride, p, name, s, left, top, colour);
 }
 
 static void
@@ -488,7 +619,8 @@ reference_vectorscope (const ClhScopeSpec *spec, const ClhScopePlot *p,
   static const guint8 bars[6][3] = {
     {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 1, 1}, {0, 0, 1}, {1, 0, 1},
   };
-  const gint64 cx = centre_pixel (1u << (p->depth - 1), p->width, p->depth);
+  static const gchar *const names[6] = { "R", "Yl", "G", "Cy", "B", "Mg" };
+  const gint64 cx = centre_pixel (1u << (p->depth - 1), p, p->width);
   const gint64 cy = (gint64) p->height - 1 - cx;
   const gint64 half = p->width / 64 > 2 ? p->width / 64 : 2;
   const gdouble radius = p->width * 7.0 / 16.0;
@@ -519,16 +651,27 @@ reference_vectorscope (const ClhScopeSpec *spec, const ClhScopePlot *p,
     for (i = 0; i < 3; i++)
       colour[i] = bars[k][i] ? 255 : 40;
     colour[3] = 150;
-    target (spec, p, bars[k], 1.0, &x, &y);
-    for (j = y - 1; j <= y + 1; j++)
-      for (i = x - 1; i <= x + 1; i++)
-        ink (rgba, stride, p, i, j, colour);
+    if (target (spec, p, bars[k], 1.0, &x, &y))
+      for (j = y - 1; j <= y + 1; j++)
+        for (i = x - 1; i <= x + 1; i++)
+          ink (rgba, stride, p, i, j, colour);
     colour[3] = 230;
-    target (spec, p, bars[k], 0.75, &x, &y);
+    if (!target (spec, p, bars[k], 0.75, &x, &y))
+      continue;
     for (j = y - half; j <= y + half; j++)
       for (i = x - half; i <= x + half; i++)
         if (i == x - half || i == x + half || j == y - half || j == y + half)
           ink (rgba, stride, p, i, j, colour);
+    name_target (p, names[k], x, y, cx, cy, half, colour, rgba, stride);
+  }
+  if (p->zoom > 1 && p->width >= 128) {
+    const gint s = text_scale (p->width);
+    gchar text[8];
+
+    g_snprintf (text, sizeof (text), "%ux", p->zoom);
+    ink_text (rgba, stride, p, text, s, p->width - 2 * s
+        - clh_reference_text_width (text, s), p->height - 2 * s
+        - CLH_FONT_HEIGHT * s, ink_label);
   }
 }
 
@@ -632,6 +775,20 @@ indicator_of (const ClhScopePlot *p, gint64 col)
   return -1;
 }
 
+/* The bin of @n along a side of @side pixels showing @pixel: the one its
+ * left (bottom) edge falls in, `n pixel / side` bins from the start; on
+ * a vectorscope magnified @zoom times about its middle, a zoom-th of that
+ * from the middle bin n / 2. */
+static guint
+pixel_bin (guint pixel, guint side, guint n, guint zoom)
+{
+  const guint64 half = (guint64) n / 2 * side * zoom;
+
+  /* n / 2 + (n pixel / side - n / 2) / zoom, over side zoom. */
+  return (guint) ((half + (guint64) n * pixel - (guint64) n / 2 * side)
+      / ((guint64) side * zoom));
+}
+
 /* A histogram's indicator @side at row @up from the bottom: from the
  * top, a gap, the lamp, lit for any sample at or past the clip level, a
  * gap, then the gauge, the share of the grid's samples of the rows left,
@@ -661,8 +818,8 @@ static gboolean
 trace (const ClhScopeSpec *spec, const ClhScopePlot *p, const guint32 *c,
     const PlotFacts *f, guint col, guint up, guint8 rgb[3])
 {
-  const guint bin = (guint) ((guint64) col * p->cols / p->width);
-  const guint row = (guint) ((guint64) up * p->rows / p->height);
+  const guint bin = pixel_bin (col, p->width, p->cols, p->zoom);
+  const guint row = pixel_bin (up, p->height, p->rows, p->zoom);
   guint level, k;
   guint8 colour[3];
 

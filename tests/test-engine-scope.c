@@ -4,10 +4,12 @@
  * format the reference's table knows (one of each layout in the quick
  * run), odd sizes, padded strides, random, one-value and gradient frames,
  * each scope alone and together, both scales, every graticule, limited
- * and full range, three matrices, the device's own launch and a GPU's;
- * the threshold tables against the reference's brightness formula; a
- * histogram's clip indicators lit at its clip levels and dark a code
- * inside them, its end bin's bar over the graticule; the
+ * and full range, three matrices, vectorscopes zoomed, the device's own
+ * launch and a GPU's; the graticule's numbers and names where they fit and
+ * not where they do not; a zoomed vectorscope's samples where the zoom
+ * puts them; the threshold tables against the reference's brightness
+ * formula; a histogram's clip indicators lit at its clip levels and dark a
+ * code inside them, its end bin's bar over the graticule; the
  * picture blended into frames of each format, every byte of every plane;
  * frames in a host block of the context (a buffer pool's memory), read
  * and blended without a host copy, and blocks the engine must not use;
@@ -44,17 +46,18 @@ typedef struct {
   guint kr;
   guint kb;
   gdouble intensity;
+  guint zoom;
 } Picture;
 
 static const Picture pictures[] = {
   {CLH_SCOPE_WAVEFORM | CLH_SCOPE_VECTORSCOPE, 384, 128, CLH_SCOPE_LINEAR,
       CLH_SCOPE_GRATICULE_IRE, TRUE, 2126, 722, 0.1},
   {CLH_SCOPE_ALL_KINDS, 403, 97, CLH_SCOPE_LOG, CLH_SCOPE_GRATICULE_CODES,
-      FALSE, 2990, 1140, 0.05},
+      FALSE, 2990, 1140, 0.05, 3},
   {CLH_SCOPE_PARADE | CLH_SCOPE_HISTOGRAM, 251, 61, CLH_SCOPE_LINEAR,
       CLH_SCOPE_GRATICULE_CODES, TRUE, 2627, 593, 1.0},
   {CLH_SCOPE_VECTORSCOPE, 77, 300, CLH_SCOPE_LOG, CLH_SCOPE_GRATICULE_IRE,
-      TRUE, 2126, 722, 0.3},
+      TRUE, 2126, 722, 0.3, CLH_SCOPE_MAX_ZOOM},
   {CLH_SCOPE_HISTOGRAM, 1030, 40, CLH_SCOPE_LOG, CLH_SCOPE_GRATICULE_NONE,
       FALSE, 2126, 722, 0.1},
   {CLH_SCOPE_WAVEFORM, 16, 1100, CLH_SCOPE_LINEAR, CLH_SCOPE_GRATICULE_IRE,
@@ -82,6 +85,7 @@ spec_for (const Picture *pic, ClhFormatClass klass, ClhScopeSpec *spec)
   spec->scale = pic->scale;
   spec->graticule = pic->graticule;
   spec->intensity = pic->intensity;
+  spec->vectorscope_zoom = pic->zoom;
 }
 
 static void
@@ -113,6 +117,7 @@ assert_layouts_equal (const ClhScopeLayout *got, const ClhScopeLayout *want)
     g_assert_cmpuint (a->clip_gap, ==, b->clip_gap);
     g_assert_cmpuint (a->clip_low, ==, b->clip_low);
     g_assert_cmpuint (a->clip_high, ==, b->clip_high);
+    g_assert_cmpuint (a->zoom, ==, b->zoom);
   }
 }
 
@@ -929,6 +934,223 @@ test_invalid (void)
   clh_test_frame_free (tf);
 }
 
+/* The engine's picture of @tf with @spec, after checking it against the
+ * reference's; the caller frees it. */
+static guint8 *
+engine_picture (const ClhTestFrame *tf, const ClhScopeSpec *spec,
+    const gchar *what)
+{
+  guint8 *got = g_malloc0 ((gsize) spec->width * 4 * spec->height);
+  GError *err = NULL;
+
+  check_scope (&tf->frame, spec, what);
+  g_assert_true (clh_scope_draw (scope, &tf->frame, spec, NULL, got,
+          (gsize) spec->width * 4, NULL, &err));
+  g_assert_no_error (err);
+  return got;
+}
+
+/* Pixel (@x, @y) of @picture is @colour (R, G, B, alpha) laid over no
+ * trace. */
+static void
+assert_over_black (const guint8 *picture, const ClhScopeSpec *spec, guint x,
+    guint y, const guint8 colour[4], const gchar *what)
+{
+  const guint8 *px = picture + ((gsize) y * spec->width + x) * 4;
+  guint k;
+
+  for (k = 0; k < 3; k++)
+    if (px[k] != (colour[k] * colour[3] + 127) / 255)
+      g_error ("%s: pixel (%u, %u) is %02x%02x%02x, not the label's", what,
+          x, y, px[0], px[1], px[2]);
+}
+
+/* The model's graticule layer of @spec, after checking it against the
+ * reference's; the caller frees it. */
+static guint8 *
+graticule_of (const ClhTestFrame *tf, const ClhScopeSpec *spec)
+{
+  const gsize stride = (gsize) spec->width * 4;
+  guint8 *got = g_malloc (stride * spec->height);
+  guint8 *want = g_malloc (stride * spec->height);
+  ClhScopeLayout layout, reference;
+
+  clh_scope_layout (spec, &tf->frame, &layout);
+  clh_reference_scope_layout (spec, &tf->frame, &reference);
+  clh_scope_draw_graticule (spec, &layout, got, stride);
+  clh_reference_scope_graticule (spec, &reference, want, stride);
+  assert_pictures_equal (got, want, spec->width, spec->height, stride,
+      "the graticule layer");
+  g_free (want);
+  return got;
+}
+
+/* Pixels of @layer of exactly @colour. */
+static guint
+count_colour (const guint8 *layer, const ClhScopeSpec *spec,
+    const guint8 colour[4])
+{
+  const gsize n = (gsize) spec->width * spec->height;
+  guint count = 0;
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    count += memcmp (layer + 4 * i, colour, 4) == 0;
+  return count;
+}
+
+/* The waveform's numbers where its lines are, on the device as in the
+ * model: picture 0's 256x128 waveform (IRE, 8-bit limited range, 128
+ * value bins) has 100 IRE (code 235, bin 117) in row 10 and its label 8
+ * rows over it, so the 1 of "100" (font column 2) lights (4, 2); 0 IRE
+ * (bin 8, row 119) its 0 at (3, 111); 10 IRE (code 38, bin 19, row 108)
+ * its 1 at (4, 100), in the lines' colours. Full-range codes: 255's line
+ * is the top row, so its label lies 2 rows under it, the 2's top at (3,
+ * 2). None without a graticule, none on a plot too low for two labels
+ * apart (only lines' colours in its layer). */
+static void
+test_labels (void)
+{
+  static const guint8 legal_label[4] = { 255, 190, 80, 230 };
+  static const guint8 label[4] = { 150, 220, 150, 210 };
+  ClhTestFrame *tf = clh_test_frame_new ("I420", 64, 48, 0, CLH_TEST_ZERO,
+      0);
+  ClhScopeSpec spec;
+  guint8 *got;
+  gsize i;
+
+  spec_for (&pictures[0], tf->klass, &spec);
+  got = engine_picture (tf, &spec, "IRE labels");
+  assert_over_black (got, &spec, 4, 2, legal_label, "the 1 of 100 IRE");
+  assert_over_black (got, &spec, 3, 111, legal_label, "the 0 of 0 IRE");
+  assert_over_black (got, &spec, 4, 100, label, "the 1 of 10 IRE");
+  g_free (got);
+
+  spec.graticule = CLH_SCOPE_GRATICULE_NONE;
+  got = engine_picture (tf, &spec, "no graticule");
+  g_assert_cmpuint (got[(2 * spec.width + 4) * 4], ==, 0);
+  g_assert_cmpuint (got[(100 * spec.width + 4) * 4 + 1], ==, 0);
+  g_free (got);
+
+  spec.kinds = CLH_SCOPE_WAVEFORM;
+  spec.graticule = CLH_SCOPE_GRATICULE_CODES;
+  spec.limited = FALSE;
+  spec.width = 256;
+  got = engine_picture (tf, &spec, "code labels");
+  assert_over_black (got, &spec, 3, 2, label, "the 2 of 255");
+  g_free (got);
+
+  /* 16 rows: 0 and 100 IRE's labels would overlap. */
+  spec.graticule = CLH_SCOPE_GRATICULE_IRE;
+  spec.width = 64;
+  spec.height = 16;
+  got = graticule_of (tf, &spec);
+  for (i = 0; i < (gsize) spec.width * spec.height; i++)
+    if (got[4 * i + 3] != 0 && got[4 * i + 3] != 120
+        && got[4 * i + 3] != 200)
+      g_error ("a label's pixel (%" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT
+          ") on a plot of 16 rows", i % spec.width, i / spec.width);
+  g_free (got);
+  g_free (engine_picture (tf, &spec, "16 rows, no labels"));
+  clh_test_frame_free (tf);
+}
+
+/* The vectorscope's targets named: a 256-pixel square's red target is its
+ * outline (half side 4: 32 pixels) and its R (18 pixels) in the target's
+ * colour; a 127-pixel square's the outline alone (half side 2: 16); at
+ * zoom 2 the 75% targets lie beyond the square, left out. */
+static void
+test_target_names (void)
+{
+  static const guint8 red[4] = { 255, 40, 40, 230 };
+  ClhTestFrame *tf = clh_test_frame_new ("I420", 64, 48, 0,
+      CLH_TEST_RANDOM, 2);
+  ClhScopeSpec spec;
+  guint8 *layer;
+
+  spec_for (&pictures[3], tf->klass, &spec);
+  spec.vectorscope_zoom = 0;
+  spec.width = spec.height = 256;
+  layer = graticule_of (tf, &spec);
+  g_assert_cmpuint (count_colour (layer, &spec, red), ==, 32 + 18);
+  g_free (layer);
+  g_free (engine_picture (tf, &spec, "named targets"));
+  spec.width = spec.height = 127;
+  layer = graticule_of (tf, &spec);
+  g_assert_cmpuint (count_colour (layer, &spec, red), ==, 16);
+  g_free (layer);
+  spec.width = spec.height = 256;
+  spec.vectorscope_zoom = 2;
+  layer = graticule_of (tf, &spec);
+  g_assert_cmpuint (count_colour (layer, &spec, red), ==, 0);
+  g_free (layer);
+  g_free (engine_picture (tf, &spec, "zoomed targets"));
+  clh_test_frame_free (tf);
+}
+
+/* Sets every sample of 8-bit component @c to @v. */
+static void
+fill_component (ClhTestFrame *tf, guint c, guint8 v)
+{
+  const ClhComponent *comp = &tf->frame.components[c];
+  guint x, y;
+
+  for (y = 0; y < clh_component_height (&tf->frame, c); y++)
+    for (x = 0; x < clh_component_width (&tf->frame, c); x++)
+      tf->memory[comp->plane][tf->frame.planes[comp->plane].stride * y
+          + comp->offset + (gsize) comp->pixel_stride * x] = v;
+}
+
+/* A frame of one colour, Cb 128 + d and Cr 128, in a 256-pixel
+ * vectorscope of 256 bins: unzoomed, the one pixel (128 + d, 127) lights;
+ * at zoom 2 (a pixel a half bin) the 2x2 pixels from (128 + 2 d, 126),
+ * twice as far out; where that lies beyond the square, none (the samples
+ * are not drawn on its edge). */
+static void
+test_zoom (void)
+{
+  const gint offsets[] = { 20, -30, 63, 64, 70, -64, -65 };
+  guint i, zoom;
+
+  for (i = 0; i < G_N_ELEMENTS (offsets); i++)
+    for (zoom = 1; zoom <= 2; zoom++) {
+      const gint d = offsets[i];
+      ClhTestFrame *tf = clh_test_frame_new ("I420", 32, 16, 0,
+          CLH_TEST_ZERO, 0);
+      const gint x0 = 128 + (gint) zoom * d;
+      const gint y0 = zoom == 1 ? 127 : 126;
+      ClhScopeSpec spec;
+      gchar *what = g_strdup_printf ("Cb offset %d, zoom %u", d, zoom);
+      guint8 *got;
+      gint x, y;
+
+      fill_component (tf, 0, 100);
+      fill_component (tf, 1, (guint8) (128 + d));
+      fill_component (tf, 2, 128);
+      spec_for (&pictures[3], tf->klass, &spec);
+      spec.width = spec.height = 256;
+      spec.graticule = CLH_SCOPE_GRATICULE_NONE;
+      spec.scale = CLH_SCOPE_LINEAR;
+      spec.intensity = 1.0;
+      spec.vectorscope_zoom = zoom;
+      got = engine_picture (tf, &spec, what);
+      for (y = 0; y < 256; y++)
+        for (x = 0; x < 256; x++) {
+          const guint8 *px = got + ((gsize) y * 256 + x) * 4;
+          const gboolean lit = px[0] || px[1] || px[2];
+          const gboolean want = x >= x0 && x < x0 + (gint) zoom && y >= y0
+              && y < y0 + (gint) zoom;
+
+          if (lit != want)
+            g_error ("%s: pixel (%d, %d) is %s", what, x, y, lit ? "lit" :
+                "dark");
+        }
+      g_free (got);
+      g_free (what);
+      clh_test_frame_free (tf);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -958,6 +1180,9 @@ main (int argc, char **argv)
   g_test_add_func ("/scope/changes", test_changes);
   g_test_add_func ("/scope/thresholds", test_thresholds);
   g_test_add_func ("/scope/clip-indicators", test_clip_indicators);
+  g_test_add_func ("/scope/labels", test_labels);
+  g_test_add_func ("/scope/target-names", test_target_names);
+  g_test_add_func ("/scope/zoom", test_zoom);
   g_test_add_func ("/scope/host-block", test_host_block);
   g_test_add_func ("/scope/host-block-unused", test_host_block_unused);
   g_test_add_func ("/scope/overlay-host-block", test_overlay_host_block);

@@ -19,8 +19,12 @@
  * Every format clhistogram reads is drawn at its own depth; RGB input's
  * luma and colour differences come from the caps' matrix (BT.709 above
  * 576 rows, BT.601 below, when the caps name none) in 16-bit fixed point.
- * Only the picture is read back from the device. The picture has no
- * numbers on its graticule.
+ * Only the picture is read back from the device. The waveforms' lines
+ * carry their IRE or code values, as many as the plot's height holds
+ * apart, and the vectorscope's targets their names (R, Mg, B, Cy, G, Yl),
+ * in a bitmap font drawn into the static graticule (none with
+ * #GstClScopeBase:graticule none); #GstClScopeBase:vectorscope-zoom
+ * magnifies the vectorscope about its centre.
  *
  * The picture's size is the downstream caps' (16x16 to 8192x4096); left
  * free, it is 256 rows high and as wide as the scopes' natural shapes make

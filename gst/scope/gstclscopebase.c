@@ -4,7 +4,8 @@
  * own on the device its base class opens (base/gstclbasetransform.c), from
  * NULL->READY to READY->NULL, which proposes upstream its pool of host
  * memory, read without a host copy; the scope properties (`scopes`,
- * `scale`, `graticule`, `intensity`); what the input's components are, its
+ * `scale`, `graticule`, `intensity`, `vectorscope-zoom`); what the input's
+ * components are, its
  * range and matrix; frames drawn and blended with the engine.
  */
 #include "gstclscopebase.h"
@@ -18,6 +19,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_scope_base_debug);
 #define DEFAULT_SCALE GST_CL_SCOPE_SCALE_LINEAR
 #define DEFAULT_GRATICULE GST_CL_SCOPE_GRATICULE_IRE
 #define DEFAULT_INTENSITY 0.15
+#define DEFAULT_VECTORSCOPE_ZOOM 1
 
 enum {
   PROP_0,
@@ -25,6 +27,7 @@ enum {
   PROP_SCALE,
   PROP_GRATICULE,
   PROP_INTENSITY,
+  PROP_VECTORSCOPE_ZOOM,
 };
 
 typedef struct {
@@ -33,6 +36,7 @@ typedef struct {
   GstClScopeScale scale;
   GstClScopeGraticule graticule;
   gdouble intensity;
+  guint vectorscope_zoom;
   /* From NULL->READY to READY->NULL. */
   ClhScope *engine;
   /* Streaming thread: what the input's components are, the range and the
@@ -161,6 +165,7 @@ gst_cl_scope_base_spec (GstClScopeBase *self, guint width, guint height,
   spec->scale = (ClhScopeScale) priv->scale;
   spec->graticule = (ClhScopeGraticule) priv->graticule;
   spec->intensity = priv->intensity;
+  spec->vectorscope_zoom = priv->vectorscope_zoom;
   GST_OBJECT_UNLOCK (self);
   spec->width = width;
   spec->height = height;
@@ -319,6 +324,9 @@ gst_cl_scope_base_set_property (GObject *object, guint prop_id,
     case PROP_INTENSITY:
       priv->intensity = g_value_get_double (value);
       break;
+    case PROP_VECTORSCOPE_ZOOM:
+      priv->vectorscope_zoom = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -345,6 +353,9 @@ gst_cl_scope_base_get_property (GObject *object, guint prop_id,
       break;
     case PROP_INTENSITY:
       g_value_set_double (value, priv->intensity);
+      break;
+    case PROP_VECTORSCOPE_ZOOM:
+      g_value_set_uint (value, priv->vectorscope_zoom);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -379,6 +390,21 @@ gst_cl_scope_base_class_init (GstClScopeBaseClass *klass)
           "waveform or vectorscope cell holding the average density of "
           "samples: a cell is at full brightness at 1/intensity times it",
           0.0001, 1.0, DEFAULT_INTENSITY, rw));
+  /**
+   * GstClScopeBase:vectorscope-zoom:
+   *
+   * The vectorscope's magnification about its centre: a colour
+   * difference's offset from neutral is multiplied by it, so that the
+   * small trace of a real picture fills the square. Samples that fall
+   * beyond the square are drawn on its edge (clamped), not dropped; the
+   * targets beyond it are left out, and the magnification is written in
+   * the square's corner ("2x").
+   */
+  g_object_class_install_property (gobject_class, PROP_VECTORSCOPE_ZOOM,
+      g_param_spec_uint ("vectorscope-zoom", "Vectorscope zoom",
+          "Magnification of the vectorscope about its centre: colour "
+          "differences times this, samples beyond the edge drawn on it",
+          1, CLH_SCOPE_MAX_ZOOM, DEFAULT_VECTORSCOPE_ZOOM, rw));
 
   /* Upstream may allocate its frames in our pool; one frame is drawn at a
    * time: the base class's two buffers. */
@@ -404,4 +430,5 @@ gst_cl_scope_base_init (GstClScopeBase *self)
   priv->scale = DEFAULT_SCALE;
   priv->graticule = DEFAULT_GRATICULE;
   priv->intensity = DEFAULT_INTENSITY;
+  priv->vectorscope_zoom = DEFAULT_VECTORSCOPE_ZOOM;
 }
