@@ -40,6 +40,8 @@ typedef struct {
   gint scale;
   gint graticule;
   gdouble intensity;
+  /* vectorscope-zoom; 0 (left out) is the default, 1 */
+  guint zoom;
 } Props;
 
 /* The element's defaults. */
@@ -69,7 +71,8 @@ static void
 set_props (GstElement *e, const Props *p)
 {
   g_object_set (e, "scopes", p->kinds, "scale", p->scale, "graticule",
-      p->graticule, "intensity", p->intensity, NULL);
+      p->graticule, "intensity", p->intensity, "vectorscope-zoom",
+      MAX (p->zoom, 1), NULL);
 }
 
 /* Input caps of @format at @width x @height: BT.709 limited range for
@@ -201,6 +204,7 @@ assert_picture (GstBuffer *in, const GstVideoInfo *info, GstBuffer *out,
   spec.scale = props->scale;
   spec.graticule = props->graticule;
   spec.intensity = props->intensity;
+  spec.vectorscope_zoom = props->zoom;
   clh_reference_scope_layout (&spec, &frame, &layout);
   counts = g_new (guint32, layout.n_counts);
   clh_reference_scope_counts (&frame, &spec, &layout, counts);
@@ -652,7 +656,8 @@ GST_START_TEST (test_properties)
     {CLH_SCOPE_PARADE | CLH_SCOPE_HISTOGRAM, CLH_SCOPE_LOG,
         CLH_SCOPE_GRATICULE_CODES, 0.5},
     {CLH_SCOPE_ALL_KINDS, CLH_SCOPE_LOG, CLH_SCOPE_GRATICULE_NONE, 0.01},
-    {CLH_SCOPE_VECTORSCOPE, CLH_SCOPE_LINEAR, CLH_SCOPE_GRATICULE_IRE, 1.0},
+    {CLH_SCOPE_VECTORSCOPE, CLH_SCOPE_LINEAR, CLH_SCOPE_GRATICULE_IRE, 1.0,
+        4},
     {CLH_SCOPE_HISTOGRAM, CLH_SCOPE_LINEAR, CLH_SCOPE_GRATICULE_CODES, 0.1},
   };
   const gchar *sizes[] = {
@@ -713,6 +718,9 @@ GST_START_TEST (test_change_while_streaming)
   const Props second = { CLH_SCOPE_HISTOGRAM | CLH_SCOPE_PARADE,
     CLH_SCOPE_LOG, CLH_SCOPE_GRATICULE_CODES, 0.3
   };
+  const Props third = { CLH_SCOPE_VECTORSCOPE | CLH_SCOPE_PARADE,
+    CLH_SCOPE_LOG, CLH_SCOPE_GRATICULE_IRE, 0.3, 2
+  };
   GstVideoInfo info, out_info;
   GstBuffer *in, *out;
 
@@ -730,6 +738,11 @@ GST_START_TEST (test_change_while_streaming)
   out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
   assert_picture (in, &info, out, &out_info, &second, BT709_KR, BT709_KB,
       "after the change");
+  gst_buffer_unref (out);
+  set_props (h->element, &third);
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  assert_picture (in, &info, out, &out_info, &third, BT709_KR, BT709_KB,
+      "after zooming the vectorscope");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
   g_free (caps);
@@ -849,7 +862,7 @@ GST_START_TEST (test_vtest_frames)
   const gchar *format = video_formats[__i__];
   GstElement *pipeline, *scope, *in_sink, *out_sink;
   const Props props = { CLH_SCOPE_ALL_KINDS, CLH_SCOPE_LOG,
-    CLH_SCOPE_GRATICULE_IRE, 0.1
+    CLH_SCOPE_GRATICULE_IRE, 0.1, 2
   };
   gchar *desc;
   guint k;
@@ -1005,6 +1018,7 @@ check_overlay_full (const gchar *format, gint width, gint height,
   spec.scale = props->scale;
   spec.graticule = props->graticule;
   spec.intensity = props->intensity;
+  spec.vectorscope_zoom = props->zoom;
   clh_reference_scope_layout (&spec, &frame, &layout);
   counts = g_new (guint32, layout.n_counts);
   clh_reference_scope_counts (&frame, &spec, &layout, counts);
@@ -1060,7 +1074,7 @@ GST_END_TEST;
 GST_START_TEST (test_overlay_properties)
 {
   const Props all = { CLH_SCOPE_ALL_KINDS, CLH_SCOPE_LOG,
-    CLH_SCOPE_GRATICULE_CODES, 0.2
+    CLH_SCOPE_GRATICULE_CODES, 0.2, 3
   };
   const Props histogram = { CLH_SCOPE_HISTOGRAM, CLH_SCOPE_LINEAR,
     CLH_SCOPE_GRATICULE_IRE, 0.1
