@@ -2,7 +2,8 @@
 /* The marks engine: a frame's planes up to the device, the exposure_marks
  * kernel (kernels/marks.cl) over them in place, and the marked planes
  * back, in one operation the caller waits for. The host's part is O(1):
- * the kernel's parameters from the spec.
+ * the kernel's parameters from the spec, and the false colour's legend
+ * (a few thousand bytes of ranks), uploaded when it changes.
  *
  * The frame goes through the engine's pinned stage block both ways: the
  * planes are copied there on the caller's thread (clh-host-copy.c), the
@@ -19,6 +20,7 @@
 #include "clh-context-private.h"
 #include "clh-engine-tuning.h"
 #include "clh-host-copy.h"
+#include "clh-marks-legend.h"
 
 /* @x rounded up to a multiple of @n, a power of two. */
 #define ROUND_UP_POW2(x, n) (((x) + (n) - 1) & ~((gsize) (n) - 1))
@@ -44,6 +46,13 @@ struct _ClhMarks {
   ClhHostBlock *stage;
   cl_mem frame;
   gsize frame_size;
+
+  /* The legend's ranks as the device holds them (or will, once
+   * @legend_dirty is written), and its buffer, at least 4 bytes. */
+  GByteArray *legend_ranks;
+  gboolean legend_dirty;
+  cl_mem legend;
+  gsize legend_size;
 };
 
 static gboolean
@@ -79,6 +88,7 @@ clh_marks_new (ClhContext *context, GError **error)
   m->watch.lock = &m->wait_lock;
   m->watch.cond = &m->wait_cond;
   m->submitter = clh_context_get_submitter (context);
+  m->legend_ranks = g_byte_array_new ();
   if ((m->queue = clh_context_get_shared_queue (context, 0, error))) {
     m->kernel = clCreateKernel (clh_context_get_program (context),
         "exposure_marks", &ret);
@@ -106,6 +116,8 @@ clh_marks_free (ClhMarks *marks)
     clFinish (m->queue);
   g_clear_pointer (&m->kernel, clReleaseKernel);
   g_clear_pointer (&m->frame, clReleaseMemObject);
+  g_clear_pointer (&m->legend, clReleaseMemObject);
+  g_clear_pointer (&m->legend_ranks, g_byte_array_unref);
   g_clear_pointer (&m->stage, clh_host_block_free);
   g_clear_pointer (&m->queue, clReleaseCommandQueue);
   g_mutex_clear (&m->wait_lock);
@@ -238,6 +250,75 @@ set_params (ClhParamsMarks *p, const ClhFrame *frame,
   set_ranks (p, spec);
 }
 
+/* The legend's ranks, if @spec has one on @frame, into @m->legend_ranks,
+ * marked to be uploaded when they changed; its place and colours into
+ * @p. */
+static void
+set_legend (ClhMarks *m, ClhParamsMarks *p, const ClhFrame *frame,
+    const ClhMarksSpec *spec)
+{
+  const ClhMarkColour *colours[2] = { &spec->legend_paper,
+    &spec->legend_ink
+  };
+  ClhMarksLegend legend;
+  guint8 *ranks;
+  gsize size;
+  guint i, c;
+
+  if (!clh_marks_legend_place (spec, frame->width, frame->height, &legend))
+    return;
+  p->legend_x = legend.x;
+  p->legend_y = legend.y;
+  p->legend_width = legend.width;
+  p->legend_height = legend.height;
+  for (i = 0; i < 2; i++) {
+    const guint rank = i ? CLH_MARKS_RANK_INK : CLH_MARKS_RANK_PAPER;
+
+    p->rank_modes[rank] = CLH_ABI_MARK_PAINT;
+    for (c = 0; c < 3; c++)
+      p->rank_colours[3 * rank + c] = colours[i]->values[c];
+  }
+  size = (gsize) legend.width * legend.height;
+  ranks = g_malloc (size);
+  clh_marks_legend_draw (spec, &legend, ranks);
+  if (m->legend_ranks->len != size
+      || memcmp (m->legend_ranks->data, ranks, size) != 0) {
+    g_byte_array_set_size (m->legend_ranks, 0);
+    g_byte_array_append (m->legend_ranks, ranks, size);
+    m->legend_dirty = TRUE;
+  }
+  g_free (ranks);
+}
+
+/* The legend's buffer, large enough, holding its ranks; written without
+ * blocking: @m->legend_ranks stays as it is until the draw is waited
+ * for. */
+static gboolean
+upload_legend (ClhMarks *m, GError **error)
+{
+  const gsize size = MAX (m->legend_ranks->len, 4);
+  cl_int ret;
+
+  if (!m->legend || m->legend_size < size) {
+    g_clear_pointer (&m->legend, clReleaseMemObject);
+    m->legend_size = 0;
+    m->legend = clCreateBuffer (clh_context_get_cl_context (m->ctx),
+        CL_MEM_READ_ONLY, size, NULL, &ret);
+    if (!clh_cl_check (ret, "clCreateBuffer", error))
+      return FALSE;
+    m->legend_size = size;
+    m->legend_dirty = TRUE;
+  }
+  if (!m->legend_dirty || m->legend_ranks->len == 0)
+    return TRUE;
+  ret = clEnqueueWriteBuffer (m->queue, m->legend, CL_FALSE, 0,
+      m->legend_ranks->len, m->legend_ranks->data, 0, NULL, NULL);
+  if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
+    return FALSE;
+  m->legend_dirty = FALSE;
+  return TRUE;
+}
+
 /* The stage block up to the device, the launch, the block back. */
 static gboolean
 draw_commands (Draw *d, GError **error)
@@ -260,10 +341,12 @@ draw_commands (Draw *d, GError **error)
   }
   ret = clEnqueueWriteBuffer (m->queue, m->frame, CL_FALSE, 0, d->total,
       stage, 0, NULL, NULL);
-  if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error))
+  if (!clh_cl_check (ret, "clEnqueueWriteBuffer", error)
+      || !upload_legend (m, error))
     return FALSE;
   ret = clSetKernelArg (m->kernel, 0, sizeof (cl_mem), &m->frame);
   ret |= clSetKernelArg (m->kernel, 1, sizeof (d->params), &d->params);
+  ret |= clSetKernelArg (m->kernel, 2, sizeof (cl_mem), &m->legend);
   if (!clh_cl_check (ret, "clSetKernelArg", error))
     return FALSE;
   ret = clEnqueueNDRangeKernel (m->queue, m->kernel, 2, NULL, global, local,
@@ -391,6 +474,7 @@ clh_marks_draw (ClhMarks *marks, const ClhFrame *frame,
   clh_host_copy_planes (frame, used, clh_host_block_get_data (m->stage),
       base);
   set_params (&d.params, frame, spec, base);
+  set_legend (m, &d.params, frame, spec);
   if (!run_draw (m, &d, error))
     return FALSE;
   copy_out (m, frame, used, base, dest);

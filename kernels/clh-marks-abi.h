@@ -16,12 +16,16 @@
 /* A pixel's mark is a rank: 0 none, 1 + i false-colour band i, then the
  * low zebra's stripe, the zebra's stripe, BRNG; a higher rank is drawn
  * over a lower one, and a subsampled chroma sample takes the highest rank
- * of the pixels it covers. */
+ * of the pixels it covers. The false-colour legend's pixels take the
+ * legend's ranks whatever else they are: a band's own (its swatch), its
+ * paper or its ink. */
 #define CLH_ABI_MARK_NONE 0u
 #define CLH_ABI_MARK_ZEBRA_LOW (CLH_ABI_MARKS_MAX_BANDS + 1u)
 #define CLH_ABI_MARK_ZEBRA (CLH_ABI_MARKS_MAX_BANDS + 2u)
 #define CLH_ABI_MARK_BRNG (CLH_ABI_MARKS_MAX_BANDS + 3u)
-#define CLH_ABI_MARK_RANKS (CLH_ABI_MARKS_MAX_BANDS + 4u)
+#define CLH_ABI_MARK_LEGEND_PAPER (CLH_ABI_MARKS_MAX_BANDS + 4u)
+#define CLH_ABI_MARK_LEGEND_INK (CLH_ABI_MARKS_MAX_BANDS + 5u)
+#define CLH_ABI_MARK_RANKS (CLH_ABI_MARKS_MAX_BANDS + 6u)
 
 /* What a rank does to a pixel: nothing; paint its colour; show the
  * pixel's luma as grey (luma kept, chroma neutral; RGB: R = G = B =
@@ -58,7 +62,10 @@
  * with a luma (or R, G, B) sample outside [legal_low, legal_high] or a
  * chroma sample of theirs outside [legal_low, chroma_high]. rank_modes and
  * rank_colours[3 * rank + c] say how each rank is drawn; neutral is the
- * grey's chroma. */
+ * grey's chroma. The pixels [legend_x, legend_x + legend_width) x
+ * [legend_y, legend_y + legend_height) (none for a width of 0) take the
+ * rank of the legend table's byte (legend_width a row) instead of
+ * their own. */
 typedef struct {
   CLH_U32 width;
   CLH_U32 height;
@@ -87,6 +94,10 @@ typedef struct {
   CLH_U32 band_first[CLH_ABI_MARKS_MAX_BANDS];
   CLH_U32 rank_modes[CLH_ABI_MARK_RANKS];
   CLH_U32 rank_colours[3 * CLH_ABI_MARK_RANKS];
+  CLH_U32 legend_x;
+  CLH_U32 legend_y;
+  CLH_U32 legend_width;
+  CLH_U32 legend_height;
 } ClhParamsMarks;
 
 #endif

@@ -104,9 +104,23 @@ marks_rank (const ClhParamsMarks *p, uint x, uint y, uint luma,
   return rank;
 }
 
+/* @rank, or the legend's where pixel (@x, @y) lies in it (the unsigned
+ * differences wrap above the legend and left of it). */
+static uint
+marks_legend (global const uchar *legend, const ClhParamsMarks *p, uint x,
+    uint y, uint rank)
+{
+  const uint lx = x - p->legend_x, ly = y - p->legend_y;
+
+  if (lx < p->legend_width && ly < p->legend_height)
+    return legend[ly * p->legend_width + lx];
+  return rank;
+}
+
 /* An RGB pixel: its luma, its rank, its three components drawn. */
 static void
-marks_rgb (global uchar *frame, const ClhParamsMarks *p, uint x, uint y)
+marks_rgb (global uchar *frame, global const uchar *legend,
+    const ClhParamsMarks *p, uint x, uint y)
 {
   const uint r = marks_read (frame, p, 0, x, y);
   const uint g = marks_read (frame, p, 1, x, y);
@@ -115,7 +129,8 @@ marks_rgb (global uchar *frame, const ClhParamsMarks *p, uint x, uint y)
   const int brng_out = marks_outside (r, p->legal_low, p->legal_high)
       || marks_outside (g, p->legal_low, p->legal_high)
       || marks_outside (b, p->legal_low, p->legal_high);
-  const uint rank = marks_rank (p, x, y, luma, brng_out);
+  const uint rank = marks_legend (legend, p, x, y,
+      marks_rank (p, x, y, luma, brng_out));
   const uint mode = p->rank_modes[rank];
 
   for (uint c = 0; c < 3 && mode != CLH_ABI_MARK_KEEP; c++)
@@ -126,10 +141,12 @@ marks_rgb (global uchar *frame, const ClhParamsMarks *p, uint x, uint y)
 /*
  * A block: its pixels' luma marked one by one, then (YUV) the chroma
  * sample of the block in the highest rank's colour, or neutral for a grey
- * band. BRNG reads the block's chroma before anything is written.
+ * band. BRNG reads the block's chroma before anything is written. The
+ * false-colour legend (@legend, one rank a pixel) covers whole blocks.
  */
 kernel void
-exposure_marks (global uchar *frame, const ClhParamsMarks p)
+exposure_marks (global uchar *frame, const ClhParamsMarks p,
+    global const uchar *legend)
 {
   const uint bx = get_global_id (0), by = get_global_id (1);
   const uint yuv = p.layout == CLH_ABI_MARKS_YUV;
@@ -139,7 +156,7 @@ exposure_marks (global uchar *frame, const ClhParamsMarks p)
   if (bx >= p.blocks_x || by >= p.blocks_y)
     return;
   if (p.layout == CLH_ABI_MARKS_RGB) {
-    marks_rgb (frame, &p, bx, by);
+    marks_rgb (frame, legend, &p, bx, by);
     return;
   }
   x0 = bx << p.block_w;
@@ -154,8 +171,9 @@ exposure_marks (global uchar *frame, const ClhParamsMarks p)
   for (uint y = y0; y < y1; y++)
     for (uint x = x0; x < x1; x++) {
       const uint luma = marks_read (frame, &p, 0, x, y);
-      const uint rank = marks_rank (&p, x, y, luma, chroma_out
-          || marks_outside (luma, p.legal_low, p.legal_high));
+      const uint rank = marks_legend (legend, &p, x, y, marks_rank (&p, x,
+              y, luma, chroma_out || marks_outside (luma, p.legal_low,
+                  p.legal_high)));
 
       if (p.rank_modes[rank] == CLH_ABI_MARK_PAINT)
         marks_write (frame, &p, 0, x, y, p.rank_colours[3 * rank]);

@@ -88,8 +88,8 @@ check_bands (const ClhMarksSpec *spec, guint top, GError **error)
  *
  * Whether @spec can be drawn on @frame: the components are the layout's
  * and placed as #ClhMarksLayout says, the zebra's period and phase and the
- * false-colour table (when on) as #ClhMarksSpec says, every colour within
- * the frame's depth.
+ * false-colour table (when on) as #ClhMarksSpec says, a known legend
+ * corner, every colour within the frame's depth.
  *
  * Returns: %TRUE if it can
  */
@@ -124,5 +124,11 @@ clh_marks_spec_is_valid (const ClhMarksSpec *spec, const ClhFrame *frame,
   if ((spec->marks & CLH_MARK_FALSE_COLOUR) && !check_bands (spec, top,
           error))
     return FALSE;
+  if (spec->legend > CLH_MARKS_LEGEND_BOTTOM_RIGHT)
+    return unsupported (error, "an unknown legend corner");
+  if (spec->legend != CLH_MARKS_LEGEND_NONE
+      && (!colour_fits (&spec->legend_ink, top)
+          || !colour_fits (&spec->legend_paper, top)))
+    return unsupported (error, "a legend colour beyond the frame's depth");
   return TRUE;
 }

@@ -84,6 +84,8 @@ typedef enum {
  *   next band's @first (the last band, to the top code)
  * @style: how the band shows its pixels
  * @colour: the band's colour, for %CLH_MARK_BAND_COLOUR
+ * @level: the band's lower edge in percent of the nominal range, as the
+ *   user gave it, which the legend writes (the first band's is not read)
  *
  * One band of a false-colour table.
  */
@@ -91,7 +93,26 @@ typedef struct {
   guint first;
   ClhMarkBandStyle style;
   ClhMarkColour colour;
+  gdouble level;
 } ClhMarkBand;
+
+/**
+ * ClhMarksLegendCorner:
+ * @CLH_MARKS_LEGEND_NONE: no legend
+ * @CLH_MARKS_LEGEND_TOP_LEFT: in the frame's top-left corner
+ * @CLH_MARKS_LEGEND_TOP_RIGHT: top-right
+ * @CLH_MARKS_LEGEND_BOTTOM_LEFT: bottom-left
+ * @CLH_MARKS_LEGEND_BOTTOM_RIGHT: bottom-right
+ *
+ * Where the false colour's legend is drawn (model/clh-marks-legend.h).
+ */
+typedef enum {
+  CLH_MARKS_LEGEND_NONE,
+  CLH_MARKS_LEGEND_TOP_LEFT,
+  CLH_MARKS_LEGEND_TOP_RIGHT,
+  CLH_MARKS_LEGEND_BOTTOM_LEFT,
+  CLH_MARKS_LEGEND_BOTTOM_RIGHT,
+} ClhMarksLegendCorner;
 
 /**
  * ClhMarksSpec:
@@ -112,6 +133,10 @@ typedef struct {
  *   %CLH_MARK_FALSE_COLOUR)
  * @bands: the false-colour bands, by ascending @first, the first's 0
  * @brng_colour: the BRNG pixels'
+ * @legend: where the false colour's legend goes, with
+ *   %CLH_MARK_FALSE_COLOUR (clh_marks_legend_place())
+ * @legend_ink: the legend's text
+ * @legend_paper: the legend's ground
  *
  * The marks a frame gets. Pixels outside the broadcast range (BRNG) are
  * those with a luma, R, G or B sample under 16 or over 235, or whose
@@ -136,6 +161,9 @@ typedef struct {
   guint n_bands;
   ClhMarkBand bands[CLH_MARKS_MAX_BANDS];
   ClhMarkColour brng_colour;
+  ClhMarksLegendCorner legend;
+  ClhMarkColour legend_ink;
+  ClhMarkColour legend_paper;
 } ClhMarksSpec;
 
 gboolean clh_marks_spec_is_valid (const ClhMarksSpec *spec,

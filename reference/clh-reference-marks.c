@@ -1,21 +1,26 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The exposure marks the plain way: first a rank for every pixel, read
- * from the untouched frame; then each chroma sample's rank, the highest
- * of the pixels it covers; then every sample of the copy written by its
- * rank. Its own arithmetic throughout (the stripes' modulo on signed
- * numbers, the levels as products, the stored bits by division), none of
- * it shared with the engine or the model. */
+ * from the untouched frame (the false colour's legend's pixels, theirs in
+ * the legend); then each chroma sample's rank, the highest of the pixels
+ * it covers; then every sample of the copy written by its rank. Its own
+ * arithmetic throughout (the stripes' modulo on signed numbers, the
+ * levels as products, the stored bits by division, the legend's rows
+ * found by division), none of it shared with the engine or the model but
+ * the font's glyphs. */
 #include "clh-reference-marks.h"
 
 #include <string.h>
 
 #include "clh-reference.h"
+#include "clh-reference-text.h"
 
 /* The ranks, as #ClhMarksSpec orders the marks. */
 #define RANK_NONE 0
 #define RANK_ZEBRA_LOW (CLH_MARKS_MAX_BANDS + 1)
 #define RANK_ZEBRA (CLH_MARKS_MAX_BANDS + 2)
 #define RANK_BRNG (CLH_MARKS_MAX_BANDS + 3)
+#define RANK_PAPER (CLH_MARKS_MAX_BANDS + 4)
+#define RANK_INK (CLH_MARKS_MAX_BANDS + 5)
 
 typedef struct {
   const ClhFrame *frame;
@@ -138,6 +143,10 @@ rank_colour (const ClhMarksSpec *spec, guint rank, gboolean *grey)
   *grey = FALSE;
   if (rank == RANK_BRNG)
     return &spec->brng_colour;
+  if (rank == RANK_INK)
+    return &spec->legend_ink;
+  if (rank == RANK_PAPER)
+    return &spec->legend_paper;
   if (rank == RANK_ZEBRA)
     return &spec->zebra_colour;
   if (rank == RANK_ZEBRA_LOW)
@@ -179,6 +188,118 @@ draw_chroma (const Marking *mk, guint sx, guint sy, guint rank)
     return;
   write_value (mk, 1, sx, sy, grey ? neutral : colour->values[1]);
   write_value (mk, 2, sx, sy, grey ? neutral : colour->values[2]);
+}
+
+/* The false colour's legend as the reference works it out: its bands'
+ * rows, highest first, their texts, its font scale, unit and rectangle. */
+typedef struct {
+  guint n_rows;
+  guint bands[CLH_MARKS_MAX_BANDS];
+  gchar texts[CLH_MARKS_MAX_BANDS][32];
+  gint scale;
+  gint unit;
+  gint x, y, width, height;
+} Legend;
+
+/* A level as the legend writes it: to a tenth, "2.5", or "97" for 97.0. */
+static void
+level_text (gdouble level, gchar *out, gsize size)
+{
+  gsize n;
+
+  if (level < -999.0)
+    level = -999.0;
+  if (level > 9999.0)
+    level = 9999.0;
+  g_ascii_formatd (out, (gint) size, "%.1f", level);
+  n = strlen (out);
+  if (n >= 2 && out[n - 2] == '.' && out[n - 1] == '0')
+    out[n - 2] = '\0';
+}
+
+/* The legend's text of band @b: "<U%", "L-U%" or at least "L%". */
+static void
+band_text (const ClhMarksSpec *spec, guint b, gchar *out, gsize size)
+{
+  gchar lower[16] = "", upper[16] = "";
+
+  level_text (spec->bands[b].level, lower, sizeof (lower));
+  if (b + 1 < spec->n_bands)
+    level_text (spec->bands[b + 1].level, upper, sizeof (upper));
+  if (b == 0)
+    g_snprintf (out, size, "<%s%%", upper);
+  else if (b == spec->n_bands - 1)
+    g_snprintf (out, size, "%c%s%%", CLH_FONT_AT_LEAST, lower);
+  else
+    g_snprintf (out, size, "%s-%s%%", lower, upper);
+}
+
+/* The legend of @spec on a @w x @h frame; FALSE for none. */
+static gboolean
+find_legend (const ClhMarksSpec *spec, guint w, guint h, Legend *lg)
+{
+  gint widest = 0, margin;
+  gint i;
+
+  memset (lg, 0, sizeof (*lg));
+  if (!(spec->marks & CLH_MARK_FALSE_COLOUR)
+      || spec->legend == CLH_MARKS_LEGEND_NONE || spec->n_bands < 2)
+    return FALSE;
+  lg->scale = h / 360 > 1 ? (gint) (h / 360) : 1;
+  lg->unit = 4 * lg->scale;
+  for (i = (gint) spec->n_bands - 1; i >= 0; i--) {
+    if (spec->bands[i].style != CLH_MARK_BAND_COLOUR)
+      continue;
+    lg->bands[lg->n_rows] = i;
+    band_text (spec, i, lg->texts[lg->n_rows], sizeof (lg->texts[0]));
+    widest = MAX (widest, clh_reference_text_width (lg->texts[lg->n_rows],
+            lg->scale));
+    lg->n_rows++;
+  }
+  if (lg->n_rows == 0)
+    return FALSE;
+  /* Border, swatch, gap, text, border; whole chroma samples. */
+  lg->width = 6 * lg->unit + widest;
+  while (lg->width % 4)
+    lg->width++;
+  lg->height = lg->unit * (1 + 3 * (gint) lg->n_rows);
+  margin = 2 * lg->unit;
+  if (lg->width + 2 * margin > (gint) w || lg->height + 2 * margin > (gint) h)
+    return FALSE;
+  if (spec->legend == CLH_MARKS_LEGEND_TOP_LEFT
+      || spec->legend == CLH_MARKS_LEGEND_BOTTOM_LEFT)
+    lg->x = margin;
+  else
+    lg->x = ((gint) w - lg->width - margin) / 4 * 4;
+  if (spec->legend == CLH_MARKS_LEGEND_TOP_LEFT
+      || spec->legend == CLH_MARKS_LEGEND_TOP_RIGHT)
+    lg->y = margin;
+  else
+    lg->y = ((gint) h - lg->height - margin) / 4 * 4;
+  return TRUE;
+}
+
+/* The rank the legend gives pixel (@x, @y), or @rank outside it. */
+static guint
+legend_rank (const Legend *lg, gint x, gint y, guint rank)
+{
+  const gint u = lg->unit, lx = x - lg->x, ly = y - lg->y;
+  gint row, in_row;
+
+  if (lx < 0 || ly < 0 || lx >= lg->width || ly >= lg->height)
+    return rank;
+  if (ly < u)
+    return RANK_PAPER;
+  row = (ly - u) / (3 * u);
+  in_row = (ly - u) % (3 * u);
+  if (in_row >= 2 * u)
+    return RANK_PAPER;
+  if (lx >= u && lx < 4 * u)
+    return 1 + lg->bands[row];
+  if (clh_reference_text_ink (lg->texts[row], lg->scale, lx - 5 * u,
+          in_row - lg->scale / 2))
+    return RANK_INK;
+  return RANK_PAPER;
 }
 
 /* @dest starts as a copy of @frame's planes. */
@@ -230,6 +351,8 @@ clh_reference_marks (const ClhFrame *frame, const ClhMarksSpec *spec,
   guint *lumas = g_new (guint, (gsize) w * h);
   guint8 *chroma = NULL;
   guint x, y, ws = 0, hs = 0, cw = 0, ch = 0;
+  Legend legend;
+  const gboolean keyed = find_legend (spec, w, h, &legend);
 
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
@@ -238,6 +361,8 @@ clh_reference_marks (const ClhFrame *frame, const ClhMarksSpec *spec,
 
       lumas[y * w + x] = luma;
       ranks[y * w + x] = pixel_rank (&mk, x, y, luma, brng);
+      if (keyed)
+        ranks[y * w + x] = legend_rank (&legend, x, y, ranks[y * w + x]);
     }
   if (spec->layout == CLH_MARKS_YUV) {
     ws = frame->components[spec->components[1]].w_sub;

@@ -2,13 +2,15 @@
 /* The marks engine against the golden reference, byte for byte over every
  * plane: every format clhistogram reads and every depth, random, one-value,
  * gradient and luma-ramp frames, odd sizes, padded strides, each mark alone
- * and all together with random levels, stripes and band tables; marking in
- * place; requests the engine refuses; the same through the device's
+ * and all together with random levels, stripes and band tables, with
+ * the false colour's legend in random corners; marking in place; the
+ * legend worked out by hand, present and absent; requests the engine refuses; the same through the device's
  * submission thread. A few frames worked out by hand check the reference
  * itself. */
 #include <string.h>
 
 #include "clh-engine-tuning.h"
+#include "clh-marks-legend.h"
 #include "clh-reference-marks.h"
 #include "clh-test-frame.h"
 #include "clh-test-run.h"
@@ -44,7 +46,8 @@ random_colour (GRand *rand, guint top, ClhMarkColour *colour)
     colour->values[c] = g_rand_int_range (rand, 0, top + 1);
 }
 
-/* Marks @flags with random levels, stripes, colours and bands. */
+/* Marks @flags with random levels, stripes, colours and bands, and a
+ * legend in a random corner (or none) with bands' levels in percent. */
 static void
 random_spec (const ClhTestFrame *tf, guint flags, GRand *rand,
     ClhMarksSpec *spec)
@@ -69,9 +72,15 @@ random_spec (const ClhTestFrame *tf, guint flags, GRand *rand,
     spec->bands[i].first = first;
     spec->bands[i].style = g_rand_int_range (rand, 0, 3);
     random_colour (rand, top, &spec->bands[i].colour);
+    spec->bands[i].level = (gint) first * 100.0 / top
+        + g_rand_int_range (rand, -5, 6) / 10.0;
     /* Sometimes an empty band (two of one first). */
     first += g_rand_int_range (rand, 0, top / 8 + 2);
   }
+  spec->legend = g_rand_int_range (rand, CLH_MARKS_LEGEND_NONE,
+      CLH_MARKS_LEGEND_BOTTOM_RIGHT + 1);
+  random_colour (rand, top, &spec->legend_ink);
+  random_colour (rand, top, &spec->legend_paper);
 }
 
 /* Sets every sample of component @c to @v, its other bits left. */
@@ -353,6 +362,129 @@ test_by_hand_i420 (void)
   clh_test_frame_free (tf);
 }
 
+/* A legend worked out by hand on an I420 frame of 200 x 150 of one grey
+ * (the grey band's): bands red from 0, grey from 10%, yellow from 90%;
+ * in the top-left corner, scale 1, unit 4, 8 pixels in: the yellow row
+ * first, "≥90%", then red's, "<10%" (23 pixels each: the legend 24 + 23
+ * wide, rounded to 48, and 4 + 2 * 12 = 28 high). Paper at its corner,
+ * the swatches' pixels and chroma samples in the bands' colours, the
+ * first glyph's first ink pixel (the ≥'s row 0, column 1) in the ink's
+ * colour at (8 + 20 + 1, 8 + 4); the frame's own grey beside it. Without
+ * a legend, or on a frame too small for it, none. */
+static void
+test_by_hand_legend (void)
+{
+  static const ClhMarkColour red = { {81, 90, 240} };
+  static const ClhMarkColour yellow = { {210, 16, 146} };
+  static const ClhMarkColour ink = { {235, 128, 128} };
+  static const ClhMarkColour paper = { {16, 128, 128} };
+  ClhTestFrame *tf = clh_test_frame_new ("I420", 200, 150, 0,
+      CLH_TEST_ZERO, 0);
+  const ClhFrame *f = &tf->frame;
+  ClhMarksSpec spec = { 0 };
+  ClhMarksLegend legend;
+  guint8 *dest[CLH_MAX_PLANES];
+  const guint8 *y, *u, *v;
+  gsize ys, cs;
+
+  memset (tf->memory[0], 128, clh_frame_plane_span (f, 0));
+  memset (tf->memory[1], 128, clh_frame_plane_span (f, 1));
+  memset (tf->memory[2], 128, clh_frame_plane_span (f, 2));
+  spec.marks = CLH_MARK_FALSE_COLOUR;
+  spec.layout = CLH_MARKS_YUV;
+  spec.components[1] = 1;
+  spec.components[2] = 2;
+  spec.zebra_period = 4;
+  spec.n_bands = 3;
+  spec.bands[0] = (ClhMarkBand) { 0, CLH_MARK_BAND_COLOUR, red, 0.0 };
+  spec.bands[1] = (ClhMarkBand) { 38, CLH_MARK_BAND_GREY, red, 10.0 };
+  spec.bands[2] = (ClhMarkBand) { 213, CLH_MARK_BAND_COLOUR, yellow, 90.0 };
+  spec.legend = CLH_MARKS_LEGEND_TOP_LEFT;
+  spec.legend_ink = ink;
+  spec.legend_paper = paper;
+
+  g_assert_true (clh_marks_legend_place (&spec, 200, 150, &legend));
+  g_assert_cmpuint (legend.x, ==, 8);
+  g_assert_cmpuint (legend.y, ==, 8);
+  g_assert_cmpuint (legend.width, ==, 48);
+  g_assert_cmpuint (legend.height, ==, 28);
+  alloc_dest (f, dest, 0);
+  g_assert_true (clh_marks_draw (marks, f, &spec, dest, NULL));
+  y = dest[0];
+  u = dest[1];
+  v = dest[2];
+  ys = f->planes[0].stride;
+  cs = f->planes[1].stride;
+  g_assert_cmpuint (y[8 * ys + 8], ==, paper.values[0]);
+  g_assert_cmpuint (y[12 * ys + 12], ==, yellow.values[0]);
+  g_assert_cmpuint (u[6 * cs + 6], ==, yellow.values[1]);
+  g_assert_cmpuint (v[6 * cs + 6], ==, yellow.values[2]);
+  g_assert_cmpuint (y[24 * ys + 15], ==, red.values[0]);
+  g_assert_cmpuint (v[12 * cs + 7], ==, red.values[2]);
+  g_assert_cmpuint (y[12 * ys + 29], ==, ink.values[0]);
+  g_assert_cmpuint (y[12 * ys + 28], ==, paper.values[0]);
+  g_assert_cmpuint (y[12 * ys + 56], ==, 128);
+  assert_marks_equal (f, &spec, "a legend by hand");
+
+  spec.legend = CLH_MARKS_LEGEND_NONE;
+  g_assert_true (clh_marks_draw (marks, f, &spec, dest, NULL));
+  g_assert_cmpuint (dest[0][8 * ys + 8], ==, 128);
+  g_assert_cmpuint (dest[0][12 * ys + 12], ==, 128);
+  assert_marks_equal (f, &spec, "no legend");
+  free_dest (dest);
+  clh_test_frame_free (tf);
+
+  /* 48 + 16 columns do not fit 63. */
+  tf = clh_test_frame_new ("I420", 63, 150, 0, CLH_TEST_RANDOM, 0);
+  spec.legend = CLH_MARKS_LEGEND_BOTTOM_RIGHT;
+  g_assert_false (clh_marks_legend_place (&spec, 63, 150, &legend));
+  assert_marks_equal (&tf->frame, &spec, "a frame too narrow");
+  clh_test_frame_free (tf);
+}
+
+/* Legends in every corner of frames of each layout, at scales 1 and 2
+ * (frames from 720 rows), against the reference. */
+static void
+test_legend (void)
+{
+  static const struct {
+    const gchar *format;
+    guint width, height;
+  } cases[] = {
+    {"I420", 201, 151}, {"YUV9", 203, 149}, {"Y41B", 150, 90},
+    {"NV12", 96, 64}, {"YUY2", 130, 97}, {"RGBA", 200, 100},
+    {"GRAY8", 120, 121}, {"P010_10LE", 160, 120}, {"Y444_16LE", 161, 91},
+    {"I420", 400, 722}, {"UYVY", 250, 730},
+  };
+  GRand *rand = g_rand_new_with_seed (11);
+  guint i, corner, n = 0;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (corner = CLH_MARKS_LEGEND_TOP_LEFT;
+        corner <= CLH_MARKS_LEGEND_BOTTOM_RIGHT; corner++) {
+      ClhTestFrame *tf = make_frame (cases[i].format, cases[i].width,
+          cases[i].height, 3, LUMA_RAMP, i, rand);
+      ClhMarksLegend legend;
+      ClhMarksSpec spec;
+      gchar *what = g_strdup_printf ("%s %ux%u, legend in corner %u",
+          cases[i].format, cases[i].width, cases[i].height, corner);
+
+      random_spec (tf, CLH_MARK_FALSE_COLOUR | (corner % 2 ? CLH_MARK_ZEBRA
+              | CLH_MARK_BRNG : 0), rand, &spec);
+      spec.n_bands = MIN (spec.n_bands, 5);
+      spec.bands[spec.n_bands - 1].style = CLH_MARK_BAND_COLOUR;
+      spec.legend = corner;
+      n += clh_marks_legend_place (&spec, cases[i].width, cases[i].height,
+          &legend);
+      assert_marks_equal (&tf->frame, &spec, what);
+      g_free (what);
+      clh_test_frame_free (tf);
+    }
+  /* Most fit. */
+  g_assert_cmpuint (n, >=, 3 * G_N_ELEMENTS (cases));
+  g_rand_free (rand);
+}
+
 /* Zebra stripes on a GRAY16 frame by hand: rising and falling diagonals,
  * an odd period (stripes of period / 2 rounded down), the phase. */
 static void
@@ -412,7 +544,7 @@ test_invalid (void)
   guint i;
 
   random_spec (tf, CLH_MARK_ZEBRA | CLH_MARK_FALSE_COLOUR, rand, &good);
-  for (i = 0; i < 10; i++) {
+  for (i = 0; i < 11; i++) {
     const ClhFrame *frame = &tf->frame;
 
     bad = good;
@@ -442,6 +574,9 @@ test_invalid (void)
         break;
       case 7:
         bad.marks |= 0x100;
+        break;
+      case 10:
+        bad.legend = CLH_MARKS_LEGEND_BOTTOM_RIGHT + 1;
         break;
       case 8:
         /* RGB marks of 16-bit samples. */
@@ -506,6 +641,8 @@ main (int argc, char **argv)
   g_test_add_func ("/marks/in-place", test_in_place);
   g_test_add_func ("/marks/by-hand/i420", test_by_hand_i420);
   g_test_add_func ("/marks/by-hand/stripes", test_by_hand_stripes);
+  g_test_add_func ("/marks/by-hand/legend", test_by_hand_legend);
+  g_test_add_func ("/marks/legend", test_legend);
   g_test_add_func ("/marks/invalid", test_invalid);
   g_test_add_func ("/marks/thread", test_thread);
   ret = g_test_run ();

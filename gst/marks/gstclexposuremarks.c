@@ -14,7 +14,14 @@
  *   (#GstClExposureMarks:bands). The default bands are ARRI cameras'
  *   false colour: purple crushed (under 2.5%), blue near black (to 4%),
  *   green at 18% grey (38-42%), pink one stop over, skin (52-56%), yellow
- *   near clipping (97-99%), red clipped (from 99%), grey between;
+ *   near clipping (97-99%), red clipped (from 99%), grey between. A
+ *   legend (#GstClExposureMarks:legend, bottom-left by default) keys each
+ *   coloured band to its range in percent: a swatch of its colour beside
+ *   "<2.5%", "38-42%" or "≥99%", the highest band on top, white on black,
+ *   in a bitmap font whose size follows the frame's height (one font
+ *   pixel more every 360 rows), 8 of those pixels from the frame's edges;
+ *   grey and `none` bands have no row, and a frame too small for it has
+ *   no legend;
  * - `brng`: the pixels FFmpeg's `signalstats` counts as BRNG, painted as
  *   `signalstats=out=brng` paints them.
  *
@@ -99,6 +106,11 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_exposure_marks_debug);
 #define DEFAULT_ZEBRA_COLOUR 0x000000
 #define DEFAULT_ZEBRA_LOW_COLOUR 0xffffff
 #define DEFAULT_BRNG_COLOUR 0xffff00
+#define DEFAULT_LEGEND GST_CL_EXPOSURE_MARKS_LEGEND_BOTTOM_LEFT
+/* The legend's text and ground: white on black, as camera monitors key
+ * their false colour. */
+#define LEGEND_INK 0xffffff
+#define LEGEND_PAPER 0x000000
 
 enum {
   PROP_0,
@@ -111,6 +123,7 @@ enum {
   PROP_ZEBRA_LOW_COLOUR,
   PROP_BANDS,
   PROP_BRNG_COLOUR,
+  PROP_LEGEND,
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -143,6 +156,28 @@ gst_cl_exposure_marks_flags_get_type (void)
   if (g_once_init_enter (&type))
     g_once_init_leave (&type, g_flags_register_static
         ("GstClExposureMarksFlags", values));
+  return type;
+}
+
+GType
+gst_cl_exposure_marks_legend_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_EXPOSURE_MARKS_LEGEND_NONE, "No legend", "none"},
+    {GST_CL_EXPOSURE_MARKS_LEGEND_TOP_LEFT, "Top-left corner", "top-left"},
+    {GST_CL_EXPOSURE_MARKS_LEGEND_TOP_RIGHT, "Top-right corner",
+        "top-right"},
+    {GST_CL_EXPOSURE_MARKS_LEGEND_BOTTOM_LEFT, "Bottom-left corner",
+        "bottom-left"},
+    {GST_CL_EXPOSURE_MARKS_LEGEND_BOTTOM_RIGHT, "Bottom-right corner",
+        "bottom-right"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static
+        ("GstClExposureMarksLegend", values));
   return type;
 }
 
@@ -255,6 +290,9 @@ frame_spec (GstClExposureMarks *self, const GstVideoInfo *info,
   gst_cl_mark_colour (info, s->brng_colour, &spec->brng_colour);
   if (s->marks & GST_CL_EXPOSURE_MARKS_FALSE_COLOUR)
     gst_cl_mark_bands_apply (&s->bands, info, spec);
+  spec->legend = (ClhMarksLegendCorner) s->legend;
+  gst_cl_mark_colour (info, LEGEND_INK, &spec->legend_ink);
+  gst_cl_mark_colour (info, LEGEND_PAPER, &spec->legend_paper);
   return TRUE;
 }
 
@@ -365,6 +403,9 @@ gst_cl_exposure_marks_set_property (GObject *object, guint prop_id,
     case PROP_BRNG_COLOUR:
       s->brng_colour = g_value_get_uint (value);
       break;
+    case PROP_LEGEND:
+      s->legend = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -407,6 +448,9 @@ gst_cl_exposure_marks_get_property (GObject *object, guint prop_id,
       break;
     case PROP_BRNG_COLOUR:
       g_value_set_uint (value, s->brng_colour);
+      break;
+    case PROP_LEGEND:
+      g_value_set_enum (value, s->legend);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -512,6 +556,19 @@ install_properties (GObjectClass *gobject_class)
   install_colour (gobject_class, PROP_BRNG_COLOUR, "brng-colour",
       "BRNG colour", "Colour of the pixels outside the broadcast range, "
       "0xRRGGBB (signalstats' default: yellow)", DEFAULT_BRNG_COLOUR);
+  /**
+   * GstClExposureMarks:legend:
+   *
+   * Where the false colour's legend goes: a key of each coloured band's
+   * swatch and range in percent, highest on top, white on black, its
+   * font one pixel larger every 360 rows of the frame. None on a frame
+   * too small for it, and none without `false-colour`.
+   */
+  g_object_class_install_property (gobject_class, PROP_LEGEND,
+      g_param_spec_enum ("legend", "Legend", "Corner of the false colour's "
+          "legend (each coloured band's swatch and range), or none",
+          GST_TYPE_CL_EXPOSURE_MARKS_LEGEND, DEFAULT_LEGEND,
+          PLAYING_PROPERTY));
 }
 
 static void
@@ -551,6 +608,7 @@ gst_cl_exposure_marks_class_init (GstClExposureMarksClass *klass)
   base_class->close = GST_DEBUG_FUNCPTR (gst_cl_exposure_marks_close);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_EXPOSURE_MARKS_FLAGS, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_EXPOSURE_MARKS_LEGEND, 0);
 }
 
 static void
@@ -570,6 +628,7 @@ gst_cl_exposure_marks_init (GstClExposureMarks *self)
   s->zebra_colour = DEFAULT_ZEBRA_COLOUR;
   s->zebra_low_colour = DEFAULT_ZEBRA_LOW_COLOUR;
   s->brng_colour = DEFAULT_BRNG_COLOUR;
+  s->legend = DEFAULT_LEGEND;
   set_bands (s, GST_CL_MARK_BANDS_DEFAULT);
   settings_copy (&self->applied, s);
 }

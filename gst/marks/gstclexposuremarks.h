@@ -31,6 +31,28 @@ typedef enum {
   (gst_cl_exposure_marks_flags_get_type ())
 GType gst_cl_exposure_marks_flags_get_type (void);
 
+/**
+ * GstClExposureMarksLegend:
+ * @GST_CL_EXPOSURE_MARKS_LEGEND_NONE: no legend
+ * @GST_CL_EXPOSURE_MARKS_LEGEND_TOP_LEFT: in the top-left corner
+ * @GST_CL_EXPOSURE_MARKS_LEGEND_TOP_RIGHT: in the top-right corner
+ * @GST_CL_EXPOSURE_MARKS_LEGEND_BOTTOM_LEFT: in the bottom-left corner
+ * @GST_CL_EXPOSURE_MARKS_LEGEND_BOTTOM_RIGHT: in the bottom-right corner
+ *
+ * Where the false colour's legend is drawn.
+ */
+typedef enum {
+  GST_CL_EXPOSURE_MARKS_LEGEND_NONE = CLH_MARKS_LEGEND_NONE,
+  GST_CL_EXPOSURE_MARKS_LEGEND_TOP_LEFT = CLH_MARKS_LEGEND_TOP_LEFT,
+  GST_CL_EXPOSURE_MARKS_LEGEND_TOP_RIGHT = CLH_MARKS_LEGEND_TOP_RIGHT,
+  GST_CL_EXPOSURE_MARKS_LEGEND_BOTTOM_LEFT = CLH_MARKS_LEGEND_BOTTOM_LEFT,
+  GST_CL_EXPOSURE_MARKS_LEGEND_BOTTOM_RIGHT = CLH_MARKS_LEGEND_BOTTOM_RIGHT,
+} GstClExposureMarksLegend;
+
+#define GST_TYPE_CL_EXPOSURE_MARKS_LEGEND \
+  (gst_cl_exposure_marks_legend_get_type ())
+GType gst_cl_exposure_marks_legend_get_type (void);
+
 #define GST_TYPE_CL_EXPOSURE_MARKS (gst_cl_exposure_marks_get_type ())
 G_DECLARE_FINAL_TYPE (GstClExposureMarks, gst_cl_exposure_marks, GST,
     CL_EXPOSURE_MARKS, GstClBaseTransform)
@@ -45,6 +67,7 @@ typedef struct {
   guint32 zebra_colour;
   guint32 zebra_low_colour;
   guint32 brng_colour;
+  GstClExposureMarksLegend legend;
   /* The bands property as set, its table, and why it is no table (NULL
    * when it is one). */
   gchar *bands_text;

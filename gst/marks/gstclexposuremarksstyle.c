@@ -225,7 +225,8 @@ gst_cl_mark_colour (const GstVideoInfo *info, guint32 rgb,
  * @info: the negotiated format
  * @spec: (inout): gets the table's bands, their edges as luma code values
  *   (clh_levels_at_percent() of the luma's nominal range for the caps'
- *   range) and colours in the format's code values
+ *   range) and in percent, for the legend, and colours in the format's
+ *   code values
  */
 void
 gst_cl_mark_bands_apply (const GstClMarkBands *bands,
@@ -242,6 +243,7 @@ gst_cl_mark_bands_apply (const GstClMarkBands *bands,
 
     band->first = i == 0 ? 0 : clh_levels_at_percent (&levels,
         bands->levels[i]);
+    band->level = i == 0 ? 0.0 : bands->levels[i];
     band->style = bands->styles[i];
     gst_cl_mark_colour (info, bands->rgb[i], &band->colour);
   }

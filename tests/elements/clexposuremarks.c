@@ -4,7 +4,8 @@
  * GstVideoMeta's wider ones), with the levels in percent and the colours
  * converted for the caps' range and matrix worked out here by hand; the
  * levels following the caps' range; the stripes moving; properties set
- * together; frames without marks passed as they came; real frames of
+ * together; the false colour's legend in each corner and none, and
+ * changed while streaming; frames without marks passed as they came; real frames of
  * vtest.avi; and what a user or upstream gets wrong (a band table that is
  * none, short buffers, strides too small, a device that does not exist).
  * The tests of the "environment" case need a process and an environment
@@ -173,7 +174,12 @@ test_spec (const GstVideoInfo *info, guint marks, guint phase,
     spec->bands[i].first = i ? level_code (info, test_bands[i].level) : 0;
     spec->bands[i].style = test_bands[i].style;
     colour_codes (info, test_bands[i].colour, &spec->bands[i].colour);
+    spec->bands[i].level = test_bands[i].level;
   }
+  /* The default legend: white on black, bottom-left. */
+  spec->legend = CLH_MARKS_LEGEND_BOTTOM_LEFT;
+  colour_codes (info, WHITE, &spec->legend_ink);
+  colour_codes (info, BLACK, &spec->legend_paper);
 }
 
 /* A frame of random bytes, padding included. */
@@ -562,6 +568,67 @@ GST_START_TEST (test_properties_together)
   gst_buffer_unref (out);
   gst_buffer_unref (want);
   clh_check_harness_teardown (h, bus);
+}
+GST_END_TEST;
+
+/* The legend of the test's bands in each corner and none, set while
+ * streaming, on frames of each layout, against the reference. On the
+ * 320x240 I420 frame the default corner's legend (rows white, yellow,
+ * red: 4 + 3 * 12 = 40 high, 8 from the edges) starts at (8, 192), its
+ * paper black there, white's swatch from (12, 196); without a legend no
+ * mark makes that pixel black. */
+GST_START_TEST (test_legend)
+{
+  static const Stream streams[] = {
+    {"I420", 320, 240}, {"NV12", 200, 100, TRUE}, {"RGBA", 150, 90},
+    {"GRAY8", 101, 77}, {"P010_10LE", 130, 96},
+  };
+  static const gchar *const corners[] = { "none", "top-left", "top-right",
+    "bottom-left", "bottom-right"
+  };
+  guint i, c;
+
+  for (i = 0; i < G_N_ELEMENTS (streams); i++) {
+    GstBus *bus;
+    GstHarness *h = harness_new (&bus);
+    GstVideoInfo info;
+    gint def;
+
+    stream_info (&streams[i], &info);
+    set_test_properties (h->element);
+    g_object_get (h->element, "legend", &def, NULL);
+    fail_unless_equals_int (def, CLH_MARKS_LEGEND_BOTTOM_LEFT);
+    set_caps (h, &info);
+    for (c = 0; c < G_N_ELEMENTS (corners); c++) {
+      GstBuffer *in = random_frame (&info, 40 + c), *out, *want;
+      ClhMarksSpec spec;
+      gchar *what = g_strdup_printf ("%s %ux%u, legend %s",
+          streams[i].format, streams[i].width, streams[i].height,
+          corners[c]);
+
+      gst_util_set_object_arg (G_OBJECT (h->element), "legend", corners[c]);
+      test_spec (&info, CLH_MARK_ZEBRA | CLH_MARK_ZEBRA_LOW
+          | CLH_MARK_FALSE_COLOUR | CLH_MARK_BRNG, 0, &spec);
+      spec.legend = (ClhMarksLegendCorner) c;
+      want = clh_reference_marks_of_buffer (&info, in, &spec);
+      out = gst_harness_push_and_pull (h, in);
+      assert_buffers_equal (out, want, what);
+      /* Paper's black (16) no mark of these makes: red, yellow, white,
+       * a grey band's luma of 38 or more, BRNG's yellow for less than
+       * 16. */
+      if (i == 0 && c == 0)
+        fail_unless (luma_at (out, &info, 8, 192) != 16, "%s: paper", what);
+      if (i == 0 && c == 3) {
+        fail_unless_equals_int (luma_at (out, &info, 8, 192), 16);
+        fail_unless_equals_int (luma_at (out, &info, 12, 196), 235);
+      }
+      g_free (what);
+      gst_buffer_unref (out);
+      gst_buffer_unref (want);
+    }
+    fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR) == NULL);
+    clh_check_harness_teardown (h, bus);
+  }
 }
 GST_END_TEST;
 
@@ -970,6 +1037,7 @@ clexposuremarks_suite (void)
   tcase_add_test (tc, test_no_marks_passthrough);
   tcase_add_test (tc, test_shared_frame_copied);
   tcase_add_test (tc, test_properties_together);
+  tcase_add_test (tc, test_legend);
   tcase_add_test (tc, test_error_bands);
   tcase_add_test (tc, test_error_short_buffer);
   tcase_add_test (tc, test_error_video_meta_stride);
