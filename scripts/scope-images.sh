@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Renders the scope pictures of docs/images/ with clscope and
 # clscopeoverlay from a build tree: frame 250 of vtest.avi
-# (scripts/fetch-samples.sh fetches it) in each scope, the four together,
-# the waveform and vectorscope over the frame, and SMPTE 75% colour bars,
-# whose vectorscope dots must sit in the middle of the 75% targets; and
-# FFmpeg's waveform and vectorscope of the frame. Needs ffmpeg.
+# (scripts/fetch-samples.sh fetches it) in each scope (the vectorscope
+# zoomed too), the four together, the waveform and vectorscope over the
+# frame, and SMPTE 75% colour bars, whose vectorscope dots must sit in
+# the middle of the 75% targets; and FFmpeg's waveform and vectorscope of
+# the frame. Needs ffmpeg.
 #
 #   scripts/scope-images.sh [BUILD_DIR]    (default: build)
 set -eu
@@ -37,6 +38,8 @@ frame scope-waveform "scopes=waveform" 768 256
 frame scope-waveform-log "scopes=waveform scale=log" 768 256
 frame scope-parade "scopes=parade" 768 256
 frame scope-vectorscope "scopes=vectorscope scale=log" 384 384
+frame scope-vectorscope-zoom "scopes=vectorscope scale=log vectorscope-zoom=3" \
+  384 384
 frame scope-histogram "scopes=histogram graticule=codes" 512 256
 frame scope-all "scopes=waveform+parade+vectorscope+histogram" 2048 256
 

@@ -394,17 +394,19 @@ gst_cl_scope_base_class_init (GstClScopeBaseClass *klass)
    * GstClScopeBase:vectorscope-zoom:
    *
    * The vectorscope's magnification about its centre: a colour
-   * difference's offset from neutral is multiplied by it, so that the
-   * small trace of a real picture fills the square. Samples that fall
-   * beyond the square are drawn on its edge (clamped), not dropped; the
-   * targets beyond it are left out, and the magnification is written in
-   * the square's corner ("2x").
+   * difference's offset from neutral is drawn that many times as far
+   * out, so that the small trace of a real picture fills the square, in
+   * bins as fine as the zoomed square shows. Samples that fall beyond the
+   * square are not drawn (the trace is cut at its edge); the targets
+   * beyond it are left out, and the magnification is written in the
+   * square's bottom-right corner ("2x").
    */
   g_object_class_install_property (gobject_class, PROP_VECTORSCOPE_ZOOM,
       g_param_spec_uint ("vectorscope-zoom", "Vectorscope zoom",
           "Magnification of the vectorscope about its centre: colour "
-          "differences times this, samples beyond the edge drawn on it",
-          1, CLH_SCOPE_MAX_ZOOM, DEFAULT_VECTORSCOPE_ZOOM, rw));
+          "differences drawn this many times as far out, those beyond the "
+          "edge not drawn", 1, CLH_SCOPE_MAX_ZOOM, DEFAULT_VECTORSCOPE_ZOOM,
+          rw));
 
   /* Upstream may allocate its frames in our pool; one frame is drawn at a
    * time: the base class's two buffers. */
