@@ -345,12 +345,13 @@ static const Fuzzed fuzzed[] = {
           "log-scale", "x", "y", "width", "height", NULL}},
   {"clexposuremarks", TRUE, {"marks", "zebra-level", "zebra-low-level",
           "zebra-period", "zebra-moving", "zebra-colour", "zebra-low-colour",
-          "brng-colour", "bands", NULL}},
+          "brng-colour", "bands", "legend", NULL}},
   /* The scopes read no metas of histograms, but every video meta, crop,
    * size and format the others do. */
-  {"clscope", TRUE, {"scopes", "scale", "graticule", "intensity", NULL}},
+  {"clscope", TRUE, {"scopes", "scale", "graticule", "intensity",
+          "vectorscope-zoom", NULL}},
   {"clscopeoverlay", TRUE, {"scopes", "scale", "graticule", "intensity",
-          "corner", "size", "alpha", NULL}},
+          "vectorscope-zoom", "corner", "size", "alpha", NULL}},
 };
 
 static void
