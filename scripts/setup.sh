@@ -18,7 +18,9 @@
 # whose cgroups crun refuses) builds and runs the probe's container image,
 # python3-yaml reads its Kubernetes example; stress-ng loads the cores in
 # scripts/test.sh --stress. gi-docgen makes the meta library's API
-# reference (-Dapi-docs, docs/api.md).
+# reference (-Dapi-docs, docs/api.md). chromium, headless, loads the
+# probe's index page of monitor pictures as a browser does (the
+# probe-index-browser test) and screenshots it for the docs.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 sudo=""
@@ -49,7 +51,8 @@ $sudo apt-get install -y -q --no-install-recommends \
   libjson-glib-dev ffmpeg jq curl stress-ng abigail-tools groff-base man-db \
   libpango1.0-dev libcairo2-dev fonts-dejavu-core gstreamer1.0-opencv \
   libsoup-3.0-dev libyaml-dev libcrypt-dev glib-networking openssl \
-  apache2-utils prometheus systemd gi-docgen podman runc python3-yaml
+  apache2-utils prometheus systemd gi-docgen podman runc python3-yaml \
+  chromium
 "$root/scripts/fetch-samples.sh"
 cd "$root"
 echo "setup: configuring build/" >&2

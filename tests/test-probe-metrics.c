@@ -12,7 +12,12 @@
  * type, methods, paths), what it does to untrusted clients (a body never
  * read, half-sent requests timed out or cut by the header deadline,
  * connections over the cap closed, one render shared by slow readers,
- * gzip) and the addresses it refuses, with their words. */
+ * gzip) and the addresses it refuses, with their words; the monitor
+ * pages of --monitor-pictures (probe-monitor-page.c): the index's
+ * escaping, states and alerts, each picture's answers (the bytes given,
+ * 503 before the first, 404 for a name that is no input's or an input
+ * without pictures, none while no input has them), and one picture
+ * shared by slow readers. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -27,6 +32,7 @@
 #include "probe-losses.h"
 #include "probe-metrics.h"
 #include "probe-metrics-server.h"
+#include "probe-monitor-page.h"
 #include "clh-test-timeout.h"
 
 /* When main() began, Unix time: after the process started. */
@@ -2502,6 +2508,290 @@ test_addresses (void)
   probe_metrics_free (NULL);
 }
 
+/* GET (or @method) of @path on @m's server: its status, its body as
+ * text (NUL-terminated), a header's value. */
+static guint
+get_page (ProbeMetrics *m, SoupSession *session, const gchar *method,
+    const gchar *path, GBytes **body, const gchar *header, gchar **value)
+{
+  gchar *url = probe_metrics_get_url (m);
+  gchar *page;
+  SoupMessage *msg;
+  guint status;
+
+  url[strlen (url) - strlen ("/metrics")] = '\0';
+  page = g_strconcat (url, path, NULL);
+  msg = request (session, method, page, body);
+  status = soup_message_get_status (msg);
+
+  if (header)
+    *value = g_strdup (soup_message_headers_get_one
+        (soup_message_get_response_headers (msg), header));
+  g_object_unref (msg);
+  g_free (page);
+  g_free (url);
+  return status;
+}
+
+static guint
+status_of_page (ProbeMetrics *m, SoupSession *session, const gchar *path)
+{
+  GBytes *body;
+  guint status = get_page (m, session, "GET", path, &body, NULL, NULL);
+
+  g_bytes_unref (body);
+  return status;
+}
+
+static gchar *
+page_text (ProbeMetrics *m, SoupSession *session, const gchar *path,
+    guint want)
+{
+  GBytes *body;
+  gchar *type = NULL, *text;
+
+  g_assert_cmpuint (get_page (m, session, "GET", path, &body,
+          "Cache-Control", &type), ==, want);
+  g_assert_cmpstr (type, ==, "no-store");
+  text = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
+  g_bytes_unref (body);
+  g_free (type);
+  return text;
+}
+
+static void
+assert_has (const gchar *text, const gchar *part)
+{
+  if (!strstr (text, part))
+    g_error ("\"%s\" is not in:\n%s", part, text);
+}
+
+/* The NAME of a picture's path: decoded by libsoup, looked up as it is,
+ * slashes included; other paths none. */
+static void
+test_picture_paths (void)
+{
+  const struct
+  {
+    const gchar *path;
+    const gchar *name;
+  } cases[] = {
+    {"/inputs/cam/monitor.png", "cam"},
+    {"/inputs/sub dir/a<b>.avi/monitor.png", "sub dir/a<b>.avi"},
+    {"/inputs/x/monitor.png/monitor.png", "x/monitor.png"},
+    {"/inputs/monitor.png", NULL},
+    {"/inputs//monitor.png", NULL},
+    {"/inputs/cam", NULL},
+    {"/inputs/cam/monitor.png/x", NULL},
+    {"/inputs/cam/monitor.jpg", NULL},
+    {"/metrics", NULL},
+    {"/", NULL},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *name = probe_monitor_page_input_of (cases[i].path);
+
+    g_assert_cmpstr (name, ==, cases[i].name);
+    g_free (name);
+  }
+  g_assert_true (probe_monitor_page_claims ("/"));
+  g_assert_true (probe_monitor_page_claims ("/inputs/x"));
+  g_assert_false (probe_monitor_page_claims ("/index.html"));
+  g_assert_false (probe_monitor_page_claims ("/inputs"));
+}
+
+/* A PNG's first bytes, as a picture; what the pages send is what they
+ * were given, whatever it holds. */
+static GBytes *
+fake_png (gsize size, guchar fill)
+{
+  guchar *data = g_malloc (size);
+
+  memset (data, fill, size);
+  memcpy (data, "\x89PNG\r\n\x1a\n", MIN (size, 8));
+  return g_bytes_new_take (data, size);
+}
+
+/* The index and the pictures through the metrics' own server: none
+ * while no input has pictures; the index's names escaped, its states,
+ * alerts and pictures; a picture 503 before the first, the bytes given
+ * after, 404 for an unknown name, an input without pictures, a path
+ * that is no picture's; a removed input's late picture not listed. */
+static void
+test_pictures (void)
+{
+  ProbeMetrics *m = metrics_new ();
+  SoupSession *session = soup_session_new_with_options ("proxy-resolver",
+      NULL, NULL);
+  const gchar *weird = "sub dir/we<ird> & \"x\" 'y'\x01.avi";
+  gchar *weird_path, *escaped, *text, *value = NULL;
+  GstStructure *alert;
+  GBytes *png = fake_png (5000, 7), *body;
+
+  probe_metrics_add_input (m, "cam");
+  probe_metrics_add_input (m, weird);
+  probe_metrics_add_input (m, "off");
+  /* No input has pictures: no page but /metrics' own. */
+  g_assert_cmpuint (status_of_page (m, session, "/"), ==, 404);
+  g_assert_cmpuint (status_of_page (m, session, "/inputs/cam/monitor.png"),
+      ==, 404);
+  probe_metrics_set_picture_period (m, "cam", G_USEC_PER_SEC / 2);
+  probe_metrics_set_picture_period (m, weird, 3 * G_USEC_PER_SEC);
+  probe_metrics_set_alerts (m, "cam", 2, 0);
+
+  text = page_text (m, session, "/", 200);
+  g_assert_true (g_str_has_prefix (text, "<!DOCTYPE html>\n"));
+  assert_has (text, "<meta http-equiv=\"refresh\" content=\"1\">");
+  assert_has (text, "<h2>cam</h2>");
+  assert_has (text, "<h2>sub dir/we&lt;ird&gt; &amp; &quot;x&quot; "
+      "&#39;y&#39;\xef\xbf\xbd.avi</h2>");
+  g_assert_null (strstr (text, "we<ird>"));
+  assert_has (text, "<a href=\"metrics\">metrics</a>");
+  assert_has (text, "<p class=\"state\">starting</p>");
+  assert_has (text, "No picture yet");
+  assert_has (text, "No monitor picture (monitor-pictures 0)");
+  assert_has (text, "not clipped");
+  g_free (text);
+
+  /* Before the first picture: 503, come back in a period. */
+  g_assert_cmpuint (get_page (m, session, "GET", "/inputs/cam/monitor.png",
+          &body, "Retry-After", &value), ==, 503);
+  g_assert_cmpstr (value, ==, "1");
+  g_clear_pointer (&value, g_free);
+  g_bytes_unref (body);
+  probe_metrics_set_picture (m, "cam", png, 320, 346);
+  g_assert_cmpuint (get_page (m, session, "GET", "/inputs/cam/monitor.png",
+          &body, "Content-Type", &value), ==, 200);
+  g_assert_cmpstr (value, ==, "image/png");
+  g_clear_pointer (&value, g_free);
+  g_assert_true (g_bytes_equal (body, png));
+  g_bytes_unref (body);
+  g_assert_cmpuint (get_page (m, session, "HEAD", "/inputs/cam/monitor.png",
+          &body, NULL, NULL), ==, 200);
+  g_assert_cmpuint (g_bytes_get_size (body), ==, 0);
+  g_bytes_unref (body);
+  g_assert_cmpuint (get_page (m, session, "POST", "/inputs/cam/monitor.png",
+          &body, NULL, NULL), ==, 405);
+  g_bytes_unref (body);
+  /* The name percent-encoded, its slash too. */
+  escaped = g_uri_escape_string (weird, NULL, FALSE);
+  weird_path = g_strdup_printf ("/inputs/%s/monitor.png", escaped);
+  g_assert_cmpuint (status_of_page (m, session, weird_path), ==, 503);
+  /* Names that are no input's, or one without pictures, and paths that
+   * are no picture's. */
+  g_assert_cmpuint (status_of_page (m, session, "/inputs/off/monitor.png"),
+      ==, 404);
+  g_assert_cmpuint (status_of_page (m, session, "/inputs/nobody/monitor.png"),
+      ==, 404);
+  g_assert_cmpuint (status_of_page (m, session, "/inputs/CAM/monitor.png"),
+      ==, 404);
+  g_assert_cmpuint (status_of_page (m, session, "/inputs/cam"), ==, 404);
+  g_assert_cmpuint (status_of_page (m, session,
+          "/inputs/cam/monitor.png/x"), ==, 404);
+  g_assert_cmpuint (status_of_page (m, session, "/inputs/"), ==, 404);
+  g_assert_cmpuint (status_of_page (m, session, "/index.html"), ==, 404);
+
+  /* The index with the picture, and an alert on in two zones. */
+  alert = structure ("exposure, alert=(string)clipped, event=(string)start, "
+      "active=(boolean)true, active-zones=(int)< 3, 2 >");
+  probe_metrics_take_message (m, "cam", alert);
+  gst_structure_free (alert);
+  probe_metrics_set_up (m, "cam", TRUE);
+  text = page_text (m, session, "/", 200);
+  assert_has (text, "<img src=\"inputs/cam/monitor.png?picture=1\" "
+      "width=\"320\" height=\"346\"");
+  assert_has (text, "<section class=\"input state-up\" data-state=\"up\">");
+  assert_has (text, "<span class=\"alert active\" data-alert=\"clipped\">"
+      "clipped (zones 2, 3)</span>");
+  g_free (text);
+
+  /* Removed (a reload): its late picture does not bring it back. */
+  probe_metrics_remove_input (m, "cam");
+  probe_metrics_set_picture (m, "cam", png, 320, 346);
+  g_assert_cmpuint (status_of_page (m, session, "/inputs/cam/monitor.png"),
+      ==, 404);
+  text = page_text (m, session, "/", 200);
+  g_assert_null (strstr (text, "<h2>cam</h2>"));
+  g_free (text);
+  /* No input with pictures left: the pages go. */
+  probe_metrics_set_picture_period (m, weird, 0);
+  g_assert_cmpuint (status_of_page (m, session, "/"), ==, 404);
+  g_assert_cmpuint (status_of_page (m, session, weird_path), ==, 404);
+
+  g_free (weird_path);
+  g_free (escaped);
+  g_bytes_unref (png);
+  g_object_unref (session);
+  probe_metrics_free (m);
+}
+
+static gboolean
+claim_pictures (const gchar *path, gpointer data)
+{
+  return probe_metrics_has_pictures (data)
+      && probe_monitor_page_claims (path);
+}
+
+static void
+answer_pictures (const gchar *path, ProbeMetricsPage *page, gpointer data)
+{
+  probe_monitor_page_answer (data, path, page);
+}
+
+/* 32 clients that ask for an 11 MB picture and read none of it: each
+ * answer is a reference to the one picture, not a copy; resident memory
+ * grows by less than one picture (a copy each: 352 MB). */
+static void
+test_http_pictures_shared (void)
+{
+  ProbeMetrics *m = metrics_new ();
+  GBytes *png = fake_png (11 << 20, 0x5a);
+  GError *error = NULL;
+  /* Timeouts out of reach: the answers stay held. */
+  ProbeMetricsServer *server = probe_metrics_server_start_with_limits
+      ("127.0.0.1:0", render_1mb, NULL, 32, scaled_s (60), scaled_s (60),
+      &error);
+  const gchar *url;
+  const gchar *get = "GET /inputs/cam/monitor.png HTTP/1.1\r\n"
+      "Host: probe\r\n\r\n";
+  GSocketConnection *slow[32];
+  gsize before, grown;
+  guint i;
+
+  g_assert_no_error (error);
+  probe_metrics_server_set_pages (server, claim_pictures, answer_pictures,
+      m);
+  probe_metrics_add_input (m, "cam");
+  probe_metrics_set_picture_period (m, "cam", G_USEC_PER_SEC);
+  probe_metrics_set_picture (m, "cam", png, 4000, 4000);
+  url = probe_metrics_server_get_url (server);
+  /* What the first answer makes (libsoup's buffers) before the measure. */
+  slow[0] = connect_raw (url);
+  send_text (slow[0], get);
+  g_assert_cmpuint (wait_for_count (server, COUNT (pages), 1), ==, 1);
+  before = resident_bytes ();
+  for (i = 1; i < G_N_ELEMENTS (slow); i++) {
+    slow[i] = connect_raw (url);
+    send_text (slow[i], get);
+  }
+  g_assert_cmpuint (wait_for_count (server, COUNT (pages), 32), ==, 32);
+  grown = resident_bytes () - MIN (before, resident_bytes ());
+  g_test_message ("31 more unread 11 MB pictures: resident memory grew by "
+      "%.1f MiB", grown / 1048576.0);
+  g_assert_cmpuint (grown, <, 11 << 20);
+  /* The picture replaced meanwhile: those sending the old keep it. */
+  g_bytes_unref (png);
+  png = fake_png (100, 1);
+  probe_metrics_set_picture (m, "cam", png, 10, 10);
+
+  for (i = 0; i < G_N_ELEMENTS (slow); i++)
+    g_object_unref (slow[i]);
+  probe_metrics_server_stop (server);
+  g_bytes_unref (png);
+  probe_metrics_free (m);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2538,5 +2828,9 @@ main (int argc, char **argv)
       test_http_shared_render);
   g_test_add_func ("/probe-metrics/http-gzip", test_http_gzip);
   g_test_add_func ("/probe-metrics/addresses", test_addresses);
+  g_test_add_func ("/probe-metrics/picture-paths", test_picture_paths);
+  g_test_add_func ("/probe-metrics/pictures", test_pictures);
+  g_test_add_func ("/probe-metrics/http-pictures-shared",
+      test_http_pictures_shared);
   return g_test_run ();
 }

@@ -6,7 +6,8 @@
  * defaults); the password checks' bounds and their cache, made
  * deterministic by holding their verdicts on a context that is not run;
  * the server's answers with users (401 with its challenge, 200, the
- * cache saving bcrypt, /healthz, the configured headers) and over TLS (a
+ * cache saving bcrypt, /healthz, the configured headers, pages such as
+ * the monitor pictures' behind the same credentials) and over TLS (a
  * certificate made here with openssl, a plain-text client and a silent
  * one refused within the header deadline); and what a flood of wrong
  * passwords does to a scraper's latency, measured. */
@@ -519,6 +520,71 @@ test_http_auth (void)
   g_free (hash);
 }
 
+static gboolean
+claim_under_inputs (const gchar *path, gpointer data)
+{
+  return g_str_has_prefix (path, "/inputs/");
+}
+
+static void
+answer_path (const gchar *path, ProbeMetricsPage *page, gpointer data)
+{
+  gchar *text = g_strdup_printf ("page %s", path);
+
+  page->status = 200;
+  page->content_type = "text/plain; charset=utf-8";
+  page->body = g_bytes_new_take (text, strlen (text));
+}
+
+/* Pages (the monitor pictures') under the users of --web-config, as
+ * /metrics: a path the pages claim is 401 without credentials, not 404,
+ * so that no one without them learns which names are there; answered
+ * with them, with the configured header and no-store; a path no page
+ * claims is 404 before any credentials, as before. */
+static void
+test_pages_auth (void)
+{
+  gchar *hash = bcrypt ("pw", 4);
+  gchar *text = g_strdup_printf ("basic_auth_users:\n  viewer: %s\n"
+      "http_server_config:\n  headers:\n    X-Frame-Options: deny\n", hash);
+  GError *error = NULL;
+  ProbeMetricsServer *server = probe_metrics_server_start_full
+      ("127.0.0.1:0", load (text), render_fixed, NULL, 4, 10, 10, &error);
+  SoupSession *session = soup_session_new_with_options ("proxy-resolver",
+      NULL, NULL);
+  gchar *good = basic ("viewer", "pw"), *base, *page, *missing, *body;
+  const gchar *url;
+  SoupMessage *msg;
+
+  g_assert_no_error (error);
+  probe_metrics_server_set_pages (server, claim_under_inputs, answer_path,
+      NULL);
+  url = probe_metrics_server_get_url (server);
+  base = g_strndup (url, strlen (url) - strlen ("/metrics"));
+  page = g_strconcat (base, "/inputs/nobody/monitor.png", NULL);
+  missing = g_strconcat (base, "/nothing", NULL);
+  assert_answer (session, page, NULL, 401, NULL);
+  assert_answer (session, missing, NULL, 404, NULL);
+  g_assert_cmpuint (stats_of (server).pages, ==, 0);
+  assert_answer (session, page, good, 200, "page /inputs/nobody/monitor.png");
+  g_assert_cmpuint (stats_of (server).pages, ==, 1);
+  msg = get (session, page, good, &body);
+  g_assert_cmpstr (soup_message_headers_get_one
+      (soup_message_get_response_headers (msg), "Cache-Control"), ==,
+      "no-store");
+  g_object_unref (msg);
+  g_free (body);
+
+  g_free (good);
+  g_free (base);
+  g_free (page);
+  g_free (missing);
+  g_object_unref (session);
+  probe_metrics_server_stop (server);
+  g_free (text);
+  g_free (hash);
+}
+
 /* A raw connection to @url's port from @from (NULL: any address), for
  * what no HTTP client sends. */
 static GSocketConnection *
@@ -944,6 +1010,7 @@ main (int argc, char **argv)
   g_test_add_func ("/probe-web/config-taken", test_config_taken);
   g_test_add_func ("/probe-web/auth-limits", test_auth_limits);
   g_test_add_func ("/probe-web/http-auth", test_http_auth);
+  g_test_add_func ("/probe-web/pages-auth", test_pages_auth);
   g_test_add_func ("/probe-web/https", test_https);
   g_test_add_func ("/probe-web/tls-handshake-limits",
       test_tls_handshake_limits);

@@ -414,6 +414,11 @@ parse_options (Options *opt, gint *argc, gchar ***argv, GError **error)
       "  clhistogram-probe --quiet --metrics 127.0.0.1:9610 --interval "
       "1000000000 \\\n"
       "      --inputs cameras.conf\n"
+      "  # and each camera's monitor picture, every 2 s, on "
+      "http://127.0.0.1:9610/\n"
+      "  clhistogram-probe --quiet --metrics 127.0.0.1:9610 "
+      "--monitor-pictures 2 \\\n"
+      "      --inputs cameras.conf\n"
       "  # each frame's time, mean luma and percentiles\n"
       "  clhistogram-probe --no-counts data/vtest.avi | jq -c "
       "'[.pts / 1e9, .mean[0], .percentiles[0]]'\n"
@@ -518,16 +523,25 @@ close_output (Probe *probe)
  * input: their errors then name the option alone, whichever inputs take
  * them. */
 static gint
-check_defaults (const ProbeSettings *defaults)
+check_defaults (const Options *opt)
 {
   GError *err = NULL;
   ProbePipeline *p = probe_pipeline_new (&err);
   gint status = EXIT_DONE;
+  gint64 period_us;
 
   if (!p)
     status = EXIT_FAILED;
-  else if (!probe_settings_apply (defaults, p->histogram, &err))
+  else if (!probe_settings_apply (&opt->defaults, p->histogram, &err))
     status = EXIT_USAGE;
+  else if (probe_settings_get_picture_period (&opt->defaults, &period_us,
+          NULL) && period_us > 0 && !opt->metrics) {
+    /* Else said by the first input, named after it. */
+    g_set_error (&err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--monitor-pictures: only with --metrics ADDRESS:PORT, which serves "
+        "the pictures");
+    status = EXIT_USAGE;
+  }
   if (err)
     g_printerr ("clhistogram-probe: %s\n", err->message);
   g_clear_error (&err);
@@ -656,7 +670,8 @@ probe_inputs (Probe *probe, gchar **args, gint out_fd)
     return EXIT_USAGE;
   }
   warn_exposed_passwords (opt->inputs_file, specs);
-  status = check_defaults (&opt->defaults);
+  status = check_defaults (opt);
+  probe->shared.serving = opt->metrics != NULL;
   if (status == EXIT_DONE)
     status = build_inputs (probe, specs);
   g_ptr_array_unref (specs);

@@ -24,7 +24,11 @@
  * `input-down` line, then a new pipeline after a wait of 1 s, doubling up
  * to --retry-max, back to 1 s after a run that lasted RESET_AFTER_S; the
  * first frame of each run gives an `input-up` line. A local file's end
- * ends the input; its error too, reported at the end. */
+ * ends the input; its error too, reported at the end.
+ *
+ * With --monitor-pictures, each run's pipeline has a branch that makes
+ * the input's monitor picture (probe-picture.c), handed to the metrics'
+ * server; its errors give up the pictures, never the input. */
 #include "probe-input.h"
 
 #include <gst/app/gstappsink.h>
@@ -74,6 +78,8 @@ struct _ProbeInput
   /* Its element's alert-clipped and alert-crushed, percent. */
   gdouble alert_clipped;
   gdouble alert_crushed;
+  /* --monitor-pictures, microseconds; 0: no picture. */
+  gint64 picture_period_us;
 
   /* The main loop's. */
   State state;
@@ -328,6 +334,11 @@ build_pipeline (ProbeInput *input, GError **error)
   probe_pipeline_limit_frames (p, left == G_MAXUINT ? 0 : left);
   probe_pipeline_set_sync (p, s->sync);
   probe_pipeline_set_source_timeout (p, MAX (s->stall_timeout, 0));
+  if (input->picture_period_us > 0 && !probe_pipeline_add_picture (p, s,
+          input->picture_period_us, error)) {
+    probe_pipeline_free (p);
+    return NULL;
+  }
   return p;
 }
 
@@ -349,6 +360,17 @@ on_new_sample (GstAppSink *sink, gpointer user_data)
   g_mutex_unlock (&input->lock);
   gst_sample_unref (sample);
   return GST_FLOW_OK;
+}
+
+/* A monitor picture made, on its branch's thread: the one that --metrics
+ * serves from now on. */
+static void
+on_picture (GBytes *png, guint width, guint height, gpointer data)
+{
+  ProbeInput *input = data;
+
+  probe_metrics_set_picture (input->shared->metrics, input->spec->name, png,
+      width, height);
 }
 
 /* Under the lock. */
@@ -393,6 +415,30 @@ on_frame (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
   return GST_PAD_PROBE_OK;
 }
 
+/* The monitor picture's branch failed (probe-picture.c): said once, on
+ * stderr and on the index page, and the frames are counted on without
+ * pictures. On the thread that posts the error. */
+static void
+give_up_pictures (ProbeInput *input, GstMessage *msg)
+{
+  GError *err = NULL;
+  gchar *text, *reason;
+
+  if (probe_picture_failed (input->pipe->picture))
+    return;
+  gst_message_parse_error (msg, &err, NULL);
+  text = one_line (err->message);
+  reason = g_strdup_printf ("%s: %s", GST_MESSAGE_SRC_NAME (msg), text);
+  g_printerr ("clhistogram-probe: %s: no monitor picture (%s); its frames "
+      "are counted on\n", input->spec->name, reason);
+  probe_metrics_set_picture_error (input->shared->metrics, input->spec->name,
+      reason);
+  probe_picture_fail (input->pipe->picture);
+  g_free (reason);
+  g_free (text);
+  g_error_free (err);
+}
+
 /* Histogram messages become lines on the thread that posts them, in the
  * order it posts them, and that thread waits while the writer is behind:
  * the bus would keep them without bound, and its watch runs on the main
@@ -406,6 +452,13 @@ on_sync_message (GstBus *bus, GstMessage *msg, gpointer user_data)
   GstClockTime frame_duration;
 
   switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_ERROR:
+      if (!input->pipe->picture
+          || !probe_picture_owns (input->pipe->picture, GST_MESSAGE_SRC (msg)))
+        break;
+      give_up_pictures (input, msg);
+      gst_message_unref (msg);
+      return GST_BUS_DROP;
     case GST_MESSAGE_ELEMENT:
       s = gst_message_get_structure (msg);
       if (GST_MESSAGE_SRC (msg) != GST_OBJECT (input->pipe->histogram)
@@ -571,6 +624,8 @@ begin_run (ProbeInput *input)
       NULL);
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_frame, input, NULL);
   gst_object_unref (pad);
+  if (p->picture)
+    probe_picture_set_callback (p->picture, on_picture, input);
   gst_bus_set_sync_handler (bus, on_sync_message, input, NULL);
   gst_bus_add_watch (bus, on_message, input);
   gst_object_unref (bus);
@@ -716,6 +771,23 @@ on_stopped (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* --monitor-pictures, of a probe that serves them (--metrics): without
+ * it, the option would silently do nothing. */
+static gboolean
+picture_period (ProbeInput *input, GError **error)
+{
+  if (!probe_settings_get_picture_period (&input->spec->settings,
+          &input->picture_period_us, error))
+    return FALSE;
+  if (input->picture_period_us > 0 && !input->shared->serving) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--monitor-pictures: only with --metrics ADDRESS:PORT, which serves "
+        "the pictures");
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /**
  * probe_input_new:
  * @spec: (transfer full): the input, freed with the #ProbeInput (or at
@@ -728,7 +800,8 @@ on_stopped (gpointer data)
  *
  * Returns: an input to start, or %NULL with @error where the probe cannot
  *   run: a bad setting (#G_OPTION_ERROR, a usage error, naming the key
- *   file and group it comes from) or a missing element
+ *   file and group it comes from; --monitor-pictures without --metrics
+ *   among them) or a missing element
  *   (#GST_CORE_ERROR_MISSING_PLUGIN). An input that cannot be read
  *   (a missing file) is no such error: it ends as it starts, its error
  *   said at the end.
@@ -747,6 +820,13 @@ probe_input_new (ProbeInputSpec *spec, const ProbeInputShared *shared,
   input->losses = probe_losses_new ();
   g_mutex_init (&input->lock);
   input->worker = g_thread_pool_new (run_task, input, 1, FALSE, NULL);
+  if (!picture_period (input, &err)) {
+    if (spec->origin)
+      g_prefix_error (&err, "%s ", spec->origin);
+    g_propagate_error (error, err);
+    probe_input_free (input);
+    return NULL;
+  }
   /* Let go at once: its bus's descriptors are not kept while the other
    * inputs are checked, and a run builds its own once there is room for
    * it (probe-descriptors.c). */
@@ -784,6 +864,8 @@ probe_input_add_metrics (ProbeInput *input)
   probe_metrics_add_input (input->shared->metrics, input->spec->name);
   probe_metrics_set_alerts (input->shared->metrics, input->spec->name,
       input->alert_clipped, input->alert_crushed);
+  probe_metrics_set_picture_period (input->shared->metrics,
+      input->spec->name, input->picture_period_us);
 }
 
 /**

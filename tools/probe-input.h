@@ -21,6 +21,9 @@ typedef struct
   ProbeOutput *out;
   /* --metrics' values, every input's; NULL without. */
   ProbeMetrics *metrics;
+  /* --metrics was given (its server may not have started yet): an
+   * input's monitor pictures have somewhere to be served. */
+  gboolean serving;
   /* Called on the default main context, once, when an input has ended
    * for good (its pipeline down and no retry to come). */
   void (*ended) (ProbeInput *input, gpointer data);

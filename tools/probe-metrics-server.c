@@ -27,7 +27,13 @@
  * cap, the deadline and the eviction hold for clients that stall in the
  * handshake too. A request for /metrics or /healthz then needs a
  * user and password of the file (probe-web-auth.c), as every path of an
- * exporter-toolkit server does. */
+ * exporter-toolkit server does.
+ *
+ * Other paths may be pages (probe_metrics_server_set_pages(): the
+ * monitor pages of --monitor-pictures): a path their owner claims from
+ * its form alone goes through the same checks, its credentials included,
+ * before the owner answers it; every other path is answered 404 from its
+ * headers, as before. */
 #include "probe-metrics-server.h"
 
 #include <string.h>
@@ -79,6 +85,10 @@ struct _ProbeMetricsServer
   guint16 port;
   ProbeMetricsRenderFunc render;
   gpointer data;
+  /* Under @lock: the pages, or none. */
+  ProbeMetricsClaimFunc claim;
+  ProbeMetricsPageFunc page;
+  gpointer page_data;
 
   GThread *thread;
   GMainContext *context;
@@ -362,9 +372,26 @@ headers_whole (ProbeMetricsServer *server, SoupServerMessage *msg)
   g_free (peer);
 }
 
+/* Whether @path is /metrics, /healthz or a page's. */
+static gboolean
+serves (ProbeMetricsServer *server, const gchar *path)
+{
+  ProbeMetricsClaimFunc claim;
+  gpointer data;
+
+  if (strcmp (path, "/metrics") == 0 || strcmp (path, "/healthz") == 0)
+    return TRUE;
+  g_mutex_lock (&server->lock);
+  claim = server->claim;
+  data = server->page_data;
+  g_mutex_unlock (&server->lock);
+  return claim && claim (path, data);
+}
+
 /* Once the request's headers are read, before its body: all but a
- * bodiless GET or HEAD of /metrics or /healthz is answered here, its body
- * unread, before any authentication: what it tells is in the manual. */
+ * bodiless GET or HEAD of /metrics, /healthz or a page is answered here,
+ * its body unread, before any authentication: what it tells is in the
+ * manual. */
 static void
 on_request_headers (SoupServer *soup, SoupServerMessage *msg,
     const char *path, GHashTable *query, gpointer user_data)
@@ -373,13 +400,13 @@ on_request_headers (SoupServer *soup, SoupServerMessage *msg,
   const gchar *method = soup_server_message_get_method (msg);
 
   headers_whole (server, msg);
-  if (strcmp (path, "/metrics") != 0 && strcmp (path, "/healthz") != 0)
+  if (!serves (server, path))
     reject (server, msg, SOUP_STATUS_NOT_FOUND,
         "Not found: the probe's metrics are at /metrics, whether it runs "
         "at /healthz\n");
   else if (strcmp (method, "GET") != 0 && strcmp (method, "HEAD") != 0)
     reject (server, msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
-        "Method not allowed: /metrics and /healthz answer GET and HEAD\n");
+        "Method not allowed: the probe's paths answer GET and HEAD\n");
   else if (has_body (msg))
     reject (server, msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
         "Content too large: GET takes no body here\n");
@@ -530,16 +557,61 @@ answer_metrics (ProbeMetricsServer *server, SoupServerMessage *msg)
       (msg), body);
 }
 
+/* A page, as its owner answers it: never stored by a cache (a picture
+ * is replaced each period under the same path), nor sniffed for another
+ * type than it says. */
+static void
+answer_page (ProbeMetricsServer *server, SoupServerMessage *msg,
+    const gchar *path)
+{
+  ProbeMetricsPage page = { SOUP_STATUS_NOT_FOUND, "text/plain; "
+        "charset=utf-8", NULL, 0 };
+  SoupMessageHeaders *headers =
+      soup_server_message_get_response_headers (msg);
+  ProbeMetricsPageFunc answer;
+  gpointer data;
+
+  g_mutex_lock (&server->lock);
+  answer = server->page;
+  data = server->page_data;
+  server->stats.pages++;
+  g_mutex_unlock (&server->lock);
+  if (answer)
+    answer (path, &page, data);
+  soup_server_message_set_status (msg, page.status, NULL);
+  soup_message_headers_replace (headers, "Connection", "close");
+  soup_message_headers_replace (headers, "Content-Type", page.content_type);
+  soup_message_headers_replace (headers, "Cache-Control", "no-store");
+  soup_message_headers_replace (headers, "X-Content-Type-Options",
+      "nosniff");
+  if (page.retry_after_s > 0) {
+    gchar *seconds = g_strdup_printf ("%u", page.retry_after_s);
+
+    soup_message_headers_replace (headers, "Retry-After", seconds);
+    g_free (seconds);
+  }
+  add_configured_headers (server, msg);
+  if (page.body) {
+    /* A reference, not a copy: a picture is shared by every request. */
+    soup_message_body_append_bytes (soup_server_message_get_response_body
+        (msg), page.body);
+    g_bytes_unref (page.body);
+  }
+}
+
 /* What a request let through gets: /healthz says that the server runs,
  * which is all a liveness check needs of it. */
 static void
 answer_granted (ProbeMetricsServer *server, SoupServerMessage *msg)
 {
-  if (strcmp (g_uri_get_path (soup_server_message_get_uri (msg)),
-          "/healthz") == 0)
+  const gchar *path = g_uri_get_path (soup_server_message_get_uri (msg));
+
+  if (strcmp (path, "/healthz") == 0)
     answer_text (server, msg, SOUP_STATUS_OK, NULL, "ok\n");
-  else
+  else if (strcmp (path, "/metrics") == 0)
     answer_metrics (server, msg);
+  else
+    answer_page (server, msg, path);
 }
 
 /* A request paused while its password is checked. */
@@ -618,8 +690,8 @@ authenticate (ProbeMetricsServer *server, SoupServerMessage *msg)
   }
 }
 
-/* What on_request_headers() let through: GET or HEAD of /metrics or
- * /healthz. */
+/* What on_request_headers() let through: GET or HEAD of /metrics,
+ * /healthz or a page. */
 static void
 on_request (SoupServer *soup, SoupServerMessage *msg, const char *path,
     GHashTable *query, gpointer user_data)
@@ -1305,6 +1377,31 @@ const gchar *
 probe_metrics_server_get_url (ProbeMetricsServer *server)
 {
   return server->url;
+}
+
+/**
+ * probe_metrics_server_set_pages:
+ * @claim: (nullable): whether a path is a page's (%NULL: none is)
+ * @page: the answer to a request of a page, once its credentials are
+ *   taken
+ * @data: @claim's and @page's, alive until the server stops
+ *
+ * Serves pages besides /metrics and /healthz: the paths @claim takes
+ * (from their form alone: it is asked before the credentials are
+ * checked, so that a client without them learns nothing of what is
+ * there) are answered by @page, under every limit /metrics is (the
+ * connections' cap and timeouts, TLS, the users of --web-config), GET
+ * and HEAD only, with `Cache-Control: no-store`. Any thread.
+ */
+void
+probe_metrics_server_set_pages (ProbeMetricsServer *server,
+    ProbeMetricsClaimFunc claim, ProbeMetricsPageFunc page, gpointer data)
+{
+  g_mutex_lock (&server->lock);
+  server->claim = claim;
+  server->page = page;
+  server->page_data = data;
+  g_mutex_unlock (&server->lock);
 }
 
 /**

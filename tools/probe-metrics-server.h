@@ -14,6 +14,29 @@ G_BEGIN_DECLS
 
 typedef struct _ProbeMetricsServer ProbeMetricsServer;
 
+/* The answer to a request for a page: a path the claim function took,
+ * other than /metrics and /healthz. */
+typedef struct
+{
+  guint status;
+  /* Static text. */
+  const gchar *content_type;
+  /* (transfer full) (nullable): the body, sent as it is (not copied). */
+  GBytes *body;
+  /* With a 503: the seconds to come back after; 0: no Retry-After. */
+  guint retry_after_s;
+} ProbeMetricsPage;
+
+/* Whether the server answers @path (URL-encoded, as requested) with a
+ * page: asked from the request's headers, before its credentials are
+ * checked, so it should tell by the path's form alone. On the server's
+ * thread. */
+typedef gboolean (*ProbeMetricsClaimFunc) (const gchar *path, gpointer data);
+/* The page for a request of a path claimed, whose credentials were
+ * taken; on the server's thread. */
+typedef void (*ProbeMetricsPageFunc) (const gchar *path,
+    ProbeMetricsPage *page, gpointer data);
+
 /* How long after a failed accept (out of descriptors) the next is tried. */
 #define PROBE_METRICS_SERVER_ACCEPT_RETRY_MS 100
 
@@ -32,6 +55,8 @@ ProbeMetricsServer *probe_metrics_server_start_full (const gchar *address,
     guint max_connections, guint timeout_s, guint header_deadline_s,
     GError **error);
 const gchar *probe_metrics_server_get_url (ProbeMetricsServer *server);
+void probe_metrics_server_set_pages (ProbeMetricsServer *server,
+    ProbeMetricsClaimFunc claim, ProbeMetricsPageFunc page, gpointer data);
 
 /* What the server did with its connections since it started. */
 typedef struct
@@ -59,6 +84,8 @@ typedef struct
   guint64 scrapes;
   guint64 renders;
   guint64 compressions;
+  /* Requests answered by the pages (probe_metrics_server_set_pages()). */
+  guint64 pages;
   /* TLS handshakes done and handed to libsoup, and those that failed or
    * were refused (an older TLS than min_version, no client certificate
    * where one is required). */

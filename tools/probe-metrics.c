@@ -17,6 +17,7 @@
 
 #ifdef HAVE_PROBE_METRICS_SERVER
 #include "probe-metrics-server.h"
+#include "probe-monitor-page.h"
 #endif
 
 typedef enum
@@ -129,6 +130,8 @@ typedef enum
 
 static const gchar *const alert_names[N_ALERTS] = { "clipped", "crushed" };
 
+G_STATIC_ASSERT (N_ALERTS == PROBE_METRICS_N_ALERTS);
+
 /* An input's states, one series each (clhistogram_input_state), 1 for
  * the current one, as node_exporter's node_systemd_unit_state: a rule
  * selects a state by its label (state="down"), and every state's series
@@ -191,6 +194,16 @@ typedef struct
   gboolean alert_active[N_ALERTS];
   /* Zone, those whose alert is on. */
   GArray *alert_zones[N_ALERTS];
+  /* --monitor-pictures (0: none), and the last picture made (NULL: none
+   * yet), kept over the input's runs: a camera that went down shows its
+   * last, with its state. */
+  gint64 picture_period_us;
+  GBytes *picture;
+  guint picture_width;
+  guint picture_height;
+  gint64 picture_time;
+  guint64 pictures;
+  gchar *picture_error;
 } Input;
 
 struct _ProbeMetrics
@@ -654,6 +667,8 @@ input_free (Input *input)
     gst_structure_free (input->message);
   for (a = 0; a < N_ALERTS; a++)
     g_array_unref (input->alert_zones[a]);
+  g_clear_pointer (&input->picture, g_bytes_unref);
+  g_free (input->picture_error);
   g_free (input);
 }
 
@@ -690,6 +705,20 @@ static gchar *
 render_callback (gpointer data)
 {
   return probe_metrics_render (data);
+}
+
+/* The monitor pages are there while an input has pictures. */
+static gboolean
+claim_callback (const gchar *path, gpointer data)
+{
+  return probe_metrics_has_pictures (data)
+      && probe_monitor_page_claims (path);
+}
+
+static void
+page_callback (const gchar *path, ProbeMetricsPage *page, gpointer data)
+{
+  probe_monitor_page_answer (data, path, page);
 }
 #endif
 
@@ -746,6 +775,8 @@ probe_metrics_new_full (const gchar *address, ProbeWebConfig *web,
     probe_metrics_free (m);
     return NULL;
   }
+  probe_metrics_server_set_pages (m->server, claim_callback, page_callback,
+      m);
   return m;
 #else
   /* No --web-config is read without the server (clhistogram-probe.c). */
@@ -1364,6 +1395,190 @@ probe_metrics_set_lines_dropped (ProbeMetrics *m, guint64 lines)
   g_mutex_lock (&m->lock);
   m->lines_dropped = lines;
   g_mutex_unlock (&m->lock);
+}
+
+/**
+ * probe_metrics_set_picture_period:
+ * @m: (nullable): the metrics; %NULL (none asked for) does nothing
+ * @input: the input
+ * @period_us: its --monitor-pictures, microseconds; 0: none
+ *
+ * Whether the input has monitor pictures: the monitor pages
+ * (probe-monitor-page.c) are served while an input has them.
+ */
+void
+probe_metrics_set_picture_period (ProbeMetrics *m, const gchar *name,
+    gint64 period_us)
+{
+  if (!m)
+    return;
+  g_mutex_lock (&m->lock);
+  lookup (m, name)->picture_period_us = MAX (period_us, 0);
+  g_mutex_unlock (&m->lock);
+}
+
+/**
+ * probe_metrics_set_picture:
+ * @m: (nullable): the metrics; %NULL (none asked for) does nothing
+ * @input: the input
+ * @png: its monitor picture, a PNG, referenced (not copied)
+ * @width: the picture's width, pixels
+ * @height: its height
+ *
+ * The input's picture from now on, in place of the last, which the
+ * requests still sending it keep until they are done. An input not
+ * listed (removed by a reload) is not listed again. Any thread.
+ */
+void
+probe_metrics_set_picture (ProbeMetrics *m, const gchar *name, GBytes *png,
+    guint width, guint height)
+{
+  Input *input;
+  GBytes *old = NULL;
+
+  if (!m)
+    return;
+  g_mutex_lock (&m->lock);
+  input = g_hash_table_lookup (m->by_name, name);
+  if (input) {
+    old = input->picture;
+    input->picture = g_bytes_ref (png);
+    input->picture_width = width;
+    input->picture_height = height;
+    input->picture_time = g_get_real_time ();
+    input->pictures++;
+  }
+  g_mutex_unlock (&m->lock);
+  if (old)
+    g_bytes_unref (old);
+}
+
+/**
+ * probe_metrics_set_picture_error:
+ * @m: (nullable): the metrics; %NULL (none asked for) does nothing
+ * @input: the input
+ * @reason: why its pictures stopped, one line
+ *
+ * Any thread.
+ */
+void
+probe_metrics_set_picture_error (ProbeMetrics *m, const gchar *name,
+    const gchar *reason)
+{
+  Input *input;
+
+  if (!m)
+    return;
+  g_mutex_lock (&m->lock);
+  input = g_hash_table_lookup (m->by_name, name);
+  if (input) {
+    g_free (input->picture_error);
+    input->picture_error = g_strdup (reason);
+  }
+  g_mutex_unlock (&m->lock);
+}
+
+/**
+ * probe_metrics_has_pictures:
+ *
+ * Returns: whether an input listed has monitor pictures. Any thread.
+ */
+gboolean
+probe_metrics_has_pictures (ProbeMetrics *m)
+{
+  gboolean any = FALSE;
+  guint i;
+
+  g_mutex_lock (&m->lock);
+  for (i = 0; i < m->inputs->len && !any; i++)
+    any = ((Input *) g_ptr_array_index (m->inputs, i))->picture_period_us > 0;
+  g_mutex_unlock (&m->lock);
+  return any;
+}
+
+/* Under the lock. */
+static ProbeMetricsView *
+view_of (const Input *input)
+{
+  ProbeMetricsView *view = g_new0 (ProbeMetricsView, 1);
+  guint a;
+
+  view->name = g_strdup (input->name);
+  view->state = state_names[input->state];
+  for (a = 0; a < N_ALERTS; a++) {
+    view->alerts[a].name = alert_names[a];
+    view->alerts[a].on = input->threshold[a] > 0;
+    view->alerts[a].active = input->alert_active[a];
+    view->alerts[a].zones = g_array_copy (input->alert_zones[a]);
+    g_array_sort (view->alerts[a].zones, compare_ints);
+  }
+  view->picture_period_us = input->picture_period_us;
+  view->picture = input->picture ? g_bytes_ref (input->picture) : NULL;
+  view->picture_width = input->picture_width;
+  view->picture_height = input->picture_height;
+  view->picture_time = input->picture_time;
+  view->pictures = input->pictures;
+  view->picture_error = g_strdup (input->picture_error);
+  return view;
+}
+
+/**
+ * probe_metrics_get_views:
+ *
+ * Returns: (transfer full) (element-type ProbeMetricsView): every input
+ *   listed, in the order they were added, as it is now: each picture
+ *   referenced, not copied. Any thread.
+ */
+GPtrArray *
+probe_metrics_get_views (ProbeMetrics *m)
+{
+  GPtrArray *views = g_ptr_array_new_with_free_func (probe_metrics_view_free);
+  guint i;
+
+  g_mutex_lock (&m->lock);
+  for (i = 0; i < m->inputs->len; i++)
+    g_ptr_array_add (views, view_of (g_ptr_array_index (m->inputs, i)));
+  g_mutex_unlock (&m->lock);
+  return views;
+}
+
+/**
+ * probe_metrics_get_view:
+ * @input: an input's name, exactly (untrusted: from a request)
+ *
+ * Returns: (transfer full) (nullable): the input as it is now, or %NULL
+ *   for no input of that name. Free with probe_metrics_view_free(). Any
+ *   thread.
+ */
+ProbeMetricsView *
+probe_metrics_get_view (ProbeMetrics *m, const gchar *name)
+{
+  Input *input;
+  ProbeMetricsView *view = NULL;
+
+  g_mutex_lock (&m->lock);
+  input = g_hash_table_lookup (m->by_name, name);
+  if (input)
+    view = view_of (input);
+  g_mutex_unlock (&m->lock);
+  return view;
+}
+
+void
+probe_metrics_view_free (gpointer data)
+{
+  ProbeMetricsView *view = data;
+  guint a;
+
+  if (!view)
+    return;
+  g_free (view->name);
+  for (a = 0; a < PROBE_METRICS_N_ALERTS; a++)
+    g_array_unref (view->alerts[a].zones);
+  if (view->picture)
+    g_bytes_unref (view->picture);
+  g_free (view->picture_error);
+  g_free (view);
 }
 
 /**

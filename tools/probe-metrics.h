@@ -45,4 +45,48 @@ void probe_metrics_set_lines_dropped (ProbeMetrics *m, guint64 lines);
 gchar *probe_metrics_render (ProbeMetrics *m);
 void probe_metrics_free (ProbeMetrics *m);
 
+/* The exposure alerts an input may have. */
+#define PROBE_METRICS_N_ALERTS 2
+
+/* What the monitor pages (probe-monitor-page.c) show of an input: a
+ * copy, taken at once. */
+typedef struct
+{
+  gchar *name;
+  /* starting, up, down or ended, as clhistogram_input_state says. */
+  const gchar *state;
+  struct
+  {
+    /* clipped, crushed. */
+    const gchar *name;
+    /* On for the input (a threshold), and on now: for the frame or for
+     * the zones listed (gint, ascending). */
+    gboolean on;
+    gboolean active;
+    GArray *zones;
+  } alerts[PROBE_METRICS_N_ALERTS];
+  /* --monitor-pictures, microseconds; 0: none for the input. */
+  gint64 picture_period_us;
+  /* The last picture (a PNG; NULL: none yet), its size, when it was made
+   * (g_get_real_time()) and how many were made; why they stopped. */
+  GBytes *picture;
+  guint picture_width;
+  guint picture_height;
+  gint64 picture_time;
+  guint64 pictures;
+  gchar *picture_error;
+} ProbeMetricsView;
+
+void probe_metrics_set_picture_period (ProbeMetrics *m, const gchar *input,
+    gint64 period_us);
+void probe_metrics_set_picture (ProbeMetrics *m, const gchar *input,
+    GBytes *png, guint width, guint height);
+void probe_metrics_set_picture_error (ProbeMetrics *m, const gchar *input,
+    const gchar *reason);
+gboolean probe_metrics_has_pictures (ProbeMetrics *m);
+GPtrArray *probe_metrics_get_views (ProbeMetrics *m);
+ProbeMetricsView *probe_metrics_get_view (ProbeMetrics *m,
+    const gchar *input);
+void probe_metrics_view_free (gpointer view);
+
 G_END_DECLS

@@ -6,7 +6,8 @@
  *     ! [videoconvert] ! [videoscale] ! [capsfilter] ! clhistogram ! appsink
  *
  * built by hand rather than parsed, so that a file name needs no quoting;
- * the converters are there only when a format or size is asked for. */
+ * the converters are there only when a format or size is asked for, the
+ * monitor picture's branch (probe-picture.c) only with --monitor-pictures. */
 #include "probe-pipeline.h"
 #include "probe-connections.h"
 #include "probe-uri.h"
@@ -510,6 +511,26 @@ probe_pipeline_set_source_timeout (ProbePipeline *p, guint seconds)
 }
 
 /**
+ * probe_pipeline_add_picture:
+ * @settings: the input's, applied to the histogram
+ * @period_us: the shortest time between two pictures, microseconds
+ *
+ * Adds the monitor picture's branch (probe-picture.c), fed with the
+ * frames the histogram counts, at most one a period. Add it after the
+ * frame limit, whose frames past the limit it then never sees.
+ *
+ * Returns: %FALSE with @error if an element of it is missing.
+ */
+gboolean
+probe_pipeline_add_picture (ProbePipeline *p, const ProbeSettings *settings,
+    gint64 period_us, GError **error)
+{
+  p->picture = probe_picture_new (p->pipeline, p->histogram, settings,
+      period_us, error);
+  return p->picture != NULL;
+}
+
+/**
  * probe_pipeline_cut_connections:
  *
  * Cuts the TCP connections of the pipeline's RTSP source, so that a
@@ -531,6 +552,7 @@ probe_pipeline_free (ProbePipeline *p)
     return;
   gst_element_set_state (p->pipeline, GST_STATE_NULL);
   gst_object_unref (p->pipeline);
+  probe_picture_free (p->picture);
   gst_clear_caps (&p->offered);
   gst_clear_object (&p->decoded);
   g_mutex_clear (&p->lock);

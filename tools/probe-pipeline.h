@@ -6,6 +6,7 @@
 #include <gst/gst.h>
 
 #include "probe-connections.h"
+#include "probe-picture.h"
 
 G_BEGIN_DECLS
 
@@ -30,6 +31,8 @@ typedef struct {
   gchar *password;
   guint source_timeout_s;
   ProbeConnections *connections;
+  /* The monitor picture's branch; NULL without. */
+  ProbePicture *picture;
 } ProbePipeline;
 
 ProbePipeline *probe_pipeline_new (GError **error);
@@ -41,6 +44,8 @@ void probe_pipeline_limit_frames (ProbePipeline *p, guint max_frames);
 gboolean probe_pipeline_limit_reached (ProbePipeline *p);
 void probe_pipeline_set_sync (ProbePipeline *p, gboolean sync);
 void probe_pipeline_set_source_timeout (ProbePipeline *p, guint seconds);
+gboolean probe_pipeline_add_picture (ProbePipeline *p,
+    const ProbeSettings *settings, gint64 period_us, GError **error);
 guint probe_pipeline_cut_connections (ProbePipeline *p);
 gchar *probe_pipeline_explain_refusal (ProbePipeline *p);
 void probe_pipeline_free (ProbePipeline *p);

@@ -16,6 +16,11 @@
 #define RETRY_MAX_S 30
 /* The longest either may be: a day. */
 #define MAX_WAIT_S 86400
+/* --monitor-pictures: the shortest period, a tenth of a second (a
+ * picture is a render of the monitor and a PNG), and the longest, a
+ * day. */
+#define MIN_PICTURE_PERIOD_S 0.1
+#define MAX_PICTURE_PERIOD_S 86400
 
 typedef struct
 {
@@ -107,6 +112,12 @@ static const Setting settings[] = {
   {"retry-max", 0, G_OPTION_ARG_INT, FIELD (retry_max),
       "The longest wait before a live input is retried: 1 s, doubling up "
         "to this (default 30)", "SECONDS"},
+  {"monitor-pictures", 0, G_OPTION_ARG_STRING, FIELD (monitor_pictures),
+      "With --metrics, serve the input's monitor picture (clexposuremonitor: "
+        "the frame, its zebra, zones and histogram, the scopes under it) as "
+        "/inputs/NAME/monitor.png and an index of the inputs as /, the "
+        "picture made at most once every SECONDS (0: off, the default)",
+        "SECONDS"},
 };
 
 #define STRING_AT(s, setting) \
@@ -338,6 +349,43 @@ check_probe_settings (const ProbeSettings *s, GError **error)
     BAD_VALUE (error, "--retry-max: give 1 to %d seconds", MAX_WAIT_S);
     return FALSE;
   }
+  return probe_settings_get_picture_period (s, NULL, error);
+}
+
+/**
+ * probe_settings_get_picture_period:
+ * @period_us: (out) (optional): the period of the input's monitor
+ *   picture, microseconds; 0: no picture
+ *
+ * Reads --monitor-pictures: seconds, a decimal number with a point
+ * (`0.5`), 0 for none, else 0.1 to 86400.
+ *
+ * Returns: %FALSE with @error (#G_OPTION_ERROR) on another value.
+ */
+gboolean
+probe_settings_get_picture_period (const ProbeSettings *s, gint64 *period_us,
+    GError **error)
+{
+  gchar *text, *end;
+  gdouble seconds;
+
+  if (period_us)
+    *period_us = 0;
+  if (!s->monitor_pictures)
+    return TRUE;
+  text = g_strstrip (g_strdup (s->monitor_pictures));
+  seconds = g_ascii_strtod (text, &end);
+  if (!*text || *end || !(seconds == 0 || (seconds >= MIN_PICTURE_PERIOD_S
+              && seconds <= MAX_PICTURE_PERIOD_S))) {
+    BAD_VALUE (error, "--monitor-pictures: \"%s\" is not 0 (no picture) or "
+        "%g to %d seconds (such as 1 or 0.5)", s->monitor_pictures,
+        MIN_PICTURE_PERIOD_S, MAX_PICTURE_PERIOD_S);
+    g_free (text);
+    return FALSE;
+  }
+  g_free (text);
+  if (period_us)
+    *period_us = (gint64) (seconds * G_USEC_PER_SEC + 0.5);
   return TRUE;
 }
 

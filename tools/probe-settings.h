@@ -43,6 +43,8 @@ typedef struct
   /* A live input's retries, in seconds. */
   gint stall_timeout;
   gint retry_max;
+  /* Its monitor picture's period, seconds as text; NULL or 0: none. */
+  gchar *monitor_pictures;
 } ProbeSettings;
 
 void probe_settings_init (ProbeSettings *s);
@@ -56,5 +58,7 @@ gboolean probe_settings_set_key (ProbeSettings *s, GKeyFile *file,
 gchar *probe_settings_key_names (void);
 gboolean probe_settings_apply (const ProbeSettings *s, GstElement *histogram,
     GError **error);
+gboolean probe_settings_get_picture_period (const ProbeSettings *s,
+    gint64 *period_us, GError **error);
 
 G_END_DECLS
