@@ -76,7 +76,7 @@ def chromium(tmp, *args):
 
 
 def main():
-    probe_path = sys.argv[1]
+    probe_path = os.path.abspath(sys.argv[1])
     if not shutil.which("chromium"):
         print("SKIP: no chromium (Debian's chromium package; "
               "scripts/setup.sh installs it)")

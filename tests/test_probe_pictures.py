@@ -313,5 +313,5 @@ class Pictures(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    PROBE = sys.argv.pop(1)
+    PROBE = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)

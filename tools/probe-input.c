@@ -28,7 +28,8 @@
  *
  * With --monitor-pictures, each run's pipeline has a branch that makes
  * the input's monitor picture (probe-picture.c), handed to the metrics'
- * server; its errors give up the pictures, never the input. */
+ * server; its errors give up the pictures, never the input (they never
+ * reach the bus). */
 #include "probe-input.h"
 
 #include <gst/app/gstappsink.h>
@@ -373,6 +374,22 @@ on_picture (GBytes *png, guint width, guint height, gpointer data)
       width, height);
 }
 
+/* The monitor picture's branch failed (probe-picture.c): said on stderr
+ * and on the index page; the frames are counted on without pictures. On
+ * the thread of its error. */
+static void
+on_picture_error (const gchar *reason, gpointer data)
+{
+  ProbeInput *input = data;
+  gchar *line = one_line (reason);
+
+  g_printerr ("clhistogram-probe: %s: no monitor picture (%s); its frames "
+      "are counted on\n", input->spec->name, line);
+  probe_metrics_set_picture_error (input->shared->metrics, input->spec->name,
+      line);
+  g_free (line);
+}
+
 /* Under the lock. */
 static void
 release_descriptors (ProbeInput *input)
@@ -415,30 +432,6 @@ on_frame (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
   return GST_PAD_PROBE_OK;
 }
 
-/* The monitor picture's branch failed (probe-picture.c): said once, on
- * stderr and on the index page, and the frames are counted on without
- * pictures. On the thread that posts the error. */
-static void
-give_up_pictures (ProbeInput *input, GstMessage *msg)
-{
-  GError *err = NULL;
-  gchar *text, *reason;
-
-  if (probe_picture_failed (input->pipe->picture))
-    return;
-  gst_message_parse_error (msg, &err, NULL);
-  text = one_line (err->message);
-  reason = g_strdup_printf ("%s: %s", GST_MESSAGE_SRC_NAME (msg), text);
-  g_printerr ("clhistogram-probe: %s: no monitor picture (%s); its frames "
-      "are counted on\n", input->spec->name, reason);
-  probe_metrics_set_picture_error (input->shared->metrics, input->spec->name,
-      reason);
-  probe_picture_fail (input->pipe->picture);
-  g_free (reason);
-  g_free (text);
-  g_error_free (err);
-}
-
 /* Histogram messages become lines on the thread that posts them, in the
  * order it posts them, and that thread waits while the writer is behind:
  * the bus would keep them without bound, and its watch runs on the main
@@ -452,13 +445,6 @@ on_sync_message (GstBus *bus, GstMessage *msg, gpointer user_data)
   GstClockTime frame_duration;
 
   switch (GST_MESSAGE_TYPE (msg)) {
-    case GST_MESSAGE_ERROR:
-      if (!input->pipe->picture
-          || !probe_picture_owns (input->pipe->picture, GST_MESSAGE_SRC (msg)))
-        break;
-      give_up_pictures (input, msg);
-      gst_message_unref (msg);
-      return GST_BUS_DROP;
     case GST_MESSAGE_ELEMENT:
       s = gst_message_get_structure (msg);
       if (GST_MESSAGE_SRC (msg) != GST_OBJECT (input->pipe->histogram)
@@ -625,7 +611,8 @@ begin_run (ProbeInput *input)
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_frame, input, NULL);
   gst_object_unref (pad);
   if (p->picture)
-    probe_picture_set_callback (p->picture, on_picture, input);
+    probe_picture_set_callbacks (p->picture, on_picture, on_picture_error,
+        input);
   gst_bus_set_sync_handler (bus, on_sync_message, input, NULL);
   gst_bus_add_watch (bus, on_message, input);
   gst_object_unref (bus);

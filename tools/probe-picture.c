@@ -24,11 +24,13 @@
  * PNG of nothing.
  *
  * Its flows never reach the counting: appsrc takes the frames without
- * waiting, whatever becomes of them. Its errors (a frame too narrow for
- * the scopes) do not stop the input either: the input takes them out of
- * its bus (probe_picture_owns()) and gives up the pictures
- * (probe_picture_fail()), the counting going on; the branch's sink then
- * gets its end of stream at once, so that the pipeline's still comes. */
+ * waiting, whatever becomes of them. Nor do its errors (a frame too
+ * narrow for the scopes): the branch is a bin of its own kind that keeps
+ * them from the pipeline, where any error ends a state change under way
+ * (GstBin takes it for the change's failure, and the pipeline would never
+ * reach PLAYING); it says them to the input instead, once, takes no more
+ * frames, and ends its sink's stream at once, so that the pipeline's end
+ * of stream still comes. */
 #include "probe-picture.h"
 
 #include <gst/app/gstappsink.h>
@@ -36,6 +38,21 @@
 
 /* The branch's frames, each this long and so many a second. */
 #define FRAME_DURATION GST_SECOND
+
+/* The branch's bin: GstBin but for its children's errors. */
+typedef struct
+{
+  GstBin parent;
+  ProbePicture *picture;
+} ProbePictureBin;
+
+typedef struct
+{
+  GstBinClass parent_class;
+} ProbePictureBinClass;
+
+static GType probe_picture_bin_get_type (void);
+G_DEFINE_TYPE (ProbePictureBin, probe_picture_bin, GST_TYPE_BIN);
 
 struct _ProbePicture
 {
@@ -53,8 +70,37 @@ struct _ProbePicture
 
   gint failed;
   ProbePictureFunc func;
+  ProbePictureErrorFunc error_func;
   gpointer data;
 };
+
+static void fail (ProbePicture *pic, GstMessage *error);
+
+/* A child's error is the picture's alone: said to the input, never to the
+ * pipeline. */
+static void
+probe_picture_bin_handle_message (GstBin *bin, GstMessage *msg)
+{
+  ProbePictureBin *self = (ProbePictureBin *) bin;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR && self->picture) {
+    fail (self->picture, msg);
+    gst_message_unref (msg);
+    return;
+  }
+  GST_BIN_CLASS (probe_picture_bin_parent_class)->handle_message (bin, msg);
+}
+
+static void
+probe_picture_bin_class_init (ProbePictureBinClass *klass)
+{
+  GST_BIN_CLASS (klass)->handle_message = probe_picture_bin_handle_message;
+}
+
+static void
+probe_picture_bin_init (ProbePictureBin *self)
+{
+}
 
 /* @factory's element, named @name: the name its errors and warnings
  * are said with. */
@@ -272,7 +318,9 @@ probe_picture_new (GstElement *pipeline, GstElement *histogram,
   GstPad *pad;
 
   pic->period_us = period_us;
-  pic->bin = gst_bin_new ("monitor-picture");
+  pic->bin = g_object_new (probe_picture_bin_get_type (), "name",
+      "monitor-picture", NULL);
+  ((ProbePictureBin *) pic->bin)->picture = pic;
   gst_bin_add (GST_BIN (pipeline), pic->bin);
   if (!build (pic, histogram, settings, error)) {
     gst_bin_remove (GST_BIN (pipeline), pic->bin);
@@ -290,31 +338,20 @@ probe_picture_new (GstElement *pipeline, GstElement *histogram,
 }
 
 /**
- * probe_picture_set_callback:
+ * probe_picture_set_callbacks:
  * @func: called with each picture made, on the branch's thread
+ * @error_func: called once if the branch fails, with why (one line), on
+ *   the thread of its error; no picture is made after it
  *
  * Set before the pipeline starts.
  */
 void
-probe_picture_set_callback (ProbePicture *pic, ProbePictureFunc func,
-    gpointer data)
+probe_picture_set_callbacks (ProbePicture *pic, ProbePictureFunc func,
+    ProbePictureErrorFunc error_func, gpointer data)
 {
   pic->func = func;
+  pic->error_func = error_func;
   pic->data = data;
-}
-
-/**
- * probe_picture_owns:
- * @object: the source of a message on the pipeline's bus
- *
- * Returns: whether @object is the branch or one of its elements: its
- *   errors are the picture's, not the input's.
- */
-gboolean
-probe_picture_owns (ProbePicture *pic, GstObject *object)
-{
-  return object == GST_OBJECT (pic->bin)
-      || gst_object_has_as_ancestor (object, GST_OBJECT (pic->bin));
 }
 
 static void
@@ -326,31 +363,27 @@ end_sink (GstElement *sink, gpointer unused)
   gst_object_unref (pad);
 }
 
-/**
- * probe_picture_fail:
- *
- * The branch failed (an error of one of its elements): no frame is taken
- * any more, and its sink ends its stream now, from GStreamer's thread
+/* The branch failed (@error, of one of its elements): said once, no frame
+ * taken any more, and its sink's stream ended now, from GStreamer's thread
  * pool, so that the pipeline's end of stream does not wait for a branch
- * that stopped. Any thread; once.
- */
-void
-probe_picture_fail (ProbePicture *pic)
+ * that stopped. On the thread that posts the error. */
+static void
+fail (ProbePicture *pic, GstMessage *error)
 {
+  GError *err = NULL;
+  gchar *reason;
+
   if (!g_atomic_int_compare_and_exchange (&pic->failed, 0, 1))
     return;
+  gst_message_parse_error (error, &err, NULL);
+  reason = g_strdup_printf ("%s: %s", GST_MESSAGE_SRC_NAME (error),
+      err->message);
+  g_strdelimit (reason, "\r\n", ' ');
+  if (pic->error_func)
+    pic->error_func (reason, pic->data);
   gst_element_call_async (pic->sink, end_sink, NULL, NULL);
-}
-
-/**
- * probe_picture_failed:
- *
- * Returns: whether probe_picture_fail() was called. Any thread.
- */
-gboolean
-probe_picture_failed (ProbePicture *pic)
-{
-  return g_atomic_int_get (&pic->failed);
+  g_free (reason);
+  g_error_free (err);
 }
 
 void

@@ -16,14 +16,13 @@ typedef struct _ProbePicture ProbePicture;
  * @width x @height pixels, is the callee's to reference. */
 typedef void (*ProbePictureFunc) (GBytes *png, guint width, guint height,
     gpointer data);
+/* The branch failed: @reason says why, one line. */
+typedef void (*ProbePictureErrorFunc) (const gchar *reason, gpointer data);
 
 ProbePicture *probe_picture_new (GstElement *pipeline, GstElement *histogram,
     const ProbeSettings *settings, gint64 period_us, GError **error);
-void probe_picture_set_callback (ProbePicture *picture, ProbePictureFunc func,
-    gpointer data);
-gboolean probe_picture_owns (ProbePicture *picture, GstObject *object);
-void probe_picture_fail (ProbePicture *picture);
-gboolean probe_picture_failed (ProbePicture *picture);
+void probe_picture_set_callbacks (ProbePicture *picture,
+    ProbePictureFunc func, ProbePictureErrorFunc error_func, gpointer data);
 void probe_picture_free (ProbePicture *picture);
 
 G_END_DECLS
