@@ -27,8 +27,10 @@
  * waiting, whatever becomes of them. Nor do its errors (a frame too
  * narrow for the scopes): the branch is a bin of its own kind that keeps
  * them from the pipeline, where any error ends a state change under way
- * (GstBin takes it for the change's failure, and the pipeline would never
- * reach PLAYING); it says them to the input instead, once, takes no more
+ * (GstBin's handle_message sets its state change's return to FAILURE,
+ * GStreamer 1.22's gstbin.c, and its ASYNC_DONE then commits nothing: a
+ * pipeline still prerolling would never reach PLAYING); it says them to
+ * the input instead, once, takes no more
  * frames, and ends its sink's stream at once, so that the pipeline's end
  * of stream still comes. */
 #include "probe-picture.h"
@@ -77,7 +79,8 @@ struct _ProbePicture
 static void fail (ProbePicture *pic, GstMessage *error);
 
 /* A child's error is the picture's alone: said to the input, never to the
- * pipeline. */
+ * pipeline. So are its QoS messages, which the input would take for its
+ * own frames lost (probe-losses.c): the branch drops frames on purpose. */
 static void
 probe_picture_bin_handle_message (GstBin *bin, GstMessage *msg)
 {
@@ -85,6 +88,10 @@ probe_picture_bin_handle_message (GstBin *bin, GstMessage *msg)
 
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR && self->picture) {
     fail (self->picture, msg);
+    gst_message_unref (msg);
+    return;
+  }
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_QOS) {
     gst_message_unref (msg);
     return;
   }
@@ -131,8 +138,8 @@ caps_of_branch (GstCaps *frame)
 {
   GstCaps *caps = gst_caps_copy (frame);
 
-  gst_caps_set_simple (caps, "framerate", GST_TYPE_FRACTION, 1,
-      (gint) (GST_SECOND / FRAME_DURATION), NULL);
+  gst_caps_set_simple (caps, "framerate", GST_TYPE_FRACTION,
+      (gint) (GST_SECOND / FRAME_DURATION), 1, NULL);
   return caps;
 }
 
