@@ -10,7 +10,8 @@ Cache-Control: no-store; a name that is no input's, paths that climb out
 of /inputs/ or smuggle slashes and a NUL are 400 or 404, never a
 picture or a file; HEAD is answered, POST refused. 48 clients at once,
 8 requests each, get the picture whole or are refused by the server's
-cap of connections, and the probe's resident memory stays bounded. An
+cap of connections, and the probe's resident memory stays bounded; the
+frames the pictures leave out are not counted lost. An
 --inputs key file sets pictures for one input and not another (404 for
 it, said on the index), and a file that ends within a second still
 leaves its picture (state ended). Without the option the pages are
@@ -229,6 +230,10 @@ class Pictures(unittest.TestCase):
         self.assertGreater(served, 0)
         self.assertLess(grown, 64 * 1024)
         self.assertEqual(fetch(self.picture_url(probe, "cam")).status, 200)
+        # The frames the pictures leave out are no frames lost.
+        metrics = fetch(probe.url("metrics")).body.decode()
+        self.assertIn('\nclhistogram_frames_dropped_total{input="cam"} 0\n',
+                      metrics)
         self.assertEqual(probe.stop(), 0, probe.err())
 
     def test_per_input(self):
