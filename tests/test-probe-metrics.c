@@ -2705,6 +2705,17 @@ test_pictures (void)
   assert_has (text, "<span class=\"alert active\" data-alert=\"clipped\">"
       "clipped (zones 2, 3)</span>");
   g_free (text);
+  /* Zones whose message gives their places are named by position. */
+  alert = structure ("exposure, alert=(string)clipped, event=(string)start, "
+      "active=(boolean)true, active-zones=(int)< 4, 2 >, "
+      "active-zone-row=(uint)< 1, 0 >, active-zone-column=(uint)< 1, 2 >, "
+      "active-zone-position=(string)< centre, top-right >");
+  probe_metrics_take_message (m, "cam", alert);
+  gst_structure_free (alert);
+  text = page_text (m, session, "/", 200);
+  assert_has (text, "<span class=\"alert active\" data-alert=\"clipped\">"
+      "clipped (zones top-right, centre)</span>");
+  g_free (text);
 
   /* Removed (a reload): its late picture does not bring it back. */
   probe_metrics_remove_input (m, "cam");

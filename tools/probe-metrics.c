@@ -1496,6 +1496,38 @@ probe_metrics_has_pictures (ProbeMetrics *m)
   return any;
 }
 
+/* A zone as an operator names it: the position of its place's labels,
+ * else its id. */
+static gchar *
+zone_name (const Zone *zone)
+{
+  const gchar *at = zone->place ? strstr (zone->place, "position=\"") : NULL;
+  const gchar *end;
+
+  if (at) {
+    at += strlen ("position=\"");
+    end = strchr (at, '"');
+    if (end && end > at)
+      return g_strndup (at, end - at);
+  }
+  return g_strdup_printf ("%d", zone->id);
+}
+
+/* The names of @zones, ascending by id. */
+static GPtrArray *
+zone_names (const GArray *zones)
+{
+  GArray *sorted = g_array_copy ((GArray *) zones);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  guint i;
+
+  g_array_sort (sorted, compare_zones);
+  for (i = 0; i < sorted->len; i++)
+    g_ptr_array_add (names, zone_name (&g_array_index (sorted, Zone, i)));
+  g_array_unref (sorted);
+  return names;
+}
+
 /* Under the lock. */
 static ProbeMetricsView *
 view_of (const Input *input)
@@ -1509,8 +1541,7 @@ view_of (const Input *input)
     view->alerts[a].name = alert_names[a];
     view->alerts[a].on = input->threshold[a] > 0;
     view->alerts[a].active = input->alert_active[a];
-    view->alerts[a].zones = g_array_copy (input->alert_zones[a]);
-    g_array_sort (view->alerts[a].zones, compare_ints);
+    view->alerts[a].zones = zone_names (input->alert_zones[a]);
   }
   view->picture_period_us = input->picture_period_us;
   view->picture = input->picture ? g_bytes_ref (input->picture) : NULL;
@@ -1574,7 +1605,7 @@ probe_metrics_view_free (gpointer data)
     return;
   g_free (view->name);
   for (a = 0; a < PROBE_METRICS_N_ALERTS; a++)
-    g_array_unref (view->alerts[a].zones);
+    g_ptr_array_unref (view->alerts[a].zones);
   if (view->picture)
     g_bytes_unref (view->picture);
   g_free (view->picture_error);

@@ -60,10 +60,11 @@ typedef struct
     /* clipped, crushed. */
     const gchar *name;
     /* On for the input (a threshold), and on now: for the frame or for
-     * the zones listed (gint, ascending). */
+     * the zones listed (ascending by id; each its position, "top-left"
+     * or "r0c4", where its message gives one, else its id). */
     gboolean on;
     gboolean active;
-    GArray *zones;
+    GPtrArray *zones;
   } alerts[PROBE_METRICS_N_ALERTS];
   /* --monitor-pictures, microseconds; 0: none for the input. */
   gint64 picture_period_us;

@@ -125,14 +125,16 @@ refresh_seconds (GPtrArray *views)
 }
 
 static void
-append_zones (GString *out, const GArray *zones)
+append_zones (GString *out, const GPtrArray *zones)
 {
   guint i;
 
   g_string_append_printf (out, " (zone%s ", zones->len > 1 ? "s" : "");
-  for (i = 0; i < zones->len; i++)
-    g_string_append_printf (out, "%s%d", i ? ", " : "",
-        g_array_index (zones, gint, i));
+  for (i = 0; i < zones->len; i++) {
+    if (i)
+      g_string_append (out, ", ");
+    append_escaped (out, g_ptr_array_index (zones, i));
+  }
   g_string_append_c (out, ')');
 }
 
