@@ -5,6 +5,31 @@
 #include <gst/check/gstharness.h>
 
 /**
+ * clh_check_pop_element_message:
+ * @bus: a bus
+ * @name: the structure name of the element message wanted, e.g.
+ *   "histogram"
+ *
+ * Pops the element messages of @bus up to the first named @name, dropping
+ * those before it; does not wait.
+ *
+ * Returns: (transfer full) (nullable): that message, or %NULL if the bus
+ *   holds none.
+ */
+GstMessage *
+clh_check_pop_element_message (GstBus *bus, const gchar *name)
+{
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    if (gst_message_has_name (msg, name))
+      return msg;
+    gst_message_unref (msg);
+  }
+  return NULL;
+}
+
+/**
  * clh_check_expect_error:
  * @bus: the element's bus
  * @domain: the error domain expected

@@ -9,6 +9,7 @@ G_BEGIN_DECLS
 void clh_check_expect_error (GstBus *bus, GQuark domain, gint code,
     const gchar *in_message, const gchar *in_debug);
 void clh_check_require_tracers (void);
+GstMessage *clh_check_pop_element_message (GstBus *bus, const gchar *name);
 GstBus *clh_check_harness_bus (GstElement *element);
 void clh_check_harness_teardown (gpointer harness, GstBus *bus);
 

@@ -88,21 +88,6 @@ harness_for (const gchar *description, const GstVideoInfo *info)
   return h;
 }
 
-/* The next `histogram` message, NULL if none. */
-static GstMessage *
-pop_histogram (GstBus *bus)
-{
-  GstMessage *msg;
-
-  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
-    if (gst_structure_has_name (gst_message_get_structure (msg),
-            "histogram"))
-      return msg;
-    gst_message_unref (msg);
-  }
-  return NULL;
-}
-
 /* The metering value and percent of one frame through @description: in
  * the message, and in the meta gst_buffer_get_histogram_meta() returns;
  * FALSE (checked to be so in both) when there is none. */
@@ -113,7 +98,7 @@ meter (const gchar *description, const GstVideoInfo *info, GstBuffer *frame,
   GstHarness *h = harness_for (description, info);
   GstBus *bus = clh_check_harness_bus (h->element);
   GstBuffer *out = gst_harness_push_and_pull (h, gst_buffer_ref (frame));
-  GstMessage *msg = pop_histogram (bus);
+  GstMessage *msg = clh_check_pop_element_message (bus, "histogram");
   const GstStructure *s = gst_message_get_structure (msg);
   gdouble meta_value = -1.0, meta_percent = -1.0;
   gboolean known = gst_structure_has_field (s, "metering");
@@ -289,7 +274,7 @@ GST_START_TEST (test_metering_rgb_and_interval)
   GST_BUFFER_PTS (frame) = GST_SECOND / FPS;
   gst_buffer_unref (gst_harness_push_and_pull (h, frame));
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  msg = pop_histogram (bus);
+  msg = clh_check_pop_element_message (bus, "histogram");
   fail_unless (gst_structure_get_double (gst_message_get_structure (msg),
           "metering", &value));
   fail_unless (value == 150.0, "interval metering %g", value);

@@ -33,20 +33,15 @@ grey_frame (const GstVideoInfo *info, GstClockTime pts)
   return buffer;
 }
 
-/* The next `histogram` message of @bus. */
+/* The next `histogram` message of @bus; fails the test if there is
+ * none. */
 static GstMessage *
 pop_histogram (GstBus *bus)
 {
-  GstMessage *msg;
+  GstMessage *msg = clh_check_pop_element_message (bus, "histogram");
 
-  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
-    if (gst_structure_has_name (gst_message_get_structure (msg),
-            "histogram"))
-      return msg;
-    gst_message_unref (msg);
-  }
-  fail ("no histogram message");
-  return NULL;
+  fail_unless (msg != NULL, "no histogram message");
+  return msg;
 }
 
 static const GstStructure *

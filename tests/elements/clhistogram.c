@@ -300,19 +300,6 @@ GST_START_TEST (test_padded_strides)
 }
 GST_END_TEST;
 
-static GstMessage *
-pop_histogram_message (GstBus *bus)
-{
-  GstMessage *msg;
-
-  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
-    if (gst_message_has_name (msg, "histogram"))
-      return msg;
-    gst_message_unref (msg);
-  }
-  return NULL;
-}
-
 static guint64
 field_u64 (const GstStructure *s, const gchar *name)
 {
@@ -352,7 +339,7 @@ GST_START_TEST (test_message_fields)
       NULL);
   out = gst_harness_push_and_pull (h, in);
 
-  msg = pop_histogram_message (bus);
+  msg = clh_check_pop_element_message (bus, "histogram");
   fail_unless (msg != NULL);
   fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (h->element));
   s = gst_message_get_structure (msg);
@@ -396,7 +383,7 @@ GST_START_TEST (test_message_fields)
   GST_BUFFER_PTS (in) = GST_CLOCK_TIME_NONE;
   GST_BUFFER_DURATION (in) = GST_CLOCK_TIME_NONE;
   gst_buffer_unref (gst_harness_push_and_pull (h, in));
-  msg = pop_histogram_message (bus);
+  msg = clh_check_pop_element_message (bus, "histogram");
   fail_unless (msg != NULL);
   s = gst_message_get_structure (msg);
   fail_unless_equals_uint64 (field_u64 (s, "timestamp"), GST_CLOCK_TIME_NONE);
@@ -424,13 +411,13 @@ GST_START_TEST (test_one_message_per_frame)
     gst_buffer_unref (gst_harness_push_and_pull (h,
             frame_new (&info, CLH_TEST_GRADIENT, i, 0)));
   for (i = 0; i < 5; i++) {
-    msg = pop_histogram_message (bus);
+    msg = clh_check_pop_element_message (bus, "histogram");
     fail_unless (msg != NULL);
     fail_unless_equals_uint64 (field_u64 (gst_message_get_structure (msg),
             "timestamp"), i * GST_SECOND / 30);
     gst_message_unref (msg);
   }
-  fail_unless (pop_histogram_message (bus) == NULL);
+  fail_unless (clh_check_pop_element_message (bus, "histogram") == NULL);
   clh_check_harness_teardown (h, bus);
 }
 GST_END_TEST;
@@ -785,7 +772,7 @@ GST_START_TEST (test_attach_meta_false)
   g_object_set (h->element, "attach-meta", FALSE, NULL);
   out = gst_harness_push_and_pull (h, frame_new (&info, CLH_TEST_MAX, 1, 0));
   fail_unless (gst_buffer_get_histogram_meta (out) == NULL);
-  msg = pop_histogram_message (bus);
+  msg = clh_check_pop_element_message (bus, "histogram");
   fail_unless (msg != NULL, "a message is still posted");
   gst_message_unref (msg);
   gst_buffer_unref (out);
@@ -811,7 +798,7 @@ GST_START_TEST (test_post_messages_false)
   g_object_set (h->element, "post-messages", FALSE, NULL);
   out = gst_harness_push_and_pull (h, frame_new (&info, CLH_TEST_ZERO, 1, 0));
   fail_unless (gst_buffer_get_histogram_meta (out) != NULL);
-  fail_unless (pop_histogram_message (bus) == NULL);
+  fail_unless (clh_check_pop_element_message (bus, "histogram") == NULL);
   gst_buffer_unref (out);
 
   clh_check_harness_teardown (h, bus);
@@ -1155,7 +1142,7 @@ GST_START_TEST (test_ranges_and_message_fields)
   fail_unless (gst_histogram_meta_get_statistics (meta, 0)->below > 0);
   fail_unless (gst_histogram_meta_get_statistics (meta, 0)->above > 0);
 
-  msg = pop_histogram_message (bus);
+  msg = clh_check_pop_element_message (bus, "histogram");
   fail_unless (msg != NULL);
   s = gst_message_get_structure (msg);
   samples = array_field (s, "samples", 3);
@@ -1686,7 +1673,7 @@ GST_START_TEST (test_two_devices)
     in = frame_new (&info, i ? CLH_TEST_RANDOM : CLH_TEST_GRADIENT, i, 0);
     out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
     assert_meta_equals_reference (&info, out, "channels", 256, 0, -1, name_a);
-    for (n_messages = 0; (msg = pop_histogram_message (bus)); n_messages++) {
+    for (n_messages = 0; (msg = clh_check_pop_element_message (bus, "histogram")); n_messages++) {
       assert_message_equals_reference (&info, in, msg, "channels", 256,
           GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)));
       gst_message_unref (msg);
@@ -2171,7 +2158,7 @@ GST_START_TEST (test_in_flight_eos)
     pull_frame_checked (h, &info, i);
   fail_unless_equals_string (flow->str, "caps B0 B1 B2 B3 B4 B5 eos ");
   for (i = 0; i < 6; i++) {
-    msg = pop_histogram_message (bus);
+    msg = clh_check_pop_element_message (bus, "histogram");
     fail_unless (msg != NULL);
     fail_unless_equals_uint64 (field_u64 (gst_message_get_structure (msg),
             "timestamp"), i * GST_SECOND / 30);
