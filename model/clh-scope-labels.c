@@ -13,14 +13,15 @@ static const guint8 legal_label_colour[4] = { 255, 190, 80, 230 };
  * clh_scope_label_scale:
  * @pixels: a plot's height (a vectorscope's side)
  *
- * Returns: the pixels a font pixel of its labels takes either way: 1, and
- *   one more for every 360 pixels (a 1080-row picture's labels are 21
- *   rows high), so that the text keeps its share of the plot
+ * Returns: the pixels a font pixel of its labels takes either way,
+ *   `max (1, pixels / 180)`: 1 up to 359 rows (clscope's 256 left free), 2
+ *   from 360 (a 1280-wide monitor's scopes), 3 from 540, so that the text
+ *   keeps its share of the plot and reads from a monitor's distance
  */
 guint
 clh_scope_label_scale (guint pixels)
 {
-  return MAX (1, pixels / 360);
+  return MAX (1, pixels / 180);
 }
 
 /* Draws @text at @scale with its top-left corner at (@left, @top) of the

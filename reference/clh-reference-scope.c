@@ -368,12 +368,12 @@ ink (guint8 *rgba, gsize stride, const ClhScopePlot *p, gint64 x, gint64 y,
     memcpy (rgba + (p->y + y) * stride + (p->x + x) * 4, colour, 4);
 }
 
-/* The pixels of a label's font pixels: one, and one more for every 360
- * of the plot's height (side). */
+/* The pixels of a label's font pixels: one below 360 rows of the plot's
+ * height (side), then one for every 180. */
 static gint
 text_scale (guint pixels)
 {
-  return pixels < 360 ? 1 : (gint) (pixels / 360);
+  return pixels < 360 ? 1 : (gint) (pixels / 180);
 }
 
 /* @text with its top-left corner at (@left, @top) of the plot. */

@@ -62,6 +62,9 @@ static const Picture pictures[] = {
       FALSE, 2126, 722, 0.1},
   {CLH_SCOPE_WAVEFORM, 16, 1100, CLH_SCOPE_LINEAR, CLH_SCOPE_GRATICULE_IRE,
       FALSE, 2990, 1140, 0.001},
+  /* Labels and target names two pixels a font pixel (plots of 362). */
+  {CLH_SCOPE_WAVEFORM | CLH_SCOPE_VECTORSCOPE, 1086, 362, CLH_SCOPE_LINEAR,
+      CLH_SCOPE_GRATICULE_IRE, TRUE, 2126, 722, 0.15},
 };
 
 static ClhScopeSource
