@@ -32,7 +32,7 @@ monitor() {
 monitor operator-monitor 397 \
   filesrc location="$root/data/vtest.avi" ! decodebin \
   ! clexposuremonitor zones=5x5 count::metering=centre-weighted \
-    count::alert-clipped=2 count::alert-hold=500000000 overlay::zone-clipped=2
+    count::alert-clipped=2 count::alert-hold=500000000
 grep -o 'exposure, .*' "$tmp/operator-monitor.txt" \
   > "$out/operator-monitor-alerts.txt"
 echo "wrote $out/operator-monitor-alerts.txt"

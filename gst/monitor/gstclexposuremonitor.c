@@ -19,7 +19,11 @@
  * reachable as CHILD::PROPERTY, e.g. `count::alert-clipped=2` or
  * `scope::scale=log`; #GstClExposureMonitor:scopes,
  * #GstClExposureMonitor:marks and #GstClExposureMonitor:zones are the
- * ones an operator changes most. Any raw video in system memory goes in;
+ * ones an operator changes most. The zones are coloured at the alerts'
+ * thresholds: setting `count::alert-clipped` or `count::alert-crushed`
+ * sets the overlay's `zone-clipped` or `zone-crushed` to the same
+ * percentage (set the overlay's after it to differ). Any raw video in
+ * system memory goes in;
  * the picture comes out in a format `compositor` and downstream agree on.
  *
  * ## Example launch lines
@@ -203,6 +207,23 @@ add_ghost (GstClExposureMonitor *self, GstElement *child,
   gst_element_add_pad (GST_ELEMENT (self), ghost);
 }
 
+/* The zones coloured at the alerts' thresholds: when clhistogram's
+ * alert-clipped or alert-crushed is set (above 0), histogramoverlay's
+ * zone-clipped or zone-crushed takes its value, so that a red zone is one
+ * the alert names. */
+static void
+follow_alert (GObject *count, GParamSpec *pspec, gpointer user_data)
+{
+  GstClExposureMonitor *self = user_data;
+  const gboolean clipped = g_str_equal (pspec->name, "alert-clipped");
+  gdouble percent = 0;
+
+  g_object_get (count, pspec->name, &percent, NULL);
+  if (percent > 0)
+    g_object_set (self->overlay, clipped ? "zone-clipped" : "zone-crushed",
+        percent, NULL);
+}
+
 /* Links @src to a new request pad of the compositor; returns the pad. */
 static GstPad *
 link_compose (GstClExposureMonitor *self, GstElement *src)
@@ -240,6 +261,10 @@ build (GstClExposureMonitor *self)
   g_object_set (self->count, "zones", DEFAULT_ZONES, "message-counts",
       FALSE, NULL);
   g_object_set (self->overlay, "zones", TRUE, NULL);
+  g_signal_connect (self->count, "notify::alert-clipped",
+      G_CALLBACK (follow_alert), self);
+  g_signal_connect (self->count, "notify::alert-crushed",
+      G_CALLBACK (follow_alert), self);
   /* Where the scopes are narrower than the frame (frames wider than
    * clscope's 8192), black rather than compositor's checkerboard. */
   gst_util_set_object_arg (G_OBJECT (self->compose), "background", "black");

@@ -240,6 +240,17 @@ GST_START_TEST (test_properties)
   overlay = gst_bin_get_by_name (GST_BIN (m), "overlay");
   gst_child_proxy_set (GST_CHILD_PROXY (m), "count::alert-clipped", 2.0,
       "marks::zebra-level", 90.0, NULL);
+  /* The zones coloured at the alerts' thresholds; 0 (off) leaves them. */
+  g_object_get (overlay, "zone-clipped", &clipped, NULL);
+  fail_unless_equals_float (clipped, 2.0);
+  gst_child_proxy_set (GST_CHILD_PROXY (m), "count::alert-crushed", 3.5,
+      "count::alert-clipped", 0.0, NULL);
+  g_object_get (overlay, "zone-crushed", &clipped, NULL);
+  fail_unless_equals_float (clipped, 3.5);
+  g_object_get (overlay, "zone-clipped", &clipped, NULL);
+  fail_unless_equals_float (clipped, 2.0);
+  gst_child_proxy_set (GST_CHILD_PROXY (m), "count::alert-clipped", 2.0,
+      NULL);
   g_object_get (m, "zones", &zones, "scopes", &kinds, "marks", &marks,
       "scopes-height", &height, NULL);
   fail_unless_equals_string (zones, "5x5");
