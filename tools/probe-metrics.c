@@ -152,12 +152,14 @@ static const gchar *const state_names[N_STATES] = {
 
 /* A zone: its id and, where its message gives them, the labels of its
  * place in the grid (`,row="1",column="2",position="right"`; "" for
- * none). A zone's place follows from its id and the grid, so these
- * labels add no series: each zone keeps one per family. */
+ * none) and its position alone (NULL for none). A zone's place follows
+ * from its id and the grid, so these labels add no series: each zone
+ * keeps one per family. */
 typedef struct
 {
   gint id;
   gchar *place;
+  gchar *position;
 } Zone;
 
 /* What one histogram message gives: the statistics' rows, and the zones
@@ -396,11 +398,11 @@ item (const GValue *array, guint i)
   return gst_value_array_get_value (array, i);
 }
 
-/* The labels of a zone's place, from its @row and @column (guint) and
- * @position (a string); each left out where it is NULL or not of its
- * type (a message that has none). */
-static gchar *
-place_labels (const GValue *row, const GValue *column,
+/* @zone's place, from its @row and @column (guint) and @position (a
+ * string): its labels, each left out where it is NULL or not of its type
+ * (a message that has none), and its position. */
+static void
+zone_set_place (Zone *zone, const GValue *row, const GValue *column,
     const GValue *position)
 {
   GString *out = g_string_new (NULL);
@@ -414,14 +416,16 @@ place_labels (const GValue *row, const GValue *column,
       && g_value_get_string (position)) {
     g_string_append_c (out, ',');
     append_label (out, "position", g_value_get_string (position));
+    zone->position = g_value_dup_string (position);
   }
-  return g_string_free (out, FALSE);
+  zone->place = g_string_free (out, FALSE);
 }
 
 static void
 zone_clear (Zone *zone)
 {
   g_free (zone->place);
+  g_free (zone->position);
 }
 
 /* An empty array of Zone, which frees their places. */
@@ -600,10 +604,10 @@ region_labels (GString *labels, const gchar *input_label,
   append_label (labels, type, text);
   g_free (text);
   zone->id = -1;
-  zone->place = NULL;
+  zone->place = zone->position = NULL;
   if (strcmp (type, "zone") == 0) {
     zone->id = id;
-    zone->place = place_labels (gst_structure_id_get_value (region, q->row),
+    zone_set_place (zone, gst_structure_id_get_value (region, q->row),
         gst_structure_id_get_value (region, q->column),
         gst_structure_id_get_value (region, q->position));
     g_string_append (labels, zone->place);
@@ -648,7 +652,7 @@ statistics_of (const gchar *input_label, const GstStructure *s,
     if (zone.id >= 0)
       g_array_append_val (st->zones, zone);
     else
-      g_free (zone.place);
+      zone_clear (&zone);
   }
   g_string_free (labels, TRUE);
   g_free (bits);
@@ -870,10 +874,10 @@ active_zones_of (const GstStructure *s)
 
   for (i = 0; item (zones, i); i++)
     if (G_VALUE_HOLDS_INT (item (zones, i))) {
-      Zone zone = { g_value_get_int (item (zones, i)),
-        place_labels (item (rows, i), item (columns, i), item (positions, i))
-      };
+      Zone zone = { g_value_get_int (item (zones, i)), NULL, NULL };
 
+      zone_set_place (&zone, item (rows, i), item (columns, i),
+          item (positions, i));
       g_array_append_val (active, zone);
     }
   return active;
@@ -1496,21 +1500,12 @@ probe_metrics_has_pictures (ProbeMetrics *m)
   return any;
 }
 
-/* A zone as an operator names it: the position of its place's labels,
- * else its id. */
+/* A zone as an operator names it: its position, else its id. */
 static gchar *
 zone_name (const Zone *zone)
 {
-  const gchar *at = zone->place ? strstr (zone->place, "position=\"") : NULL;
-  const gchar *end;
-
-  if (at) {
-    at += strlen ("position=\"");
-    end = strchr (at, '"');
-    if (end && end > at)
-      return g_strndup (at, end - at);
-  }
-  return g_strdup_printf ("%d", zone->id);
+  return zone->position && zone->position[0] ? g_strdup (zone->position) :
+      g_strdup_printf ("%d", zone->id);
 }
 
 /* The names of @zones, ascending by id. */
