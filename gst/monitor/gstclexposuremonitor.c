@@ -74,13 +74,10 @@ struct _GstClExposureMonitor {
   GstPad *compose_scopes;
   const gchar *missing;
 
-  /* Guards what follows: set by the application's thread, read by the
-   * streaming thread's caps. */
+  /* Guards the layout: its property, set by the application's thread,
+   * and what it is applied with, by the streaming thread too. */
   GMutex lock;
-  gchar *zones;
   guint scopes_height;
-  gboolean have_info;
-  GstVideoInfo info;
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -108,29 +105,27 @@ scope_source (const GstVideoInfo *info)
       CLH_SCOPE_SOURCE_YUV;
 }
 
-/* Sizes the scopes and places them for the stream's frames; FALSE, with
- * an element error, if the frame is too small for them. Called with the
+/* Sizes the scopes and places them for frames of @info; FALSE, with an
+ * element error, if the frame is too small for them. Called with the
  * lock held. */
 static gboolean
-apply_layout (GstClExposureMonitor *self)
+apply_layout (GstClExposureMonitor *self, const GstVideoInfo *info)
 {
   GstClExposureMonitorLayout layout;
   guint kinds = 0;
   GstCaps *caps;
 
-  if (!self->have_info)
-    return TRUE;
   g_object_get (self->scope, "scopes", &kinds, NULL);
-  if (!gst_cl_exposure_monitor_layout (GST_VIDEO_INFO_WIDTH (&self->info),
-          GST_VIDEO_INFO_HEIGHT (&self->info),
-          clh_scope_shares (kinds, scope_source (&self->info)),
+  if (!gst_cl_exposure_monitor_layout (GST_VIDEO_INFO_WIDTH (info),
+          GST_VIDEO_INFO_HEIGHT (info),
+          clh_scope_shares (kinds, scope_source (info)),
           self->scopes_height, &layout)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("The frame is too small for the monitor's scopes."),
         ("The frame is %dx%d; the scopes under it need a frame at least %d "
             "pixels wide: scale it up (videoscale) or use clhistogram and "
-            "histogramoverlay alone.", GST_VIDEO_INFO_WIDTH (&self->info),
-            GST_VIDEO_INFO_HEIGHT (&self->info),
+            "histogramoverlay alone.", GST_VIDEO_INFO_WIDTH (info),
+            GST_VIDEO_INFO_HEIGHT (info),
             GST_CL_EXPOSURE_MONITOR_MIN_SCOPES));
     return FALSE;
   }
@@ -166,11 +161,25 @@ caps_probe (GstPad *pad, GstPadProbeInfo *probe, gpointer user_data)
   if (!gst_video_info_from_caps (&info, caps))
     return GST_PAD_PROBE_OK;    /* clhistogram refuses them itself */
   g_mutex_lock (&self->lock);
-  self->info = info;
-  self->have_info = TRUE;
-  ok = apply_layout (self);
+  ok = apply_layout (self, &info);
   g_mutex_unlock (&self->lock);
   return ok ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP;
+}
+
+/* The layout again for the stream's frames, if caps have come, after a
+ * property it follows changed. Called with the lock held. */
+static void
+reapply_layout (GstClExposureMonitor *self)
+{
+  GstPad *pad = gst_element_get_static_pad (self->count, "sink");
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  GstVideoInfo info;
+
+  if (caps && gst_video_info_from_caps (&info, caps))
+    apply_layout (self, &info);
+  if (caps)
+    gst_caps_unref (caps);
+  gst_object_unref (pad);
 }
 
 /* ------------------------------------------------------------------ */
@@ -255,11 +264,13 @@ build (GstClExposureMonitor *self)
   self->compose = make_child (self, "compositor", "compose");
   add_ghost (self, convert, "sink", &sink_template);
   add_ghost (self, self->compose, "src", &src_template);
+  /* Before any other is found missing: the zones property reads these. */
+  if (self->count)
+    g_object_set (self->count, "zones", DEFAULT_ZONES, "message-counts",
+        FALSE, NULL);
   if (self->missing)
     return;
 
-  g_object_set (self->count, "zones", DEFAULT_ZONES, "message-counts",
-      FALSE, NULL);
   g_object_set (self->overlay, "zones", TRUE, NULL);
   g_signal_connect (self->count, "notify::alert-clipped",
       G_CALLBACK (follow_alert), self);
@@ -316,21 +327,20 @@ gst_cl_exposure_monitor_set_property (GObject *object, guint prop_id,
     return;                     /* said when it starts */
   g_mutex_lock (&self->lock);
   switch (prop_id) {
-    case PROP_ZONES:
-      g_free (self->zones);
-      self->zones = g_value_dup_string (value);
-      g_object_set (self->count, "zones", self->zones ? self->zones : "",
-          NULL);
-      g_object_set (self->overlay, "zones", self->zones
-          && self->zones[0] != '\0', NULL);
+    case PROP_ZONES:{
+      const gchar *zones = g_value_get_string (value);
+
+      g_object_set (self->count, "zones", zones ? zones : "", NULL);
+      g_object_set (self->overlay, "zones", zones && zones[0] != '\0', NULL);
       break;
+    }
     case PROP_SCOPES_HEIGHT:
       self->scopes_height = g_value_get_uint (value);
-      apply_layout (self);
+      reapply_layout (self);
       break;
     case PROP_SCOPES:
       g_object_set_property (G_OBJECT (self->scope), "scopes", value);
-      apply_layout (self);
+      reapply_layout (self);
       break;
     case PROP_MARKS:
       g_object_set_property (G_OBJECT (self->marks), "marks", value);
@@ -351,7 +361,10 @@ gst_cl_exposure_monitor_get_property (GObject *object, guint prop_id,
   g_mutex_lock (&self->lock);
   switch (prop_id) {
     case PROP_ZONES:
-      g_value_set_string (value, self->zones);
+      if (self->count)
+        g_object_get_property (G_OBJECT (self->count), "zones", value);
+      else
+        g_value_set_string (value, DEFAULT_ZONES);
       break;
     case PROP_SCOPES_HEIGHT:
       g_value_set_uint (value, self->scopes_height);
@@ -389,11 +402,6 @@ gst_cl_exposure_monitor_change_state (GstElement *element,
             "there.", self->missing));
     return GST_STATE_CHANGE_FAILURE;
   }
-  if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
-    g_mutex_lock (&self->lock);
-    self->have_info = FALSE;
-    g_mutex_unlock (&self->lock);
-  }
   return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 }
 
@@ -402,7 +410,6 @@ gst_cl_exposure_monitor_finalize (GObject *object)
 {
   GstClExposureMonitor *self = GST_CL_EXPOSURE_MONITOR (object);
 
-  g_free (self->zones);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -456,7 +463,6 @@ static void
 gst_cl_exposure_monitor_init (GstClExposureMonitor *self)
 {
   g_mutex_init (&self->lock);
-  self->zones = g_strdup (DEFAULT_ZONES);
   self->scopes_height = DEFAULT_SCOPES_HEIGHT;
   build (self);
 }
