@@ -190,14 +190,14 @@ def needed(path, cache={}):
 
 def closure(paths):
     """Sonames reached from paths, and those missing."""
-    seen, missing, todo = set(), set(), list(paths)
-    while todo:
-        for so in needed(todo.pop()):
+    seen, missing, pending = set(), set(), list(paths)
+    while pending:
+        for so in needed(pending.pop()):
             if so in seen or so in EXTERNAL:
                 continue
             if so in index:
                 seen.add(so)
-                todo.append(index[so])
+                pending.append(index[so])
             else:
                 missing.add(so)
     return seen, missing
