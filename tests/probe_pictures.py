@@ -4,7 +4,6 @@ made with gst-launch-1.0 (no gi), the probe running with --metrics and
 its URL, the pages fetched, a PNG decoded with the standard library, and
 waits for a state."""
 import os
-import re
 import shutil
 import signal
 import struct
@@ -16,13 +15,10 @@ import urllib.parse
 import urllib.request
 import zlib
 
+from probe_server import metrics_url, probe_env  # noqa: F401 (theirs)
 from timeouts import seconds
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def probe_env():
-    return dict(os.environ, GST_DEBUG="0")
 
 
 def write_clip(path, frames, pattern="smpte", width=320, height=240):
@@ -60,17 +56,9 @@ class RunningProbe:
                                         stdout=subprocess.DEVNULL,
                                         stderr=self.stderr, cwd=cwd,
                                         env=probe_env())
-        self.base = None
-        deadline = time.monotonic() + seconds(60)
-        while not self.base and time.monotonic() < deadline:
-            m = re.search(r"^clhistogram-probe: metrics on (\S+)/metrics$",
-                          self.err(), re.M)
-            if m:
-                self.base = m.group(1) + "/"
-            elif self.process.poll() is not None:
-                break
-            else:
-                time.sleep(0.02)
+        url = metrics_url(self.process, self.err)
+        self.base = url[:-len("metrics")] if url and \
+            url.endswith("/metrics") else None
 
     def err(self):
         with open(self.stderr.name, "rb") as f:

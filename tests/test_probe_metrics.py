@@ -42,14 +42,11 @@ from decimal import Decimal
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exposition  # noqa: E402
 from exposition import series  # noqa: E402
+from probe_server import metrics_url, probe_env  # noqa: E402
 from timeouts import seconds  # noqa: E402
 
 PROBE = VIDEO = None
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
-
-
-def probe_env():
-    return dict(os.environ, GST_DEBUG="0")
 
 
 class RunningProbe:
@@ -63,17 +60,7 @@ class RunningProbe:
         self.process = subprocess.Popen([PROBE, *args], stdout=self.stdout,
                                         stderr=self.stderr, cwd=cwd,
                                         env=probe_env())
-        self.url = None
-        deadline = time.monotonic() + seconds(60)
-        while not self.url and time.monotonic() < deadline:
-            m = re.search(r"^clhistogram-probe: metrics on (\S+)$",
-                          self.err(), re.M)
-            if m:
-                self.url = m.group(1)
-            elif self.process.poll() is not None:
-                break
-            else:
-                time.sleep(0.02)
+        self.url = metrics_url(self.process, self.err)
 
     def err(self):
         with open(self.stderr.name, "rb") as f:
